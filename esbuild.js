@@ -1,0 +1,83 @@
+// Builds the two bundles of the extension:
+//   dist/extension.js        the extension host bundle (Node, CommonJS, `vscode` external)
+//   dist/webview/main.js     the webview page bundle (browser, IIFE)
+// `--production` minifies and drops source maps; `--watch` rebuilds on change.
+// Every build prints the size of each bundle so growth is noticed when it happens.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints esbuild problems in the format of VS Code's `$esbuild-watch` problem matcher. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+  metafile: true,
+  plugins: watch ? [problemMatcher] : [],
+};
+
+const targets = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/txDetails.ts'],
+    outfile: 'dist/webview/txDetails.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    tsconfig: 'src/webview/tsconfig.json',
+  },
+];
+
+function printSizes() {
+  for (const target of targets) {
+    const bytes = fs.statSync(target.outfile).size;
+    console.log(
+      `${path.relative(process.cwd(), target.outfile).padEnd(28)} ${(bytes / 1024).toFixed(1).padStart(8)} KB`,
+    );
+  }
+}
+
+async function main() {
+  if (watch) {
+    const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+  console.log(`bundles (${production ? 'production' : 'development'}):`);
+  printSizes();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

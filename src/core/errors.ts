@@ -1,0 +1,22 @@
+/** Thrown when the user dismisses a prompt; commands end quietly on it. */
+export class UserCancelledError extends Error {
+  constructor() {
+    super('Cancelled by the user.');
+    this.name = 'UserCancelledError';
+  }
+}
+
+export function isUserCancelled(error: unknown): boolean {
+  return error instanceof UserCancelledError || (error instanceof Error && error.name === 'AbortError');
+}
+
+/** The message of anything thrown, without assuming it is an Error. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}

@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { errorMessage, isUserCancelled } from '../core/errors';
+import type { Logger } from '../core/log';
+import { CommandIds, type CommandId } from '../constants';
+
+export interface CommandContext {
+  readonly log: Logger;
+  /** Runs text through the redactor; every message shown to the user goes through it. */
+  readonly redact: (text: string) => string;
+}
+
+/**
+ * Registers a command with the extension's house rules: the failure of a command is logged and shown
+ * with a "Show Logs" action, a user cancellation ends quietly, and the result is returned to callers
+ * of `executeCommand` (tests and automation use that).
+ */
+export function registerCommand(
+  ctx: CommandContext,
+  id: CommandId,
+  handler: (...args: unknown[]) => unknown,
+): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      if (isUserCancelled(error)) {
+        ctx.log.debug(`${id}: cancelled`);
+        return undefined;
+      }
+      const message = ctx.redact(errorMessage(error));
+      ctx.log.error(`${id}: ${message}`);
+      void vscode.window.showErrorMessage(message, 'Show Logs').then((choice) => {
+        if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
+      });
+      // Rethrow so that programmatic callers (automation, tests) see the failure too.
+      throw error;
+    }
+  });
+}

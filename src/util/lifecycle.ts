@@ -1,0 +1,29 @@
+import type * as vscode from 'vscode';
+
+/** Base for every provider, controller and panel: owns what it registers and disposes it once. */
+export abstract class DisposableBase implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
+
+  protected register<T extends vscode.Disposable>(disposable: T): T {
+    if (this.disposed) disposable.dispose();
+    else this.disposables.push(disposable);
+    return disposable;
+  }
+
+  protected get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const d of this.disposables.splice(0).reverse()) {
+      try {
+        d.dispose();
+      } catch {
+        // Disposal must go on for the rest even if one part fails.
+      }
+    }
+  }
+}

@@ -1,0 +1,2 @@
+// Browser code of the transaction details webview. Filled in by the transactions feature.
+export {};
