@@ -1,0 +1,9 @@
+/** Alephium protocol core: plain Node, no VS Code. Addresses, keys, signing, amounts and tx bytes. */
+export * from './errors';
+export * from './hex';
+export * from './hash';
+export * from './units';
+export * from './codec';
+export * from './address';
+export * from './keys';
+export * from './unsignedTx';
