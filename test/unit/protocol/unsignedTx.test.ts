@@ -1,0 +1,330 @@
+import { strict as assert } from 'node:assert';
+import * as sdk from '@alephium/web3';
+import { codec } from '@alephium/web3';
+import {
+  ProtocolError,
+  type UnsignedTxInput,
+  decodeUnsignedTx,
+  encodeUnsignedTx,
+  groupsOfUnsignedTx,
+  outputKey,
+  p2pkhUnlockScript,
+  publicKeyOfUnlockScript,
+  txIdFromUnsignedTx,
+} from '../../../src/core/protocol';
+import { Rng, UNSIGNED_EDGES, assertProtocolError, toHex } from './helpers';
+
+type SdkLockup = Parameters<typeof sdk.addressFromLockupScript>[0];
+
+function randomAmount(rng: Rng): string {
+  if (rng.int(0, 9) === 0) return rng.pick(UNSIGNED_EDGES).toString();
+  return rng.bigint(rng.pick([6, 14, 30, 64, 100, 256])).toString();
+}
+
+function randomUnlockScript(rng: Rng): string {
+  const i32 = (): string => toHex(codec.i32Codec.encode(rng.int(-40000, 40000)));
+  switch (rng.int(0, 6)) {
+    case 0:
+    case 1:
+      return `00${rng.hex(33)}`;
+    case 2: {
+      const n = rng.int(0, rng.bool() ? 3 : 33);
+      let s = `01${toHex(codec.i32Codec.encode(n))}`;
+      for (let i = 0; i < n; i++) s += rng.hex(33) + i32();
+      return s;
+    }
+    case 3:
+      return '03';
+    case 4:
+      return rng.bool() ? '05' : `04${rng.hex(33)}`;
+    default: {
+      const n = rng.int(0, 3);
+      let s = `06${toHex(codec.i32Codec.encode(n))}`;
+      for (let i = 0; i < n; i++) {
+        const kind = rng.int(0, 3);
+        s += `0${kind}${rng.hex(kind === 2 ? 32 : 33)}`;
+      }
+      const m = rng.int(0, 3);
+      s += toHex(codec.i32Codec.encode(m));
+      for (let i = 0; i < m; i++) s += i32();
+      return s;
+    }
+  }
+}
+
+function randomAssetAddress(rng: Rng): string {
+  let lockup: SdkLockup;
+  switch (rng.int(0, 5)) {
+    case 0:
+    case 1:
+      lockup = { kind: 'P2PKH', value: rng.bytes(32) };
+      break;
+    case 2: {
+      const n = rng.int(1, 4);
+      lockup = {
+        kind: 'P2MPKH',
+        value: { publicKeyHashes: Array.from({ length: n }, () => rng.bytes(32)), m: rng.int(1, n) },
+      };
+      break;
+    }
+    case 3:
+      lockup = { kind: 'P2SH', value: rng.bytes(32) };
+      break;
+    case 4: {
+      const kind = rng.pick(['SecP256K1', 'SecP256R1', 'ED25519', 'WebAuthn'] as const);
+      lockup = {
+        kind: 'P2PK',
+        value: {
+          publicKeyLike: { kind, value: rng.bytes(kind === 'ED25519' ? 32 : 33) },
+          group: rng.int(0, 3),
+        },
+      };
+      break;
+    }
+    default:
+      lockup = { kind: 'P2HMPK', value: { hash: rng.bytes(32), group: rng.int(0, 3) } };
+  }
+  return sdk.addressFromLockupScript(lockup);
+}
+
+function randomTx(rng: Rng): UnsignedTxInput {
+  const nIn = rng.int(0, 4) === 0 ? rng.int(30, 40) : rng.int(1, 4);
+  const nOut = rng.int(0, 4) === 0 ? rng.int(30, 40) : rng.int(0, 4);
+  return {
+    version: rng.int(0, 5) === 0 ? rng.int(0, 255) : 0,
+    networkId: rng.pick([0, 1, 4, rng.int(0, 255)]),
+    gasAmount: rng.pick([
+      20000,
+      63,
+      64,
+      8191,
+      8192,
+      625000,
+      5000000,
+      rng.int(0, 2 ** 31 - 1),
+      rng.int(0, 100000),
+    ]),
+    gasPrice: rng.bool() ? '100000000000' : randomAmount(rng),
+    inputs: Array.from({ length: nIn }, () => ({
+      outputRef: { hint: rng.int(-(2 ** 31), 2 ** 31 - 1), key: rng.hex(32) },
+      unlockScript: randomUnlockScript(rng),
+    })),
+    fixedOutputs: Array.from({ length: nOut }, () => ({
+      attoAlphAmount: randomAmount(rng),
+      address: randomAssetAddress(rng),
+      tokens: Array.from({ length: rng.int(0, 6) === 0 ? rng.int(30, 34) : rng.int(0, 2) }, () => ({
+        id: rng.hex(32),
+        amount: randomAmount(rng),
+      })),
+      lockTime: rng.pick([0, rng.int(0, 2 ** 48), Number.MAX_SAFE_INTEGER, 1700264919275]),
+      message: rng.hex(rng.pick([0, 1, 31, 32, 63, 64, rng.int(0, 300)])),
+    })),
+  };
+}
+
+/** Normalizes the SDK's JSON (drops undefined fields) for deep comparison. */
+function json<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+describe('protocol/unsignedTx vs @alephium/web3', () => {
+  it('300 random transactions: encode, txId and full decode agree with the SDK', () => {
+    const rng = new Rng(0x5eed);
+    for (let i = 0; i < 300; i++) {
+      const tx = randomTx(rng);
+      const ctx = `tx #${i} (seed 0x5eed)`;
+      const hex = encodeUnsignedTx(tx);
+      const sdkBytes = codec.unsignedTxCodec.encodeApiUnsignedTx({ txId: '', ...tx } as Parameters<
+        typeof codec.unsignedTxCodec.encodeApiUnsignedTx
+      >[0]);
+      assert.equal(hex, toHex(sdkBytes), ctx);
+      const sdkDecoded = codec.unsignedTxCodec.decodeApiUnsignedTx(sdkBytes);
+      assert.equal(txIdFromUnsignedTx(hex), sdkDecoded.txId, ctx);
+      const mine = decodeUnsignedTx(toHex(sdkBytes));
+      assert.deepEqual(mine, json(sdkDecoded), ctx);
+      // Our decode reproduces the input, and re-encodes to the same bytes.
+      assert.deepEqual(
+        json({
+          ...mine,
+          txId: undefined,
+          fixedOutputs: mine.fixedOutputs.map((o) => ({ ...o, hint: undefined, key: undefined })),
+        }),
+        json(tx),
+        ctx,
+      );
+      assert.equal(encodeUnsignedTx(mine), hex, ctx);
+      mine.fixedOutputs.forEach((o, j) => assert.equal(o.key, outputKey(mine.txId, j)));
+      if (tx.inputs.length > 0) {
+        const sdkGroups = sdk.groupIndexOfTransaction(codec.unsignedTxCodec.decode(sdkBytes));
+        assert.deepEqual(groupsOfUnsignedTx(mine), { fromGroup: sdkGroups[0], toGroup: sdkGroups[1] }, ctx);
+      }
+    }
+  });
+
+  it('encodes script transactions like the SDK (scriptOpt inserted after tag 01) and refuses to decode them', () => {
+    const rng = new Rng(99);
+    for (let i = 0; i < 30; i++) {
+      const script = codec.script.scriptCodec.encode({
+        methods: [
+          {
+            isPublic: true,
+            usePreapprovedAssets: rng.bool(),
+            useContractAssets: rng.bool(),
+            usePayToContractOnly: false,
+            argsLength: 0,
+            localsLength: 0,
+            returnLength: 0,
+            instrs: [
+              codec.U256Const(rng.bigint(200)),
+              codec.BytesConst(rng.bytes(rng.int(0, 70))),
+              codec.Pop,
+              codec.Pop,
+              codec.ConstTrue,
+              codec.Pop,
+            ],
+          },
+        ],
+      });
+      const tx = { ...randomTx(rng), scriptOpt: toHex(script) };
+      const hex = encodeUnsignedTx(tx);
+      const sdkBytes = codec.unsignedTxCodec.encodeApiUnsignedTx({ txId: '', ...tx } as Parameters<
+        typeof codec.unsignedTxCodec.encodeApiUnsignedTx
+      >[0]);
+      assert.equal(hex, toHex(sdkBytes));
+      assert.equal(hex.slice(4, 6), '01');
+      assert.equal(txIdFromUnsignedTx(hex), codec.unsignedTxCodec.decodeApiUnsignedTx(sdkBytes).txId);
+      assertProtocolError(() => decodeUnsignedTx(hex), /script transactions cannot be decoded locally/);
+    }
+  });
+});
+
+describe('protocol/unsignedTx errors', () => {
+  const base: UnsignedTxInput = {
+    version: 0,
+    networkId: 0,
+    gasAmount: 20000,
+    gasPrice: '100000000000',
+    inputs: [{ outputRef: { hint: 1, key: '11'.repeat(32) }, unlockScript: `00${'02'.repeat(33)}` }],
+    fixedOutputs: [
+      {
+        attoAlphAmount: '1',
+        address: '1F6FVZ8QRF2Ynyg4omDr8WsUhMW6aAvhekuUAcSFCcCGh',
+        tokens: [],
+        lockTime: 0,
+        message: '',
+      },
+    ],
+  };
+  const hex = encodeUnsignedTx(base);
+
+  it('every truncation and every single-byte corruption either decodes or throws ProtocolError', () => {
+    for (let n = 0; n < hex.length; n += 2) {
+      assert.throws(() => decodeUnsignedTx(hex.slice(0, n)), ProtocolError, `truncated to ${n / 2} bytes`);
+    }
+    const rng = new Rng(5);
+    for (let i = 0; i < 2000; i++) {
+      const b = Buffer.from(hex, 'hex');
+      b[rng.int(0, b.length - 1)] = rng.int(0, 255);
+      try {
+        const d = decodeUnsignedTx(b.toString('hex'));
+        assert.equal(encodeUnsignedTx(d), b.toString('hex'));
+      } catch (e) {
+        assert.ok(e instanceof ProtocolError, `corruption #${i}: ${String(e)}`);
+      }
+    }
+  });
+
+  it('rejects trailing bytes, non-canonical integers, contract outputs and unknown tags', () => {
+    assertProtocolError(() => decodeUnsignedTx(`${hex}00`), /1 unexpected trailing byte/);
+    assertProtocolError(() => decodeUnsignedTx(''), /empty/);
+    assertProtocolError(() => decodeUnsignedTx('0000'), /end of data reading scriptOpt tag/);
+    assertProtocolError(() => decodeUnsignedTx('000002'), /invalid scriptOpt tag/);
+    // gasAmount 20000 written in 5-byte multi-byte form instead of 4-byte form.
+    assert.ok(hex.startsWith('00000080004e20'));
+    assertProtocolError(() => decodeUnsignedTx(`000000c000004e20${hex.slice(14)}`), /non-canonical encoding/);
+    const unknownTag = hex.replace(`00${'02'.repeat(33)}`, `09${'02'.repeat(33)}`);
+    assertProtocolError(() => decodeUnsignedTx(unknownTag), /inputs\[0\]: unknown unlock script tag 0x09/);
+    const p2sh = hex.replace(`00${'02'.repeat(33)}`, `02${'02'.repeat(33)}`);
+    assertProtocolError(() => decodeUnsignedTx(p2sh), /P2SH unlock scripts embed a script/);
+    const p2pkhLockup = '00d15be85341af5dca9adc3bbebae618ed596962fbac71e7dc56b6c659be7ed0c2';
+    assert.ok(hex.includes(p2pkhLockup));
+    assertProtocolError(
+      () => decodeUnsignedTx(hex.replace(p2pkhLockup, `03${p2pkhLockup.slice(2)}`)),
+      /fixedOutputs\[0\]: asset outputs cannot be locked to a contract/,
+    );
+  });
+
+  it('names the offending field when encoding', () => {
+    const out = base.fixedOutputs[0]!;
+    const input = base.inputs[0]!;
+    assertProtocolError(() => encodeUnsignedTx({ ...base, gasPrice: '-1' }), /gasPrice '-1'/);
+    assertProtocolError(() => encodeUnsignedTx({ ...base, gasAmount: 1.5 }), /gasAmount must be an integer/);
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, version: 256 }),
+      /version must be an integer in 0\.\.255/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, fixedOutputs: [{ ...out, address: 'nope0' }] }),
+      /fixedOutputs\[0\]\.address: Address 'nope0' is not valid base58/,
+    );
+    assertProtocolError(
+      () =>
+        encodeUnsignedTx({
+          ...base,
+          fixedOutputs: [{ ...out, address: 'tgx7VNFoP9DJiFMFgXXtafQZkUvyEdDHT9ryamHJYrjq' }],
+        }),
+      /fixedOutputs\[0\]\.address is a contract address/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, fixedOutputs: [{ ...out, attoAlphAmount: '1.5' }] }),
+      /fixedOutputs\[0\]\.attoAlphAmount '1\.5'/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, fixedOutputs: [{ ...out, tokens: [{ id: 'ab', amount: '1' }] }] }),
+      /fixedOutputs\[0\]\.tokens\[0\]\.id must be 32 bytes/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, fixedOutputs: [{ ...out, lockTime: -1 }] }),
+      /fixedOutputs\[0\]\.lockTime/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, fixedOutputs: [{ ...out, message: 'x' }] }),
+      /fixedOutputs\[0\]\.message/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, inputs: [{ ...input, outputRef: { hint: 1, key: 'ab' } }] }),
+      /inputs\[0\]\.outputRef\.key must be 32 bytes/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, inputs: [{ ...input, unlockScript: '' }] }),
+      /inputs\[0\]\.unlockScript is empty/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, inputs: [{ ...input, unlockScript: '0002' }] }),
+      /inputs\[0\] public key/,
+    );
+    assertProtocolError(
+      () => encodeUnsignedTx({ ...base, inputs: [{ ...input, unlockScript: '0300' }] }),
+      /inputs\[0\]\.unlockScript has 1 unexpected trailing byte/,
+    );
+    assertProtocolError(
+      () =>
+        encodeUnsignedTx({
+          ...base,
+          inputs: [{ ...input, outputRef: { hint: 2 ** 31, key: '11'.repeat(32) } }],
+        }),
+      /hint must be an integer/,
+    );
+  });
+
+  it('groups need an input; unlock script helpers', () => {
+    assertProtocolError(() => groupsOfUnsignedTx({ inputs: [], fixedOutputs: [] }), /no inputs/);
+    const pub = '03f5f8d051c7a424af23697d75d9c73535468c3a453ab2698f4f38f792f597159b';
+    assert.equal(p2pkhUnlockScript(pub), `00${pub}`);
+    assert.equal(publicKeyOfUnlockScript(`00${pub}`), pub);
+    assert.equal(publicKeyOfUnlockScript('03'), undefined);
+    assert.equal(publicKeyOfUnlockScript(`01${pub}`), undefined);
+    assertProtocolError(() => p2pkhUnlockScript('04'.repeat(33)), /not a compressed secp256k1 key/);
+    assertProtocolError(() => p2pkhUnlockScript('02'), /Public key must be 33 bytes/);
+  });
+});
