@@ -1,0 +1,127 @@
+// Runs the extension in a real VS Code 1.100.3 (server + web workbench in Chromium), offline.
+//   node scripts/vscode-web.mjs test    extension-host suite (mocha inside the host) then the UI suite
+//   node scripts/vscode-web.mjs start   opens the extension against the sandbox gateway; runs until Ctrl+C
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { format } from 'node:util';
+import path from 'node:path';
+import { startServer, ensureServerInstalled, VSCODE_VERSION } from './vscodeServer.mjs';
+import { launchBrowser, makeTestWorkspace, workbenchUrl } from './browser.mjs';
+import { buildHostTests } from './buildTests.mjs';
+import { buildExtension, ensureNpmDependencies, root } from './setup.mjs';
+
+const outputDir = path.join(root, '.test-output');
+const OVERALL_TIMEOUT_MS = Number(process.env.ALEPHIUM_TEST_TIMEOUT_MS ?? 10 * 60_000);
+
+/** Runs the mocha suite inside the extension host; resolves with its exit code (0 passed, 1 failed). */
+async function runHostSuite() {
+  const testsPath = await buildHostTests();
+  const workspace = makeTestWorkspace();
+  const resultsFile = path.join(outputDir, 'host-results.json');
+  fs.rmSync(resultsFile, { force: true });
+  // The extension host inherits the server's environment: that is how the suite learns where to write.
+  process.env.ALEPHIUM_TEST_RESULTS = resultsFile;
+  const server = await startServer({ logFile: path.join(outputDir, 'vscode-server-host.log') });
+  let browser;
+  try {
+    browser = await launchBrowser();
+    const page = await browser.newPage();
+    let resolveExit;
+    const exited = new Promise((resolve) => (resolveExit = resolve));
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      // The host forwards console calls with their format string first (mocha's reporter uses %s and %d).
+      const list = Array.isArray(args) ? args : [args];
+      const text = format(...list);
+      // The extension host's console: mocha's report and anything the tests print.
+      if (type === 'error') process.stderr.write(`${text}\n`);
+      else process.stdout.write(`${text}\n`);
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
+    console.log(`[integration] VS Code ${VSCODE_VERSION} extension host at ${server.url}`);
+    await page.goto(workbenchUrl(server, { folder: workspace, testsPath }));
+    let timer;
+    const timeout = new Promise((resolve) => {
+      timer = setTimeout(() => {
+        console.error(
+          `[integration] the extension-host suite did not finish within ${OVERALL_TIMEOUT_MS / 1000} s`,
+        );
+        resolve(124);
+      }, OVERALL_TIMEOUT_MS);
+    });
+    const code = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
+    return code;
+  } finally {
+    await browser?.close().catch(() => undefined);
+    server.stop();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+/** Runs the UI suite (mocha under Node driving the workbench with playwright-core). */
+function runUiSuite() {
+  const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+  const result = spawnSync(
+    process.execPath,
+    [mocha, '--config', path.join(root, 'test', 'integration', 'ui', '.mocharc.json')],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      timeout: OVERALL_TIMEOUT_MS,
+      env: { ...process.env, ALEPHIUM_TEST_RESULTS: path.join(outputDir, 'ui-results.json') },
+    },
+  );
+  if (result.error) console.error(`[ui] ${result.error.message}`);
+  return result.status ?? 1;
+}
+
+async function test() {
+  fs.mkdirSync(outputDir, { recursive: true });
+  ensureNpmDependencies();
+  ensureServerInstalled();
+  buildExtension();
+  const hostCode = await runHostSuite();
+  console.log(`[integration] extension-host suite exit code ${hostCode}`);
+  const uiCode = runUiSuite();
+  console.log(`[integration] UI suite exit code ${uiCode}`);
+  return hostCode === 0 && uiCode === 0 ? 0 : 1;
+}
+
+async function start() {
+  ensureNpmDependencies();
+  ensureServerInstalled();
+  buildExtension();
+  const { startSandboxForStart } = await import('./startSandbox.mjs');
+  const sandbox = await startSandboxForStart();
+  process.env.ALEPHIUM_GATEWAY_DEV_SECRETS_FILE = sandbox.secretsFile;
+  const server = await startServer({});
+  const url = workbenchUrl(server, { folder: sandbox.workspace });
+  console.log('');
+  console.log(`Sandbox gateway: ${sandbox.baseUrl}/${sandbox.slug}`);
+  console.log(`VS Code ${VSCODE_VERSION} with Alephium Gateway: ${url}`);
+  console.log('Open the URL in a browser on this machine. Press Ctrl+C to stop.');
+  const stop = () => {
+    server.stop();
+    sandbox.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  await new Promise(() => undefined);
+}
+
+const mode = process.argv[2];
+const main = mode === 'test' ? test : mode === 'start' ? start : undefined;
+if (!main) {
+  console.error('usage: node scripts/vscode-web.mjs test|start');
+  process.exit(2);
+}
+main().then(
+  (code) => {
+    if (typeof code === 'number') process.exit(code);
+  },
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

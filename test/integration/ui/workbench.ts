@@ -1,0 +1,60 @@
+// Drives the VS Code web workbench like a person: palette, output panel, views, status bar, webviews.
+import type { Browser, Frame, Page } from 'playwright-core';
+
+export const OUTPUT_DIR = '.test-output';
+
+export interface Workbench {
+  browser: Browser;
+  page: Page;
+  url: string;
+}
+
+/** Waits until the workbench has loaded and the activity bar is there. */
+export async function waitForWorkbench(page: Page): Promise<void> {
+  await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  // The extension's contributions are registered once its activity-bar entry exists; before that the
+  // palette would open without our commands in it.
+  await page
+    .locator('.activitybar .action-item a[aria-label^="Alephium"]')
+    .first()
+    .waitFor({ state: 'visible', timeout: 90_000 });
+}
+
+/** Opens the command palette; right after load the workbench may drop the first key press, so retry (bounded). */
+async function openPalette(page: Page): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  for (let attempt = 1; attempt <= 6; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      return;
+    } catch {
+      if (attempt === 6) throw new Error('The command palette did not open after 6 presses of F1.');
+    }
+  }
+}
+
+/** Runs a command by its palette title, exactly as a person would type it. */
+export async function runCommandByTitle(page: Page, title: string): Promise<void> {
+  await openPalette(page);
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(`>${title}`);
+  // The row must be the command itself; Enter runs the highlighted (first) row, so check it is ours.
+  const first = page.locator('.quick-input-list .monaco-list-row').first();
+  await first.waitFor({ state: 'visible', timeout: 30_000 });
+  const label = await first.getAttribute('aria-label');
+  if (!label?.startsWith(title)) throw new Error(`The palette offers "${label}" first, not "${title}".`);
+  await input.press('Enter');
+}
+
+/** Text of all frames, webviews included (they are nested iframes). */
+export async function textOfAllFrames(page: Page): Promise<string> {
+  const texts = await Promise.all(
+    page
+      .frames()
+      .map((frame: Frame): Promise<string> =>
+        frame.evaluate<string>('document.body ? document.body.innerText : ""').catch(() => ''),
+      ),
+  );
+  return texts.join('\n');
+}
