@@ -1,0 +1,190 @@
+/**
+ * Typed errors of the gateway client. Every error carries a stable `kind` so that the UI branches on it
+ * (never on message text, and never on the body's `detail`, which the spec reserves for logs).
+ */
+
+/** Kinds that come from an HTTP status of the spec's error table. */
+export type HttpErrorKind =
+  'badRequest' | 'unauthorized' | 'notFound' | 'rateLimited' | 'server' | 'unavailable' | 'timeout';
+
+export type GatewayErrorKind =
+  | HttpErrorKind
+  | 'schema'
+  | 'validation'
+  | 'network'
+  | 'cancelled'
+  | 'missingKey'
+  | 'callFailed'
+  | 'submitUnknown';
+
+export abstract class GatewayError extends Error {
+  abstract readonly kind: GatewayErrorKind;
+  /** The endpoint (e.g. `GET /transactions/status`) the error belongs to, when there is one. */
+  readonly endpoint: string | undefined;
+
+  protected constructor(message: string, endpoint: string | undefined, options?: { cause?: unknown }) {
+    super(message, options);
+    this.endpoint = endpoint;
+  }
+}
+
+export function isGatewayError(error: unknown): error is GatewayError {
+  return error instanceof GatewayError;
+}
+
+/** Maps an HTTP status to the error table's row. Statuses outside the table fall into the nearest row. */
+export function kindOfStatus(status: number): HttpErrorKind {
+  switch (status) {
+    case 400:
+      return 'badRequest';
+    case 401:
+    case 403:
+      return 'unauthorized';
+    case 404:
+      return 'notFound';
+    case 429:
+      return 'rateLimited';
+    case 503:
+      return 'unavailable';
+    case 504:
+    case 408:
+      return 'timeout';
+    default:
+      return status >= 500 ? 'server' : 'badRequest';
+  }
+}
+
+const HINTS: Record<HttpErrorKind, string> = {
+  badRequest: 'The request was rejected; fix it before trying again.',
+  unauthorized: 'The API key was refused (missing, wrong, expired or revoked); it must be replaced.',
+  notFound: 'Not found.',
+  rateLimited: 'Rate limit exceeded.',
+  server: 'The node reported an internal error.',
+  unavailable: 'The node is still syncing.',
+  timeout: 'The gateway timed out.',
+};
+
+export class GatewayHttpError extends GatewayError {
+  readonly kind: HttpErrorKind;
+  readonly status: number;
+  /** The body's `detail`, for logs and for showing to the user; never branch on it. */
+  readonly detail: string | undefined;
+  readonly resource: string | undefined;
+  /** True for 401: retrying with the same key can never succeed. */
+  readonly keyMustBeReplaced: boolean;
+
+  constructor(endpoint: string, status: number, detail?: string, resource?: string) {
+    const kind = kindOfStatus(status);
+    super(`${endpoint}: HTTP ${status}. ${HINTS[kind]}${detail ? ` (${detail})` : ''}`, endpoint);
+    this.name = 'GatewayHttpError';
+    this.kind = kind;
+    this.status = status;
+    this.detail = detail;
+    this.resource = resource;
+    this.keyMustBeReplaced = kind === 'unauthorized';
+  }
+}
+
+/** The response body did not match the expected shape; nothing of it is passed on. */
+export class SchemaError extends GatewayError {
+  readonly kind = 'schema' as const;
+  /** Dotted path of the first mismatch, e.g. `nodes.0.isSynced`; empty for the root. */
+  readonly path: string;
+  readonly issue: string;
+
+  constructor(endpoint: string, path: string, issue: string) {
+    super(`${endpoint}: unexpected response at ${path || '(root)'}: ${issue}`, endpoint);
+    this.name = 'SchemaError';
+    this.path = path;
+    this.issue = issue;
+  }
+}
+
+/** An input failed validation before any request was made. */
+export class ValidationError extends GatewayError {
+  readonly kind = 'validation' as const;
+  readonly field: string;
+
+  constructor(field: string, problem: string) {
+    super(`${field}: ${problem}`, undefined);
+    this.name = 'ValidationError';
+    this.field = field;
+  }
+}
+
+/** The connection failed or dropped; there is no HTTP status. */
+export class NetworkError extends GatewayError {
+  readonly kind = 'network' as const;
+
+  constructor(endpoint: string, cause: unknown) {
+    super(`${endpoint}: network failure (${describe(cause)})`, endpoint, { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+/** The client-side per-request timeout elapsed (kind `timeout`, like a gateway 504). */
+export class RequestTimeoutError extends GatewayError {
+  readonly kind = 'timeout' as const;
+  readonly timeoutMs: number;
+
+  constructor(endpoint: string, timeoutMs: number) {
+    super(`${endpoint}: no answer within ${timeoutMs} ms`, endpoint);
+    this.name = 'RequestTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller aborted. Named `AbortError` so generic cancellation checks recognise it. */
+export class CancelledError extends GatewayError {
+  readonly kind = 'cancelled' as const;
+
+  constructor(endpoint?: string) {
+    super(`${endpoint ? `${endpoint}: ` : ''}cancelled`, endpoint);
+    this.name = 'AbortError';
+  }
+}
+
+/** No API key is stored for the active profile. */
+export class MissingKeyError extends GatewayError {
+  readonly kind = 'missingKey' as const;
+
+  constructor(endpoint: string) {
+    super(`${endpoint}: no API key is set for this profile`, endpoint);
+    this.name = 'MissingKeyError';
+  }
+}
+
+/** One contract call of a batch (or a single call) was executed by the node and failed. */
+export class ContractCallFailedError extends GatewayError {
+  readonly kind = 'callFailed' as const;
+  readonly reason: string;
+
+  constructor(endpoint: string, reason: string) {
+    super(`${endpoint}: contract call failed: ${reason}`, endpoint);
+    this.name = 'ContractCallFailedError';
+    this.reason = reason;
+  }
+}
+
+/**
+ * A submit may or may not have reached the node, and asking `status` did not settle it. The caller must
+ * not resend blindly; it can track `txId` instead.
+ */
+export class SubmitOutcomeUnknownError extends GatewayError {
+  readonly kind = 'submitUnknown' as const;
+  readonly txId: string;
+
+  constructor(endpoint: string, txId: string, cause: unknown) {
+    super(`${endpoint}: outcome of submitting ${txId} is unknown (${describe(cause)})`, endpoint, { cause });
+    this.name = 'SubmitOutcomeUnknownError';
+    this.txId = txId;
+  }
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === 'string' ? `${code}: ${cause.message}` : cause.message;
+  }
+  return String(cause);
+}

@@ -1,0 +1,87 @@
+/** The gateway client: the one HTTP choke point of the extension. Plain Node; never imports 'vscode'. */
+export {
+  GatewayClient,
+  DEFAULT_RETRY_POLICY,
+  type GatewayClientOptions,
+  type RetryPolicy,
+  type CacheOptions,
+  type RequestOptions,
+  type SyncState,
+  type SyncStateChange,
+  type UnauthorizedEvent,
+  type RequestRecord,
+  type GroupPair,
+  type BuildTransferRequest,
+  type SweepRequest,
+  type SubmitRequest,
+  type SubmitResult,
+  type ContractCall,
+} from './client';
+export * from './errors';
+export {
+  PLAN_LIMITS,
+  limitsOf,
+  validateProfile,
+  urlPrefix,
+  authHeaders,
+  type Plan,
+  type PlanLimits,
+  type GatewayProfile,
+  type NodeProfile,
+  type ConnectionProfile,
+  type KeyProvider,
+} from './profile';
+export { RateLimiter, type Priority, type RateHeadroom, type Ticket } from './rateLimiter';
+export { UsageTracker, keyFingerprint, monthOf, type UsageRecord, type MonthlyUsage } from './usage';
+export { TtlLruCache } from './cache';
+export { Emitter, type Event, type Disposable } from './emitter';
+export { systemClock, type Clock } from './clock';
+export {
+  createUndiciTransport,
+  bypassesProxy,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+  type ProxySettings,
+  type UndiciTransportOptions,
+  type ClosableTransport,
+  type HttpMethod,
+} from './transport';
+export { callContracts, MulticallBatcher, type CallOutcome } from './batching';
+export {
+  contractEventPages,
+  fetchEventsFrom,
+  fetchLatestEvents,
+  type PagingOptions,
+  type EventsSlice,
+  type LatestEvents,
+} from './paging';
+export type { Destination, TokenTransfer } from './validate';
+export * as validate from './validate';
+export type {
+  Token,
+  Val,
+  UnsignedTx,
+  BuiltTransfer,
+  SubmittedTx,
+  TxStatus,
+  TxDetails,
+  DecodedUnsignedTx,
+  SweepResult,
+  ContractEvent,
+  ContractEventsPage,
+  EventByTxId,
+  EventByBlockHash,
+  SelfClique,
+  NodeVersion,
+  ChainParams,
+  Hashrate,
+  Balance,
+  ChainInfo,
+  BlockEntry,
+  Blocks,
+  ContractState,
+  CallContractSucceeded,
+  CallContractResult,
+  UnknownVariant,
+} from './schemas';

@@ -1,0 +1,95 @@
+/**
+ * Paging over a contract's events. Pages are chained with `nextStart`, never `start + limit`: the
+ * indexer may have gaps, and only the server knows where the next page begins. The latest N events are
+ * found from `current-count` (start = count - N).
+ */
+import type { GatewayClient, RequestOptions } from './client';
+import type { ContractEvent, ContractEventsPage } from './schemas';
+import { MAX_EVENT_PAGE, validateInt, validateLimit } from './validate';
+
+export interface PagingOptions extends RequestOptions {
+  /** Page size, 1 to 100 (default 100). */
+  readonly pageSize?: number;
+  /** Stop once this many events were collected (the last page may be cut). */
+  readonly maxEvents?: number;
+  /** Stop before this offset (e.g. the current count read at the start), so a busy contract ends. */
+  readonly until?: number;
+}
+
+/**
+ * Yields pages from `start` until the server has nothing more (an empty page, a `nextStart` that does
+ * not advance, or a 404 past the end, which the client maps to an empty page).
+ */
+export async function* contractEventPages(
+  client: GatewayClient,
+  address: string,
+  start: number,
+  options: PagingOptions = {},
+): AsyncGenerator<ContractEventsPage> {
+  validateInt('start', start, 0);
+  const pageSize =
+    options.pageSize !== undefined ? validateLimit('pageSize', options.pageSize) : MAX_EVENT_PAGE;
+  let cursor = start;
+  for (;;) {
+    if (options.until !== undefined && cursor >= options.until) return;
+    const limit = options.until !== undefined ? Math.min(pageSize, options.until - cursor) : pageSize;
+    const page = await client.getContractEvents(address, { start: cursor, limit }, options);
+    yield page;
+    if (page.events.length === 0 || page.nextStart <= cursor) return;
+    cursor = page.nextStart;
+  }
+}
+
+export interface EventsSlice {
+  readonly events: ContractEvent[];
+  /** Where to continue next time (persist it as the cursor). */
+  readonly nextStart: number;
+}
+
+/** All events from `start` (up to `maxEvents`), and the cursor to resume from. */
+export async function fetchEventsFrom(
+  client: GatewayClient,
+  address: string,
+  start: number,
+  options: PagingOptions = {},
+): Promise<EventsSlice> {
+  const max = options.maxEvents !== undefined ? validateInt('maxEvents', options.maxEvents, 1) : Infinity;
+  const events: ContractEvent[] = [];
+  let nextStart = start;
+  for await (const page of contractEventPages(client, address, start, options)) {
+    const room = max - events.length;
+    if (page.events.length > room) {
+      // Cut the page: the cursor then points right after the last event kept. Offsets inside one
+      // page are contiguous only in the absence of gaps, so it resumes at this page's start + room
+      // only when the page had none; otherwise re-read the page next time (events are idempotent).
+      events.push(...page.events.slice(0, room));
+      const pageStart = nextStart;
+      nextStart = page.nextStart - pageStart === page.events.length ? pageStart + room : pageStart;
+      return { events, nextStart };
+    }
+    events.push(...page.events);
+    if (page.nextStart > nextStart) nextStart = page.nextStart;
+    if (events.length >= max) break;
+  }
+  return { events, nextStart };
+}
+
+export interface LatestEvents extends EventsSlice {
+  /** The `current-count` the slice was read against. */
+  readonly count: number;
+}
+
+/** The most recent `n` events (fewer if the contract has fewer, or the indexer has gaps). */
+export async function fetchLatestEvents(
+  client: GatewayClient,
+  address: string,
+  n: number,
+  options: RequestOptions & { pageSize?: number } = {},
+): Promise<LatestEvents> {
+  validateInt('n', n, 1);
+  const count = await client.getContractEventCount(address, options);
+  if (count === 0) return { events: [], nextStart: 0, count };
+  const start = Math.max(0, count - n);
+  const slice = await fetchEventsFrom(client, address, start, { ...options, until: count, maxEvents: n });
+  return { ...slice, nextStart: Math.max(slice.nextStart, start), count };
+}

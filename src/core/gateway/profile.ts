@@ -1,0 +1,96 @@
+/**
+ * Connection profiles: where requests go and how they are authenticated.
+ *
+ * - A `gateway` profile talks to the Node Gateway: `{baseUrl}/{slug}/...` with `Authorization: Bearer`.
+ * - A `node` profile talks to a full node directly (a local devnet): `{baseUrl}/...`, optionally with the
+ *   node's own `X-API-KEY` header.
+ */
+import { ValidationError } from './errors';
+
+export type Plan = 'free' | 'starter' | 'pro' | 'enterprise';
+
+export interface PlanLimits {
+  /** Requests per second (the spec's per-key rate limit). */
+  readonly perSecond: number;
+  /** Requests per calendar month. */
+  readonly perMonth: number;
+}
+
+/** The spec's Limits table. Enterprise is custom: the profile supplies its numbers. */
+export const PLAN_LIMITS: Readonly<Record<Exclude<Plan, 'enterprise'>, PlanLimits>> = {
+  free: { perSecond: 5, perMonth: 100_000 },
+  starter: { perSecond: 25, perMonth: 1_000_000 },
+  pro: { perSecond: 100, perMonth: 10_000_000 },
+};
+
+export interface GatewayProfile {
+  readonly kind: 'gateway';
+  readonly baseUrl: string;
+  readonly slug: string;
+  /** Network name as the user calls it (mainnet, testnet, ...); informative. */
+  readonly network: string;
+  readonly plan: Plan;
+  /** Overrides of the plan's limits (required for `enterprise`, optional otherwise). */
+  readonly limits?: Partial<PlanLimits>;
+}
+
+export interface NodeProfile {
+  readonly kind: 'node';
+  readonly baseUrl: string;
+  readonly network: string;
+  /** A node has no plan; pacing only applies when the node (or a proxy) announces a limit. */
+  readonly limits?: Partial<PlanLimits>;
+}
+
+export type ConnectionProfile = GatewayProfile | NodeProfile;
+
+/**
+ * Returns the current API key, or undefined when none is set. Called for every request, so that a key
+ * replaced in SecretStorage is picked up without rebuilding the client.
+ */
+export type KeyProvider = () => Promise<string | undefined> | string | undefined;
+
+export function limitsOf(profile: ConnectionProfile): Partial<PlanLimits> {
+  const base = profile.kind === 'gateway' && profile.plan !== 'enterprise' ? PLAN_LIMITS[profile.plan] : {};
+  return { ...base, ...profile.limits };
+}
+
+/** Checks a profile before it is used, naming the offending field. */
+export function validateProfile(profile: ConnectionProfile): void {
+  let url: URL;
+  try {
+    url = new URL(profile.baseUrl);
+  } catch {
+    throw new ValidationError('baseUrl', `not a URL: ${JSON.stringify(profile.baseUrl)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ValidationError('baseUrl', 'must start with https:// or http://');
+  }
+  if (url.search || url.hash) throw new ValidationError('baseUrl', 'must not carry a query or fragment');
+  if (profile.kind === 'gateway') {
+    // The slug is exactly one path segment; anything else would silently address another endpoint.
+    if (!/^[A-Za-z0-9._~-]+$/.test(profile.slug)) {
+      throw new ValidationError('slug', 'must be one non-empty path segment (letters, digits, . _ ~ -)');
+    }
+    if (profile.plan === 'enterprise' && !profile.limits?.perSecond) {
+      throw new ValidationError('limits.perSecond', 'is required for an enterprise plan');
+    }
+  }
+  for (const [field, value] of Object.entries(profile.limits ?? {})) {
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) {
+      throw new ValidationError(`limits.${field}`, 'must be a positive integer');
+    }
+  }
+}
+
+/** The URL prefix every path is appended to: `{baseUrl}/{slug}` or `{baseUrl}`, without a trailing slash. */
+export function urlPrefix(profile: ConnectionProfile): string {
+  const base = profile.baseUrl.replace(/\/+$/, '');
+  return profile.kind === 'gateway' ? `${base}/${encodeURIComponent(profile.slug)}` : base;
+}
+
+/** The authentication header for a profile and key (none for a node without a key). */
+export function authHeaders(profile: ConnectionProfile, key: string | undefined): Record<string, string> {
+  if (!key) return {};
+  return profile.kind === 'gateway' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+}

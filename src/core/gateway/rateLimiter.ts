@@ -1,0 +1,188 @@
+/**
+ * Client-side pacing. The gateway rejects requests over the limit with 429 instead of queueing them,
+ * so the client must not exceed a known limit itself: it keeps a log of send times over a sliding
+ * window and holds requests in a priority queue (user actions before background polling) until a slot
+ * is free. The `X-RateLimit-*` headers of every response calibrate the limit and are published as the
+ * headroom the status bar shows.
+ */
+import { abortError, type Clock } from './clock';
+import { Emitter, type Event } from './emitter';
+
+export type Priority = 'user' | 'background';
+
+export interface RateHeadroom {
+  /** Requests per second allowed for the key. */
+  readonly limit: number;
+  /** Requests left in the server's current window, as of the response. */
+  readonly remaining: number;
+  /** When the server's window resets (ms since epoch; the header carries seconds). */
+  readonly resetAt: number;
+  readonly observedAt: number;
+}
+
+export interface RateLimiterOptions {
+  readonly clock: Clock;
+  /** The plan's requests per second; undefined means unknown until a response announces it. */
+  readonly limitPerSecond?: number;
+  /**
+   * Extra spacing added to the one-second window. The server counts arrivals, we count departures;
+   * a small margin absorbs latency jitter so two windows' worth never land in one server second.
+   */
+  readonly marginMs?: number;
+}
+
+/**
+ * A request's place in the queue. The priority is mutable: when a user action joins an in-flight
+ * background request (same GET), the shared request is promoted instead of waiting behind the polling.
+ */
+export interface Ticket {
+  priority: Priority;
+}
+
+interface Waiter {
+  ticket: Ticket;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  cleanup: () => void;
+}
+
+const WINDOW_MS = 1000;
+
+export class RateLimiter {
+  private readonly clock: Clock;
+  private readonly marginMs: number;
+  private planLimit: number | undefined;
+  private announcedLimit: number | undefined;
+  private readonly sent: number[] = [];
+  private readonly waiters: Waiter[] = [];
+  private blockedUntil = 0;
+  private pumping = false;
+  private last: RateHeadroom | undefined;
+  private readonly headroomEmitter = new Emitter<RateHeadroom>();
+
+  /** Fired for every response that carries the rate-limit headers. */
+  readonly onHeadroom: Event<RateHeadroom> = this.headroomEmitter.event;
+
+  constructor(options: RateLimiterOptions) {
+    this.clock = options.clock;
+    this.planLimit = options.limitPerSecond;
+    this.marginMs = options.marginMs ?? 25;
+  }
+
+  /** The limit pacing uses: what the server announced, else the plan's. */
+  get limit(): number | undefined {
+    return this.announcedLimit ?? this.planLimit;
+  }
+
+  get headroom(): RateHeadroom | undefined {
+    return this.last;
+  }
+
+  /** How many requests wait for a slot, per priority (for diagnostics and tests). */
+  get queued(): Record<Priority, number> {
+    const user = this.waiters.filter((w) => w.ticket.priority === 'user').length;
+    return { user, background: this.waiters.length - user };
+  }
+
+  /**
+   * Resolves when the caller may send one request now, and counts it as sent. User requests are served
+   * before background ones; within a priority, first come first served.
+   */
+  acquire(priority: Priority | Ticket, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    const ticket = typeof priority === 'string' ? { priority } : priority;
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        ticket,
+        resolve,
+        reject,
+        cleanup: () => signal?.removeEventListener('abort', onAbort),
+      };
+      const onAbort = (): void => {
+        const index = this.waiters.indexOf(waiter);
+        if (index >= 0) this.waiters.splice(index, 1);
+        reject(abortError(signal));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+      void this.pump();
+    });
+  }
+
+  /** Reads the `X-RateLimit-*` headers of a response (lower-case names) and publishes the headroom. */
+  observe(headers: Readonly<Record<string, string>>): RateHeadroom | undefined {
+    const limit = intHeader(headers['x-ratelimit-limit']);
+    const remaining = intHeader(headers['x-ratelimit-remaining']);
+    const reset = intHeader(headers['x-ratelimit-reset']);
+    if (limit === undefined || remaining === undefined || reset === undefined || limit <= 0) return undefined;
+    this.announcedLimit = limit;
+    const headroom: RateHeadroom = { limit, remaining, resetAt: reset * 1000, observedAt: this.clock.now() };
+    this.last = headroom;
+    // The server's count includes other clients of the same key (another window, a script): when it
+    // says the window is used up, nothing goes out before it resets, whatever our own log says.
+    if (remaining === 0) this.blockUntil(headroom.resetAt);
+    this.headroomEmitter.fire(headroom);
+    return headroom;
+  }
+
+  /** Holds every request until `time` (after a 429, or a window the server reports as exhausted). */
+  blockUntil(time: number): void {
+    if (time > this.blockedUntil) this.blockedUntil = time;
+  }
+
+  dispose(): void {
+    this.headroomEmitter.dispose();
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.cleanup();
+      waiter.reject(abortError());
+    }
+  }
+
+  /** Milliseconds until the next request may go out (0 = now). */
+  private delay(now: number): number {
+    let wait = Math.max(0, this.blockedUntil - now);
+    const limit = this.limit;
+    if (limit !== undefined) {
+      const window = WINDOW_MS + this.marginMs;
+      while (this.sent.length > 0 && (this.sent[0] as number) <= now - window) this.sent.shift();
+      if (this.sent.length >= limit) {
+        const oldestInWindow = this.sent[this.sent.length - limit] as number;
+        wait = Math.max(wait, oldestInWindow + window - now);
+      }
+    }
+    return wait;
+  }
+
+  private next(): Waiter | undefined {
+    const user = this.waiters.findIndex((w) => w.ticket.priority === 'user');
+    return this.waiters.splice(user >= 0 ? user : 0, 1)[0];
+  }
+
+  /** One loop at a time hands out slots; it sleeps on the injected clock when none is free. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.waiters.length > 0) {
+        const now = this.clock.now();
+        const wait = this.delay(now);
+        if (wait > 0) {
+          await this.clock.sleep(wait);
+          continue;
+        }
+        const waiter = this.next();
+        if (!waiter) break;
+        this.sent.push(now);
+        waiter.cleanup();
+        waiter.resolve();
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+}
+
+function intHeader(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+  return Number(value);
+}

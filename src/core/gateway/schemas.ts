@@ -1,0 +1,314 @@
+/**
+ * Response schemas (zod v4). The spec is the source of truth; where it says "not shown" the node's OpenAPI
+ * shapes are used. Objects are loose (node-only extra fields pass through) but every field we rely on is
+ * checked, so a caller never receives a half-parsed body.
+ */
+import { z } from 'zod';
+import { SchemaError } from './errors';
+
+const int = z.number().int();
+const nonNegInt = int.min(0);
+const group = int.min(0).max(3);
+const hex = z.string().regex(/^(?:[0-9a-fA-F]{2})*$/, 'expected an even-length hex string');
+const hash32 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected a 32-byte hex string');
+const amount = z.string().regex(/^\d+$/, 'expected a non-negative integer string');
+
+export const TokenSchema = z.looseObject({ id: hash32, amount });
+export type Token = z.infer<typeof TokenSchema>;
+
+/** A Val as the node returns it: `{type, value}`. Nested arrays only appear in arguments. */
+export const ValSchema = z.looseObject({
+  type: z.string(),
+  value: z.union([z.string(), z.boolean(), z.array(z.unknown())]),
+});
+export type Val = z.infer<typeof ValSchema>;
+
+/**
+ * A sum type discriminated by `type` that tolerates unknown variants: a new node version may add one,
+ * and the UI should show "unknown" rather than crash. A known variant with a bad shape is still an error.
+ */
+function tagged<C extends Record<string, z.ZodType>>(cases: C) {
+  return z.looseObject({ type: z.string() }).transform((raw, ctx) => {
+    const schema = Object.prototype.hasOwnProperty.call(cases, raw.type) ? cases[raw.type] : undefined;
+    if (!schema) {
+      return { type: 'Unknown' as const, rawType: raw.type, raw: raw as Record<string, unknown> };
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        ctx.issues.push({ code: 'custom', message: issue.message, input: raw, path: issue.path });
+      }
+      return z.NEVER;
+    }
+    return parsed.data as z.output<C[keyof C]>;
+  });
+}
+
+export interface UnknownVariant {
+  readonly type: 'Unknown';
+  /** The `type` the server sent. */
+  readonly rawType: string;
+  readonly raw: Record<string, unknown>;
+}
+
+// ---- transactions ----------------------------------------------------------------------------------
+
+const OutputRefSchema = z.looseObject({ hint: int, key: hash32 });
+
+export const FixedAssetOutputSchema = z.looseObject({
+  hint: int,
+  key: hash32,
+  attoAlphAmount: amount,
+  address: z.string().min(1),
+  tokens: z.array(TokenSchema),
+  lockTime: int,
+  message: hex,
+});
+
+export const UnsignedTxSchema = z.looseObject({
+  txId: hash32,
+  version: int,
+  networkId: int,
+  scriptOpt: z.string().optional(),
+  gasAmount: nonNegInt,
+  gasPrice: amount,
+  inputs: z.array(z.looseObject({ outputRef: OutputRefSchema, unlockScript: hex })),
+  fixedOutputs: z.array(FixedAssetOutputSchema),
+});
+export type UnsignedTx = z.infer<typeof UnsignedTxSchema>;
+
+/** Generated outputs: AssetOutput or ContractOutput; the fields both share are checked. */
+const OutputSchema = z.looseObject({
+  type: z.string(),
+  hint: int,
+  key: hash32,
+  attoAlphAmount: amount,
+  address: z.string().min(1),
+  tokens: z.array(TokenSchema),
+});
+
+const BuiltTxCore = {
+  unsignedTx: hex.min(1),
+  gasAmount: nonNegInt,
+  gasPrice: amount,
+  txId: hash32,
+  fromGroup: group,
+  toGroup: group,
+};
+export const BuiltTransferSchema = z.looseObject({
+  ...BuiltTxCore,
+  // Groupless (Danube) senders may need funding transactions signed and submitted first.
+  fundingTxs: z.array(z.looseObject(BuiltTxCore)).optional(),
+});
+export type BuiltTransfer = z.infer<typeof BuiltTransferSchema>;
+
+export const SubmittedTxSchema = z.looseObject({ txId: hash32, fromGroup: group, toGroup: group });
+export type SubmittedTx = z.infer<typeof SubmittedTxSchema>;
+
+const ConfirmedFields = {
+  blockHash: hash32,
+  txIndex: nonNegInt,
+  chainConfirmations: nonNegInt,
+  fromGroupConfirmations: nonNegInt,
+  toGroupConfirmations: nonNegInt,
+};
+export const TxStatusSchema = tagged({
+  Confirmed: z.looseObject({ type: z.literal('Confirmed'), ...ConfirmedFields }),
+  // `Conflicted` (node only): included in a block but its inputs were spent elsewhere; not a success.
+  Conflicted: z.looseObject({ type: z.literal('Conflicted'), ...ConfirmedFields }),
+  MemPooled: z.looseObject({ type: z.literal('MemPooled') }),
+  TxNotFound: z.looseObject({ type: z.literal('TxNotFound') }),
+});
+export type TxStatus = z.infer<typeof TxStatusSchema>;
+
+export const TxDetailsSchema = z.looseObject({
+  unsigned: UnsignedTxSchema,
+  scriptExecutionOk: z.boolean().optional(),
+  contractInputs: z.array(OutputRefSchema),
+  generatedOutputs: z.array(OutputSchema),
+  inputSignatures: z.array(hex),
+  scriptSignatures: z.array(hex),
+});
+export type TxDetails = z.infer<typeof TxDetailsSchema>;
+
+export const DecodedUnsignedTxSchema = z.looseObject({
+  fromGroup: group.optional(),
+  toGroup: group.optional(),
+  unsignedTx: UnsignedTxSchema,
+});
+export type DecodedUnsignedTx = z.infer<typeof DecodedUnsignedTxSchema>;
+
+export const SweepResultSchema = z.looseObject({
+  unsignedTxs: z.array(
+    z.looseObject({
+      txId: hash32,
+      unsignedTx: hex.min(1),
+      gasAmount: nonNegInt.optional(),
+      gasPrice: amount.optional(),
+    }),
+  ),
+  fromGroup: group.optional(),
+  toGroup: group.optional(),
+});
+export type SweepResult = z.infer<typeof SweepResultSchema>;
+
+// ---- events ------------------------------------------------------------------------------------------
+
+const EventCore = {
+  timestamp: int.optional(),
+  contractAddress: z.string().min(1),
+  eventIndex: int,
+  fields: z.array(ValSchema),
+};
+export const ContractEventSchema = z.looseObject({ blockHash: hash32, txId: hash32, ...EventCore });
+export type ContractEvent = z.infer<typeof ContractEventSchema>;
+
+export const ContractEventsSchema = z.looseObject({
+  events: z.array(ContractEventSchema),
+  nextStart: nonNegInt,
+});
+export type ContractEventsPage = z.infer<typeof ContractEventsSchema>;
+
+export const EventByTxIdSchema = z.looseObject({ blockHash: hash32, ...EventCore });
+export type EventByTxId = z.infer<typeof EventByTxIdSchema>;
+export const EventsByTxIdSchema = z.looseObject({ events: z.array(EventByTxIdSchema) });
+
+export const EventByBlockHashSchema = z.looseObject({ txId: hash32, ...EventCore });
+export type EventByBlockHash = z.infer<typeof EventByBlockHashSchema>;
+export const EventsByBlockHashSchema = z.looseObject({ events: z.array(EventByBlockHashSchema) });
+
+/** The spec shows `{count}`; the node returns a bare integer. Both become a number. */
+export const EventCountSchema = z.union([
+  nonNegInt,
+  z.looseObject({ count: nonNegInt }).transform((v) => v.count),
+]);
+
+// ---- infos, addresses, blockflow ---------------------------------------------------------------------
+
+/**
+ * The spec puts `isSynced` on each node; the node puts `synced` at the top. Both are accepted and folded
+ * into one `synced` flag; a body with neither is a mismatch (we could not tell the sync state).
+ */
+export const SelfCliqueSchema = z
+  .looseObject({
+    cliqueId: z.string().optional(),
+    nodes: z.array(z.looseObject({ isSynced: z.boolean().optional() })),
+    selfReady: z.boolean().optional(),
+    synced: z.boolean().optional(),
+  })
+  .transform((raw, ctx) => {
+    const perNode = raw.nodes.map((n) => n.isSynced);
+    if (raw.synced === undefined && (perNode.length === 0 || perNode.some((s) => s === undefined))) {
+      ctx.issues.push({
+        code: 'custom',
+        message: 'neither `synced` nor `nodes[].isSynced` is present',
+        input: raw,
+        path: ['synced'],
+      });
+      return z.NEVER;
+    }
+    const synced = raw.synced ?? perNode.every((s) => s === true);
+    return { ...raw, synced };
+  });
+export type SelfClique = z.infer<typeof SelfCliqueSchema>;
+
+export const VersionSchema = z.looseObject({ version: z.string().min(1) });
+export type NodeVersion = z.infer<typeof VersionSchema>;
+
+export const ChainParamsSchema = z.looseObject({
+  networkId: int,
+  numZerosAtLeastInHash: int.optional(),
+  groupNumPerBroker: int.optional(),
+  groups: int.min(1),
+});
+export type ChainParams = z.infer<typeof ChainParamsSchema>;
+
+export const HashrateSchema = z.looseObject({ hashrate: z.string() });
+export type Hashrate = z.infer<typeof HashrateSchema>;
+
+export const AddressGroupSchema = z.looseObject({ group });
+
+export const BalanceSchema = z.looseObject({
+  balance: amount,
+  balanceHint: z.string().optional(),
+  lockedBalance: amount,
+  lockedBalanceHint: z.string().optional(),
+  tokenBalances: z.array(TokenSchema).optional(),
+  lockedTokenBalances: z.array(TokenSchema).optional(),
+  utxoNum: nonNegInt,
+});
+export type Balance = z.infer<typeof BalanceSchema>;
+
+export const ChainInfoSchema = z.looseObject({ currentHeight: nonNegInt });
+export type ChainInfo = z.infer<typeof ChainInfoSchema>;
+
+export const BlockEntrySchema = z.looseObject({
+  hash: hash32,
+  timestamp: int,
+  chainFrom: group,
+  chainTo: group,
+  height: nonNegInt,
+  deps: z.array(hash32),
+  transactions: z.array(TxDetailsSchema),
+});
+export type BlockEntry = z.infer<typeof BlockEntrySchema>;
+
+/** One array of blocks per chain (16 chains for 4 groups). */
+export const BlocksSchema = z.looseObject({ blocks: z.array(z.array(BlockEntrySchema)) });
+export type Blocks = z.infer<typeof BlocksSchema>;
+
+// ---- contracts ----------------------------------------------------------------------------------------
+
+export const ContractStateSchema = z.looseObject({
+  address: z.string().min(1),
+  bytecode: hex,
+  codeHash: hash32,
+  initialStateHash: hash32.optional(),
+  immFields: z.array(ValSchema),
+  mutFields: z.array(ValSchema),
+  asset: z.looseObject({ attoAlphAmount: amount, tokens: z.array(TokenSchema).optional() }),
+});
+export type ContractState = z.infer<typeof ContractStateSchema>;
+
+/** The node returns the bytecode as a bare JSON string; an object form is accepted too. */
+export const ContractCodeSchema = z.union([
+  hex,
+  z.looseObject({ bytecode: hex }).transform((v) => v.bytecode),
+]);
+
+const CallSucceededSchema = z.looseObject({
+  type: z.literal('CallContractSucceeded'),
+  returns: z.array(ValSchema),
+  gasUsed: nonNegInt,
+  contracts: z.array(ContractStateSchema).default([]),
+  txInputs: z.array(z.string()).default([]),
+  txOutputs: z.array(OutputSchema).default([]),
+  events: z.array(EventByTxIdSchema.partial({ blockHash: true })).default([]),
+  debugMessages: z.array(z.looseObject({ contractAddress: z.string(), message: z.string() })).default([]),
+});
+export type CallContractSucceeded = z.infer<typeof CallSucceededSchema>;
+
+export const CallContractResultSchema = tagged({
+  CallContractSucceeded: CallSucceededSchema,
+  CallContractFailed: z.looseObject({ type: z.literal('CallContractFailed'), error: z.string() }),
+});
+export type CallContractResult = z.infer<typeof CallContractResultSchema>;
+
+export const MulticallResultSchema = z.looseObject({ results: z.array(CallContractResultSchema) });
+
+/** The server's error body; parsed leniently because it is only used for logs and messages. */
+export const ErrorBodySchema = z.looseObject({ detail: z.string(), resource: z.string().optional() });
+
+// ---- decoding -------------------------------------------------------------------------------------------
+
+/**
+ * Parses `json` with `schema` or throws a SchemaError naming the endpoint and the first mismatch. The
+ * caller gets either a fully valid value or an error: never a partial result.
+ */
+export function decode<S extends z.ZodType>(endpoint: string, schema: S, json: unknown): z.output<S> {
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  const path = first ? first.path.map(String).join('.') : '';
+  throw new SchemaError(endpoint, path, first?.message ?? 'invalid body');
+}

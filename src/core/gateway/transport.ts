@@ -1,0 +1,105 @@
+/**
+ * The transport is the only place that touches the network. The client takes it as a function so that
+ * tests inject a fake one; the default implementation uses undici with a keep-alive agent, or a
+ * ProxyAgent when the VS Code side passes its `http.proxy` settings.
+ */
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface TransportRequest {
+  readonly method: HttpMethod;
+  readonly url: string;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly signal: AbortSignal;
+}
+
+export interface TransportResponse {
+  readonly status: number;
+  /** Lower-case header names; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly bodyText: string;
+}
+
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/** Proxy settings as VS Code holds them (`http.proxy`, `http.proxyStrictSSL`, `http.noProxy`, ...). */
+export interface ProxySettings {
+  /** e.g. `http://proxy.corp:3128`; credentials in the URL are supported. */
+  readonly url: string;
+  /** `http.proxyStrictSSL`: verify the TLS certificate of the target through the proxy. Default true. */
+  readonly strictSSL?: boolean;
+  /** `http.proxyAuthorization`: sent as Proxy-Authorization. */
+  readonly authorization?: string;
+  /** `http.noProxy`: hosts (or `.suffix` domains) that bypass the proxy. Loopback always bypasses. */
+  readonly noProxy?: readonly string[];
+}
+
+export interface UndiciTransportOptions {
+  readonly proxy?: ProxySettings;
+  /** How long an idle keep-alive socket is kept. */
+  readonly keepAliveTimeoutMs?: number;
+  /** Maximum sockets per origin. */
+  readonly connections?: number;
+}
+
+export interface ClosableTransport {
+  readonly send: Transport;
+  /** Closes the keep-alive sockets (on dispose or when the proxy settings change). */
+  close(): Promise<void>;
+}
+
+export function createUndiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
+  const direct = new Agent({
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+    connections: options.connections ?? 16,
+  });
+  const proxy = options.proxy
+    ? new ProxyAgent({
+        uri: options.proxy.url,
+        ...(options.proxy.authorization ? { token: options.proxy.authorization } : {}),
+        requestTls: { rejectUnauthorized: options.proxy.strictSSL !== false },
+      })
+    : undefined;
+
+  const dispatcherFor = (url: string): Dispatcher =>
+    proxy && !bypassesProxy(new URL(url).hostname, options.proxy?.noProxy ?? []) ? proxy : direct;
+
+  const send: Transport = async (req) => {
+    const response = await request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal: req.signal,
+      dispatcher: dispatcherFor(req.url),
+    });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    // Reading the whole body also returns the socket to the keep-alive pool.
+    const bodyText = await response.body.text();
+    return { status: response.statusCode, headers, bodyText };
+  };
+
+  return {
+    send,
+    close: async () => {
+      await Promise.all([direct.close(), proxy?.close()]);
+    },
+  };
+}
+
+export function bypassesProxy(hostname: string, noProxy: readonly string[]): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host === '::1' || host.startsWith('127.')) return true;
+  return noProxy.some((entry) => {
+    const rule = entry.trim().toLowerCase();
+    if (!rule) return false;
+    if (rule === '*') return true;
+    const suffix = rule.startsWith('.') ? rule : rule.startsWith('*.') ? rule.slice(1) : undefined;
+    return suffix ? host.endsWith(suffix) || host === suffix.slice(1) : host === rule;
+  });
+}
