@@ -234,6 +234,7 @@ export class GatewayClient {
   private readonly cache: TtlLruCache<unknown>;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly lifetime = new AbortController();
+  private readonly active = new Set<AbortController>();
   private syncWait: Promise<void> | undefined;
   private sync: SyncState = 'unknown';
 
@@ -319,6 +320,7 @@ export class GatewayClient {
 
   dispose(): void {
     this.lifetime.abort();
+    for (const controller of this.active) controller.abort();
     this.limiter.dispose();
     this.usage.dispose();
     this.syncEmitter.dispose();
@@ -793,53 +795,43 @@ export class GatewayClient {
     return value;
   }
 
-  /** Identical GETs in flight share one request; each caller can still cancel its own wait. */
+  /**
+   * Identical GETs in flight share one request; each caller can still cancel its own wait, and the
+   * request itself is aborted only when the last interested caller is gone. Every request has its own
+   * controller (tracked for `dispose`), so no listener piles up on a long-lived signal.
+   */
   private request<T>(call: Call<T>, options: RequestOptions = {}): Promise<T> {
     if (options.signal?.aborted) return Promise.reject(new CancelledError(call.endpoint));
     const priority = options.priority ?? 'user';
-    if (call.method !== 'GET') {
-      return this.execute(call, options, { priority }, options.signal ?? this.lifetime.signal);
-    }
-    const key = call.path;
-    let shared = this.inFlight.get(key);
-    if (shared) {
-      if (priority === 'user') shared.ticket.priority = 'user';
+    const shareKey = call.method === 'GET' ? call.path : undefined;
+    let entry = shareKey !== undefined ? this.inFlight.get(shareKey) : undefined;
+    if (entry) {
+      if (priority === 'user') entry.ticket.priority = 'user';
     } else {
       const controller = new AbortController();
       const ticket: Ticket = { priority };
-      const onDispose = (): void => controller.abort();
-      this.lifetime.signal.addEventListener('abort', onDispose, { once: true });
+      this.active.add(controller);
       const promise = this.execute(call, options, ticket, controller.signal).finally(() => {
-        this.lifetime.signal.removeEventListener('abort', onDispose);
-        if (this.inFlight.get(key) === created) this.inFlight.delete(key);
+        this.active.delete(controller);
+        if (shareKey !== undefined && this.inFlight.get(shareKey) === created) this.inFlight.delete(shareKey);
       });
       // Each caller observes the outcome through its own race below; this copy only silences Node.
       promise.catch(() => undefined);
       const created: InFlight = { promise, controller, ticket, joined: 0 };
-      this.inFlight.set(key, created);
-      shared = created;
+      if (shareKey !== undefined) this.inFlight.set(shareKey, created);
+      entry = created;
     }
-    const entry = shared;
-    entry.joined++;
-    let left = false;
-    const leave = (): void => {
-      if (left) return;
-      left = true;
-      // The last interested caller gone: nobody needs the answer, free the slot and the socket.
-      if (--entry.joined === 0) entry.controller.abort();
-    };
+    const shared = entry;
+    shared.joined++;
     return raceAbort(
-      entry.promise as Promise<T>,
+      shared.promise as Promise<T>,
       options.signal,
       () => new CancelledError(call.endpoint),
     ).then(
-      (value) => {
-        left = true;
-        return value;
-      },
+      (value) => value,
       (error: unknown) => {
-        if (options.signal?.aborted) leave();
-        else left = true;
+        // The last interested caller gone: nobody needs the answer, free the slot and the socket.
+        if (options.signal?.aborted && --shared.joined === 0) shared.controller.abort();
         throw error;
       },
     );

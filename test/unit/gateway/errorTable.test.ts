@@ -163,7 +163,7 @@ describe('gateway error table', () => {
 
     it('gives up after a bounded number of retries', async () => {
       const { client, transport, clock } = harness({ retry: { maxRateLimitRetries: 2 } });
-      transport.on('/infos/version', (req) =>
+      transport.on('/infos/version', () =>
         json(429, detail('API rate limit exceeded'), rateHeaders(5, 0, Math.floor(clock.now() / 1000) + 1)),
       );
       const { error } = await outcome(clock, client.getVersion());
