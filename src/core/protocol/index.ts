@@ -7,3 +7,4 @@ export * from './codec';
 export * from './address';
 export * from './keys';
 export * from './unsignedTx';
+export * from './script';

@@ -18,6 +18,7 @@ import {
 import { ProtocolError, preview } from './errors';
 import { blake2b256 } from './hash';
 import { bytesToHex, concatBytes, equalBytes, hexToBytes, hexToFixedBytes } from './hex';
+import { readScriptBytes, skipP2shParams } from './script';
 import { parseAtto } from './units';
 
 export interface DecodedOutputRef {
@@ -77,10 +78,7 @@ export const UNLOCK_SCRIPT_TAGS = {
 
 const PUBLIC_KEY_LIKE_SIZE = [33, 33, 32, 33];
 
-/**
- * Reads an unlock script at the reader's position and returns its bytes. P2SH unlocks embed a
- * script (no length prefix) so, like script transactions, they cannot be delimited here.
- */
+/** Reads an unlock script at the reader's position and returns its exact bytes (tag included). */
 function readUnlockScript(r: Reader, where: string): Uint8Array {
   const start = r.offset;
   const tag = r.u8(`${where} unlock script tag`);
@@ -114,9 +112,9 @@ function readUnlockScript(r: Reader, where: string): Uint8Array {
       break;
     }
     case UNLOCK_SCRIPT_TAGS.P2SH:
-      throw new ProtocolError(
-        `${where}: P2SH unlock scripts embed a script and cannot be decoded locally; use the node's decode endpoint`,
-      );
+      readScriptBytes(r, `${where} P2SH script`);
+      skipP2shParams(r, where);
+      break;
     default:
       throw new ProtocolError(
         `${where}: unknown unlock script tag 0x${tag.toString(16).padStart(2, '0')} at byte ${start}`,
@@ -128,8 +126,6 @@ function readUnlockScript(r: Reader, where: string): Uint8Array {
 function validateUnlockScript(hex: string, where: string): Uint8Array {
   const bytes = hexToBytes(hex, `${where}.unlockScript`);
   if (bytes.length === 0) throw new ProtocolError(`${where}.unlockScript is empty`);
-  // P2SH carries a script we cannot delimit; it is passed through as given.
-  if (bytes[0] === UNLOCK_SCRIPT_TAGS.P2SH) return bytes;
   const r = new Reader(bytes);
   readUnlockScript(r, where);
   if (!r.atEnd())
@@ -171,7 +167,8 @@ export function encodeUnsignedTxBytes(tx: UnsignedTxInput): Uint8Array {
   if (tx.scriptOpt === undefined || tx.scriptOpt === null || tx.scriptOpt === '') {
     w.u8(0);
   } else {
-    // The API omits the Option tag; the script itself is self-delimiting, so it goes in verbatim.
+    // The API omits the Option tag; the script itself is self-delimiting, so it goes in verbatim
+    // (not validated here, so a script with opcodes newer than ours can still be re-encoded).
     w.u8(1).bytes(hexToBytes(tx.scriptOpt, 'scriptOpt'));
   }
   w.i32(checkInt(tx.gasAmount, 'gasAmount', 0, 2 ** 31 - 1));
@@ -219,7 +216,8 @@ export function txIdFromUnsignedTx(hex: string): string {
 
 /**
  * Decodes unsigned-tx hex into the node's JSON shape, computing txId, output hints and keys.
- * Throws a ProtocolError for script transactions and P2SH inputs (their scripts have no length prefix).
+ * Script transactions and P2SH inputs are delimited by walking their instructions (see script.ts);
+ * an unknown opcode is a ProtocolError rather than a guess.
  * The result is checked to re-encode to the same bytes: the node hashes its own re-serialization, so a
  * non-canonical encoding would make our txId differ from the node's.
  */
@@ -231,9 +229,8 @@ export function decodeUnsignedTx(hex: string): DecodedUnsignedTx {
   const networkId = r.u8('networkId');
   const scriptTag = r.u8('scriptOpt tag');
   if (scriptTag === 1) {
-    throw new ProtocolError(
-      'Unsigned transaction carries a script (TxScript); script transactions cannot be decoded locally, use the node to decode it',
-    );
+    // The script has no length prefix; walking its instructions is the only way to find its end.
+    return decodeRest(r, bytes, version, networkId, bytesToHex(readScriptBytes(r, 'scriptOpt')));
   }
   if (scriptTag !== 0)
     throw new ProtocolError(

@@ -161,42 +161,142 @@ describe('protocol/unsignedTx vs @alephium/web3', () => {
     }
   });
 
-  it('encodes script transactions like the SDK (scriptOpt inserted after tag 01) and refuses to decode them', () => {
+  it('200 random script transactions (every opcode, P2SH inputs) decode exactly as the SDK does', () => {
     const rng = new Rng(99);
-    for (let i = 0; i < 30; i++) {
-      const script = codec.script.scriptCodec.encode({
-        methods: [
-          {
-            isPublic: true,
-            usePreapprovedAssets: rng.bool(),
-            useContractAssets: rng.bool(),
-            usePayToContractOnly: false,
-            argsLength: 0,
-            localsLength: 0,
-            returnLength: 0,
-            instrs: [
-              codec.U256Const(rng.bigint(200)),
-              codec.BytesConst(rng.bytes(rng.int(0, 70))),
-              codec.Pop,
-              codec.Pop,
-              codec.ConstTrue,
-              codec.Pop,
-            ],
-          },
-        ],
-      });
-      const tx = { ...randomTx(rng), scriptOpt: toHex(script) };
+    let p2shInputs = 0;
+    for (let i = 0; i < 200; i++) {
+      const tx = { ...randomTx(rng), scriptOpt: toHex(randomScript(rng)) };
+      if (rng.bool()) {
+        const unlock = codec.unlockScript.unlockScriptCodec.encode({
+          kind: 'P2SH',
+          value: { script: codec.script.scriptCodec.decode(randomScript(rng)), params: randomVals(rng) },
+        });
+        tx.inputs.push({
+          outputRef: { hint: rng.int(-(2 ** 31), 2 ** 31 - 1), key: rng.hex(32) },
+          unlockScript: toHex(unlock),
+        });
+        p2shInputs++;
+      }
+      const ctx = `script tx #${i} (seed 99)`;
       const hex = encodeUnsignedTx(tx);
       const sdkBytes = codec.unsignedTxCodec.encodeApiUnsignedTx({ txId: '', ...tx } as Parameters<
         typeof codec.unsignedTxCodec.encodeApiUnsignedTx
       >[0]);
-      assert.equal(hex, toHex(sdkBytes));
-      assert.equal(hex.slice(4, 6), '01');
-      assert.equal(txIdFromUnsignedTx(hex), codec.unsignedTxCodec.decodeApiUnsignedTx(sdkBytes).txId);
-      assertProtocolError(() => decodeUnsignedTx(hex), /script transactions cannot be decoded locally/);
+      assert.equal(hex, toHex(sdkBytes), ctx);
+      assert.equal(hex.slice(4, 6), '01', 'Option tag of a present script');
+      const mine = decodeUnsignedTx(hex);
+      assert.deepEqual(mine, json(codec.unsignedTxCodec.decodeApiUnsignedTx(sdkBytes)), ctx);
+      assert.equal(mine.scriptOpt, tx.scriptOpt, ctx);
+      assert.equal(encodeUnsignedTx(mine), hex, ctx);
     }
+    assert.ok(p2shInputs > 50);
+    assert.equal(
+      SIMPLE_INSTRS.length,
+      182,
+      'operand-free opcodes the SDK knows (201 in all with 19 operand ones)',
+    );
+  });
+
+  it('rejects unknown opcodes and malformed scripts with the location', () => {
+    const tx = randomTx(new Rng(3));
+    // One public method, no args/locals/returns, one instruction with opcode 0x92 (unassigned).
+    const bad = encodeUnsignedTx({ ...tx, scriptOpt: '0101000000000192' });
+    assertProtocolError(
+      () => decodeUnsignedTx(bad),
+      /scriptOpt method 0 instr 0: unknown instruction opcode 0x92/,
+    );
+    const badBool = encodeUnsignedTx({ ...tx, scriptOpt: '010200000000' });
+    assertProtocolError(() => decodeUnsignedTx(badBool), /isPublic byte 2 is not a boolean/);
+    const badModifier = encodeUnsignedTx({ ...tx, scriptOpt: '010108000000' + '00' });
+    assertProtocolError(() => decodeUnsignedTx(badModifier), /asset modifier 8 is invalid/);
+    // U256Const 5 padded to two bytes: the node would re-serialize it (and hash) differently.
+    const padded = encodeUnsignedTx({ ...tx, scriptOpt: '01010000000002134005' + '18' });
+    assertProtocolError(
+      () => decodeUnsignedTx(padded),
+      /U256 constant at byte \d+ is not canonically encoded/,
+    );
   });
 });
+
+/** Every instruction the SDK knows, built through the SDK's own constructors (an independent table). */
+const SIMPLE_INSTRS = Object.values(codec).filter(
+  (v): v is codec.Instr =>
+    typeof v === 'object' && v !== null && typeof (v as { code?: unknown }).code === 'number',
+);
+
+function randomInstr(rng: Rng): codec.Instr {
+  switch (rng.int(0, 24)) {
+    case 0:
+      return codec.CallLocal(rng.int(0, 255));
+    case 1:
+      return codec.CallExternal(rng.int(0, 255));
+    case 2: {
+      const v = rng.bigint(255);
+      return codec.I256Const(rng.bool() ? v : -v);
+    }
+    case 3:
+      return codec.U256Const(rng.bigint(256));
+    case 4:
+      return codec.BytesConst(rng.bytes(rng.pick([0, 5, 32, 64, 100])));
+    case 5:
+      return codec.AddressConst(
+        codec.lockupScript.lockupScriptCodec.decode(sdk.addressToBytes(randomAssetAddress(rng))),
+      );
+    case 6:
+      return rng.bool() ? codec.LoadLocal(rng.int(0, 255)) : codec.StoreLocal(rng.int(0, 255));
+    case 7:
+      return rng.pick([codec.Jump, codec.IfTrue, codec.IfFalse])(rng.int(-100000, 100000));
+    case 8:
+      return codec.DEBUG(Array.from({ length: rng.int(0, 3) }, () => rng.bytes(rng.int(0, 40))));
+    case 9:
+      return rng.pick([codec.DevInstr, codec.LoadMutField, codec.StoreMutField, codec.LoadImmField])(
+        rng.int(0, 255),
+      );
+    case 10:
+      return codec.CreateMapEntry(rng.int(0, 255), rng.int(0, 255));
+    case 11:
+      return rng.pick([codec.MethodSelector, codec.CallExternalBySelector])(rng.int(-(2 ** 31), 2 ** 31 - 1));
+    default:
+      return rng.pick(SIMPLE_INSTRS);
+  }
+}
+
+function randomScript(rng: Rng): Uint8Array {
+  const methods = Array.from({ length: rng.int(1, 3) }, () => {
+    const modifier = rng.int(0, 7);
+    return {
+      isPublic: rng.bool(),
+      usePreapprovedAssets: (modifier & 3) === 1 || (modifier & 3) === 3,
+      useContractAssets: (modifier & 3) === 1 || (modifier & 3) === 2,
+      usePayToContractOnly: (modifier & 4) !== 0,
+      argsLength: rng.int(0, 40),
+      localsLength: rng.int(0, 40),
+      returnLength: rng.int(0, 3),
+      instrs: Array.from({ length: rng.int(0, 40) }, () => randomInstr(rng)),
+    };
+  });
+  return codec.script.scriptCodec.encode({ methods });
+}
+
+function randomVals(rng: Rng): codec.val.Val[] {
+  return Array.from({ length: rng.int(0, 4) }, (): codec.val.Val => {
+    switch (rng.int(0, 4)) {
+      case 0:
+        return { kind: 'Bool', value: rng.bool() };
+      case 1:
+        return { kind: 'I256', value: -rng.bigint(200) };
+      case 2:
+        return { kind: 'U256', value: rng.bigint(256) };
+      case 3:
+        return { kind: 'ByteVec', value: rng.bytes(rng.int(0, 50)) };
+      default:
+        return {
+          kind: 'Address',
+          value: codec.lockupScript.lockupScriptCodec.decode(sdk.addressToBytes(randomAssetAddress(rng))),
+        };
+    }
+  });
+}
 
 describe('protocol/unsignedTx errors', () => {
   const base: UnsignedTxInput = {
@@ -245,7 +345,7 @@ describe('protocol/unsignedTx errors', () => {
     const unknownTag = hex.replace(`00${'02'.repeat(33)}`, `09${'02'.repeat(33)}`);
     assertProtocolError(() => decodeUnsignedTx(unknownTag), /inputs\[0\]: unknown unlock script tag 0x09/);
     const p2sh = hex.replace(`00${'02'.repeat(33)}`, `02${'02'.repeat(33)}`);
-    assertProtocolError(() => decodeUnsignedTx(p2sh), /P2SH unlock scripts embed a script/);
+    assertProtocolError(() => decodeUnsignedTx(p2sh), /inputs\[0\] P2SH script method 0/);
     const p2pkhLockup = '00d15be85341af5dca9adc3bbebae618ed596962fbac71e7dc56b6c659be7ed0c2';
     assert.ok(hex.includes(p2pkhLockup));
     assertProtocolError(
