@@ -1,0 +1,121 @@
+/**
+ * `deployments/.deployments.<network>.json` written by the Alephium CLI: one object, or an array with one
+ * object per deployer (one per group). Each maps a deployment name (the contract name, or `Name:tag` for
+ * repeated deployments) to what was deployed. We keep only what watching needs: the address, the code
+ * hash and the group, and cross-check the address against the contract id so a hand-edited file cannot
+ * silently point the watcher at another contract.
+ */
+import { z } from 'zod';
+import { addressFromContractId, groupOfAddress, isValidAddress } from '../protocol';
+import { parseJsonText } from './artifact';
+import { ArtifactError } from './errors';
+
+const hash32 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected a 32-byte hex string');
+
+const DeployedContractSchema = z.looseObject({
+  txId: hash32,
+  codeHash: hash32,
+  contractInstance: z.looseObject({
+    address: z.string().refine(isValidAddress, 'not a valid base58 address'),
+    contractId: hash32,
+    groupIndex: z.number().int().min(0).max(3),
+  }),
+  blockHash: z.string().optional(),
+});
+
+const DeploymentSchema = z.looseObject({
+  deployerAddress: z.string().refine(isValidAddress, 'not a valid base58 address'),
+  contracts: z.record(z.string(), DeployedContractSchema).default({}),
+  scripts: z.record(z.string(), z.unknown()).default({}),
+  migrations: z.record(z.string(), z.unknown()).default({}),
+});
+
+const DeploymentsFileSchema = z.union([DeploymentSchema, z.array(DeploymentSchema)]);
+
+export interface DeployedContract {
+  /** The key in the file: the contract name or `Name:tag`. */
+  readonly name: string;
+  /** The artifact it was compiled from: the name without a `:tag`. */
+  readonly artifactName: string;
+  readonly address: string;
+  readonly contractId: string;
+  readonly group: number;
+  /** Lowercase. The hash of what was deployed (the debug build on devnets). */
+  readonly codeHash: string;
+  readonly txId: string;
+  readonly deployerAddress: string;
+}
+
+export interface Deployments {
+  readonly file: string | undefined;
+  /** From the file name (`.deployments.testnet.json` → `testnet`), when it follows the convention. */
+  readonly network: string | undefined;
+  readonly deployers: readonly string[];
+  readonly contracts: readonly DeployedContract[];
+}
+
+const FILE_RE = /(?:^|[\\/])\.deployments\.([^.\\/]+)\.json$/;
+
+/** `devnet` for `deployments/.deployments.devnet.json`; undefined for any other name. */
+export function networkOfDeploymentsPath(path: string): string | undefined {
+  return FILE_RE.exec(path)?.[1];
+}
+
+export function isDeploymentsPath(path: string): boolean {
+  return FILE_RE.test(path);
+}
+
+export function parseDeployments(json: unknown, file?: string): Deployments {
+  const shown = file?.split(/[\\/]/).pop() ?? 'deployments file';
+  const r = DeploymentsFileSchema.safeParse(json);
+  if (!r.success) {
+    // A union reports its branches' issues; the object branch is the one people usually mean.
+    const branch = Array.isArray(json) ? z.array(DeploymentSchema) : DeploymentSchema;
+    const issue = branch.safeParse(json).error?.issues[0] ?? r.error.issues[0];
+    const field = issue?.path.map(String).join('.') || undefined;
+    throw new ArtifactError(`${shown}: ${field ?? '(root)'}: ${issue?.message ?? 'invalid'}`, file, field);
+  }
+  const list = Array.isArray(r.data) ? r.data : [r.data];
+  const contracts: DeployedContract[] = [];
+  list.forEach((d, di) => {
+    for (const [name, c] of Object.entries(d.contracts)) {
+      const prefix = Array.isArray(r.data) ? `${di}.` : '';
+      const field = `${prefix}contracts.${name}.contractInstance`;
+      const { address, contractId, groupIndex } = c.contractInstance;
+      if (addressFromContractId(contractId) !== address) {
+        throw new ArtifactError(
+          `${shown}: ${field}: address ${address} is not the address of contract id ${contractId}`,
+          file,
+          field,
+        );
+      }
+      if (groupOfAddress(address) !== groupIndex) {
+        throw new ArtifactError(
+          `${shown}: ${field}.groupIndex: ${groupIndex}, but the address is in group ${groupOfAddress(address)}`,
+          file,
+          `${field}.groupIndex`,
+        );
+      }
+      contracts.push({
+        name,
+        artifactName: name.split(':')[0] as string,
+        address,
+        contractId: contractId.toLowerCase(),
+        group: groupIndex,
+        codeHash: c.codeHash.toLowerCase(),
+        txId: c.txId.toLowerCase(),
+        deployerAddress: d.deployerAddress,
+      });
+    }
+  });
+  return {
+    file,
+    network: file ? networkOfDeploymentsPath(file) : undefined,
+    deployers: list.map((d) => d.deployerAddress),
+    contracts,
+  };
+}
+
+export function parseDeploymentsText(text: string, file?: string): Deployments {
+  return parseDeployments(parseJsonText(text, file), file);
+}
