@@ -10,7 +10,7 @@ import { MAX_EVENT_PAGE, validateInt, validateLimit } from './validate';
 export interface PagingOptions extends RequestOptions {
   /** Page size, 1 to 100 (default 100). */
   readonly pageSize?: number;
-  /** Stop once this many events were collected (the last page may be cut). */
+  /** Stop once this many events were collected (pages are sized so none is cut). */
   readonly maxEvents?: number;
   /** Stop before this offset (e.g. the current count read at the start), so a busy contract ends. */
   readonly until?: number;
@@ -29,13 +29,22 @@ export async function* contractEventPages(
   validateInt('start', start, 0);
   const pageSize =
     options.pageSize !== undefined ? validateLimit('pageSize', options.pageSize) : MAX_EVENT_PAGE;
+  const max = options.maxEvents !== undefined ? validateInt('maxEvents', options.maxEvents, 1) : Infinity;
   let cursor = start;
+  let seen = 0;
   for (;;) {
     if (options.until !== undefined && cursor >= options.until) return;
-    const limit = options.until !== undefined ? Math.min(pageSize, options.until - cursor) : pageSize;
+    // Ask for no more than still wanted, so that a page never has to be cut: the cursor then always
+    // comes from the server's nextStart, which stays right even across indexer gaps.
+    const limit = Math.min(
+      pageSize,
+      max - seen,
+      options.until !== undefined ? options.until - cursor : Infinity,
+    );
     const page = await client.getContractEvents(address, { start: cursor, limit }, options);
     yield page;
-    if (page.events.length === 0 || page.nextStart <= cursor) return;
+    seen += page.events.length;
+    if (page.events.length === 0 || page.nextStart <= cursor || seen >= max) return;
     cursor = page.nextStart;
   }
 }
@@ -53,23 +62,11 @@ export async function fetchEventsFrom(
   start: number,
   options: PagingOptions = {},
 ): Promise<EventsSlice> {
-  const max = options.maxEvents !== undefined ? validateInt('maxEvents', options.maxEvents, 1) : Infinity;
   const events: ContractEvent[] = [];
   let nextStart = start;
   for await (const page of contractEventPages(client, address, start, options)) {
-    const room = max - events.length;
-    if (page.events.length > room) {
-      // Cut the page: the cursor then points right after the last event kept. Offsets inside one
-      // page are contiguous only in the absence of gaps, so it resumes at this page's start + room
-      // only when the page had none; otherwise re-read the page next time (events are idempotent).
-      events.push(...page.events.slice(0, room));
-      const pageStart = nextStart;
-      nextStart = page.nextStart - pageStart === page.events.length ? pageStart + room : pageStart;
-      return { events, nextStart };
-    }
     events.push(...page.events);
     if (page.nextStart > nextStart) nextStart = page.nextStart;
-    if (events.length >= max) break;
   }
   return { events, nextStart };
 }
