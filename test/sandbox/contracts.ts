@@ -119,7 +119,7 @@ export function counterDef(): ContractDef {
   };
 }
 
-export const FAUCET_SUPPLY = 10n ** 24n;
+export const FAUCET_SUPPLY = 10n ** 27n;
 
 export function tokenFaucetDef(): ContractDef {
   const { artifact, path } = loadArtifact('TokenFaucet');
