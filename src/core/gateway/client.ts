@@ -884,6 +884,8 @@ export class GatewayClient {
 
       const { detail, resource } = errorBody(response.bodyText);
       const error = new GatewayHttpError(call.endpoint, status, detail, resource);
+      // The detail may echo request data (even a key); the redacting logger masks it.
+      if (!(error.kind === 'notFound' && call.on404)) this.log.warn(error.message);
       switch (error.kind) {
         case 'unauthorized': {
           // Never again with the same key; but if the key was replaced meanwhile, the new one deserves a try.

@@ -33,8 +33,13 @@ export interface ProxySettings {
   readonly strictSSL?: boolean;
   /** `http.proxyAuthorization`: sent as Proxy-Authorization. */
   readonly authorization?: string;
-  /** `http.noProxy`: hosts (or `.suffix` domains) that bypass the proxy. Loopback always bypasses. */
+  /** `http.noProxy`: hosts (or `.suffix` domains) that bypass the proxy. */
   readonly noProxy?: readonly string[];
+  /**
+   * Loopback (a local devnet) bypasses the proxy by default: a corporate proxy cannot reach the
+   * developer's machine. False sends loopback through the proxy too.
+   */
+  readonly bypassLoopback?: boolean;
 }
 
 export interface UndiciTransportOptions {
@@ -65,7 +70,10 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Clo
     : undefined;
 
   const dispatcherFor = (url: string): Dispatcher =>
-    proxy && !bypassesProxy(new URL(url).hostname, options.proxy?.noProxy ?? []) ? proxy : direct;
+    proxy &&
+    !bypassesProxy(new URL(url).hostname, options.proxy?.noProxy ?? [], options.proxy?.bypassLoopback)
+      ? proxy
+      : direct;
 
   const send: Transport = async (req) => {
     const response = await request(req.url, {
@@ -92,9 +100,9 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Clo
   };
 }
 
-export function bypassesProxy(hostname: string, noProxy: readonly string[]): boolean {
+export function bypassesProxy(hostname: string, noProxy: readonly string[], bypassLoopback = true): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host === '::1' || host.startsWith('127.')) return true;
+  if (bypassLoopback && (host === 'localhost' || host === '::1' || host.startsWith('127.'))) return true;
   return noProxy.some((entry) => {
     const rule = entry.trim().toLowerCase();
     if (!rule) return false;
