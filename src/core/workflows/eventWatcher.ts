@@ -1,0 +1,500 @@
+/**
+ * The polling engine behind "watched contracts". Plain Node with injected client, store and timers, so
+ * the VS Code side only wires it (focus, settings, tree refresh) and tests drive it with `pollOnce()`.
+ *
+ * The spec's polling rules (ARCHITECTURE decision 4), and how they are kept:
+ * - `current-count` at most once per 16 s per contract: every contract remembers when it was last polled,
+ *   and the interval is clamped to 16 s whatever the settings or the budget say.
+ * - Events are fetched ONLY when the count grew (or a previous fetch was cut short by the page cap).
+ * - Pages are chained with `nextStart`, never `start + limit`: the indexer may have gaps (hidden Debug
+ *   events take a counter slot), and only the server knows where the next page begins.
+ * - Nothing missed or repeated across reloads: the cursor (nextStart, lastCount, recent event keys) is
+ *   persisted after every page, and events are deduplicated by (txId, eventIndex, fields) against keys of
+ *   earlier pages. Events are emitted BEFORE the cursor is saved: if the process dies in between, the
+ *   page is read again and the saved keys are one page behind, so the worst case is a repeat of that page,
+ *   never a loss; an orderly reload loses and repeats nothing.
+ * - Polls run at background priority, so user actions go first through the client's pacing.
+ * - Errors never end the loop: the contract backs off (interval × 2^(failures − 1), capped) and the error
+ *   is surfaced through `onError`.
+ */
+import { z } from 'zod';
+import { isValidAddress } from '../protocol';
+import { Emitter, type Event } from '../gateway/emitter';
+import type { RequestOptions } from '../gateway/client';
+import type { ContractEvent, ContractEventsPage } from '../gateway/schemas';
+import { chooseInterval, MIN_POLL_INTERVAL_MS, type BudgetChoice } from './budget';
+
+export { chooseInterval, msUntilNextUtcMonth, MIN_POLL_INTERVAL_MS, BUDGET_MONTH_MS } from './budget';
+export type { BudgetInput, BudgetChoice } from './budget';
+
+/** The two GatewayClient methods the watcher uses (a GatewayClient fits as is). */
+export interface WatcherClient {
+  getContractEventCount(address: string, options?: RequestOptions): Promise<number>;
+  getContractEvents(
+    address: string,
+    page: { start: number; limit?: number },
+    options?: RequestOptions,
+  ): Promise<ContractEventsPage>;
+}
+
+/** Persistent JSON storage (VS Code's Memento fits: `get` and `update` as `set`). */
+export interface CursorStore {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void | PromiseLike<void>;
+}
+
+/** Time and timers, injected so tests never wait. */
+export interface WatcherTimers {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemTimers: WatcherTimers = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const t = setTimeout(callback, ms);
+    // A pending poll must not keep a test runner or a CLI alive.
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface EventCursor {
+  /** Where the next fetch starts (the last page's `nextStart`). */
+  readonly nextStart: number;
+  /** The `current-count` at the last completed check: a fetch happens only when the count exceeds it. */
+  readonly lastCount: number;
+  /** Keys of recently emitted events (bounded), for deduplication across re-read pages. */
+  readonly seen: readonly string[];
+  /** The last fetch stopped at the page cap; the next poll continues even if the count did not grow. */
+  readonly pending: boolean;
+}
+
+const CursorSchema = z.object({
+  nextStart: z.number().int().min(0),
+  lastCount: z.number().int().min(0),
+  seen: z.array(z.string()),
+  pending: z.boolean(),
+});
+
+export interface NewEvents {
+  readonly address: string;
+  /** In chain order; each is emitted once. */
+  readonly events: readonly ContractEvent[];
+}
+
+export interface WatchError {
+  readonly address: string;
+  readonly error: unknown;
+  /** Consecutive failures of this contract. */
+  readonly failures: number;
+  /** When this contract is tried again. */
+  readonly retryInMs: number;
+}
+
+export interface CursorReset {
+  readonly address: string;
+  readonly reason: string;
+}
+
+export interface PollReport {
+  /** Contracts whose count was read in this round. */
+  readonly polled: readonly string[];
+  readonly newEvents: number;
+  readonly failed: readonly string[];
+  /** Why nothing was polled, when the watcher is paused. */
+  readonly skipped?: 'paused' | 'disposed';
+}
+
+export interface WatcherBudget {
+  readonly monthlyLimit: number | undefined;
+  /** Fraction of the monthly limit for watching, (0, 1]. */
+  readonly share: number;
+  /** Requests the key used this month (e.g. from the client's usage tracker). */
+  readonly requestsUsedThisMonth?: () => number | undefined;
+  readonly fetchRatio?: number;
+}
+
+export interface EventWatcherOptions {
+  readonly client: WatcherClient;
+  readonly store: CursorStore;
+  readonly timers?: WatcherTimers;
+  /** Desired interval per contract; raised to 16 s and to the budget's interval (default 16 s). */
+  readonly intervalMs?: number;
+  readonly budget?: WatcherBudget;
+  /** While VS Code is unfocused: poll `unfocusedFactor` times slower (default), or not at all. */
+  readonly whenUnfocused?: 'slow' | 'pause';
+  readonly unfocusedFactor?: number;
+  /** Events per page, 1..100 (default 100, the node's maximum). */
+  readonly pageSize?: number;
+  /** Pages fetched per contract per poll, so a huge backlog cannot starve the others (default 10). */
+  readonly maxPagesPerPoll?: number;
+  /** How many past events a newly watched contract shows: a number, or 'all' (default 20). */
+  readonly backlog?: number | 'all';
+  /** Event keys remembered per contract for deduplication (default 500). */
+  readonly seenLimit?: number;
+  /** Longest backoff after errors (default 15 min). */
+  readonly maxBackoffMs?: number;
+  /** Store keys are this prefix + the address. */
+  readonly storeKeyPrefix?: string;
+}
+
+interface Watched {
+  readonly address: string;
+  cursor: EventCursor | undefined;
+  loaded: boolean;
+  lastPolledAt: number;
+  failures: number;
+}
+
+/** The dedupe key of an event: what identifies it independently of where a page starts. */
+export function eventKey(event: Pick<ContractEvent, 'txId' | 'eventIndex' | 'fields'>): string {
+  return `${event.txId}:${event.eventIndex}:${JSON.stringify(event.fields.map((f) => [f.type, f.value]))}`;
+}
+
+function httpStatus(error: unknown): number | undefined {
+  const s = (error as { status?: unknown } | null)?.status;
+  return typeof s === 'number' ? s : undefined;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'CancelledError');
+}
+
+export class EventWatcher {
+  private readonly client: WatcherClient;
+  private readonly store: CursorStore;
+  private readonly timers: WatcherTimers;
+  private readonly whenUnfocused: 'slow' | 'pause';
+  private readonly unfocusedFactor: number;
+  private readonly pageSize: number;
+  private readonly maxPages: number;
+  private readonly backlog: number | 'all';
+  private readonly seenLimit: number;
+  private readonly maxBackoffMs: number;
+  private readonly prefix: string;
+  private budget: WatcherBudget | undefined;
+  private configuredIntervalMs: number;
+  private focused = true;
+  private running = false;
+  private disposed = false;
+  private timer: unknown;
+  private inFlight: Promise<PollReport> | undefined;
+  private readonly contracts = new Map<string, Watched>();
+  private readonly lifetime = new AbortController();
+
+  private readonly eventsEmitter = new Emitter<NewEvents>();
+  private readonly errorEmitter = new Emitter<WatchError>();
+  private readonly resetEmitter = new Emitter<CursorReset>();
+  private readonly pollEmitter = new Emitter<{ address: string; count: number }>();
+
+  /** New events of a contract, exactly once. */
+  readonly onEvents: Event<NewEvents> = this.eventsEmitter.event;
+  /** A poll failed; the loop goes on after a backoff. */
+  readonly onError: Event<WatchError> = this.errorEmitter.event;
+  /** The count went down or the stored cursor was unreadable; the cursor was reset. */
+  readonly onCursorReset: Event<CursorReset> = this.resetEmitter.event;
+  /** A count was read (for "last checked" in the UI). */
+  readonly onPolled: Event<{ address: string; count: number }> = this.pollEmitter.event;
+
+  constructor(options: EventWatcherOptions) {
+    this.client = options.client;
+    this.store = options.store;
+    this.timers = options.timers ?? systemTimers;
+    this.configuredIntervalMs = options.intervalMs ?? MIN_POLL_INTERVAL_MS;
+    this.budget = options.budget;
+    this.whenUnfocused = options.whenUnfocused ?? 'slow';
+    this.unfocusedFactor = Math.max(1, options.unfocusedFactor ?? 4);
+    const pageSize = options.pageSize ?? 100;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+      throw new RangeError('pageSize must be an integer from 1 to 100 (the node maximum)');
+    }
+    this.pageSize = pageSize;
+    this.maxPages = Math.max(1, options.maxPagesPerPoll ?? 10);
+    this.backlog = options.backlog ?? 20;
+    this.seenLimit = Math.max(this.pageSize, options.seenLimit ?? 500);
+    this.maxBackoffMs = options.maxBackoffMs ?? 15 * 60_000;
+    this.prefix = options.storeKeyPrefix ?? 'alephium.eventCursor.';
+  }
+
+  // ---- configuration ----------------------------------------------------------------------------------
+
+  /** Starts (or re-adds) watching; the first poll of a new contract is due at once. */
+  watch(address: string): void {
+    if (!isValidAddress(address)) throw new RangeError(`not a valid address: ${address.slice(0, 80)}`);
+    if (this.contracts.has(address)) return;
+    this.contracts.set(address, {
+      address,
+      cursor: undefined,
+      loaded: false,
+      lastPolledAt: -Infinity,
+      failures: 0,
+    });
+    this.reschedule();
+  }
+
+  /** Stops watching. With `forget`, the stored cursor is dropped too (re-watching starts afresh). */
+  async unwatch(address: string, options: { forget?: boolean } = {}): Promise<void> {
+    this.contracts.delete(address);
+    if (options.forget) await this.store.set(this.storeKey(address), undefined);
+    this.reschedule();
+  }
+
+  get watched(): string[] {
+    return [...this.contracts.keys()];
+  }
+
+  /** The in-memory cursor of a contract (after its first poll). */
+  cursor(address: string): EventCursor | undefined {
+    return this.contracts.get(address)?.cursor;
+  }
+
+  /** Set by the glue from `window.state.focused`. */
+  setFocused(focused: boolean): void {
+    if (this.focused === focused) return;
+    this.focused = focused;
+    this.reschedule();
+  }
+
+  setIntervalMs(ms: number): void {
+    this.configuredIntervalMs = ms;
+    this.reschedule();
+  }
+
+  setBudget(budget: WatcherBudget | undefined): void {
+    this.budget = budget;
+    this.reschedule();
+  }
+
+  get paused(): boolean {
+    return !this.focused && this.whenUnfocused === 'pause';
+  }
+
+  /** The budget's choice for the current number of contracts, if a budget is set. */
+  budgetChoice(): BudgetChoice | undefined {
+    if (!this.budget) return undefined;
+    return chooseInterval({
+      contracts: this.contracts.size,
+      monthlyLimit: this.budget.monthlyLimit,
+      share: this.budget.share,
+      now: this.timers.now(),
+      ...(this.budget.fetchRatio !== undefined ? { fetchRatio: this.budget.fetchRatio } : {}),
+      ...(this.budget.requestsUsedThisMonth?.() !== undefined
+        ? { requestsUsedThisMonth: this.budget.requestsUsedThisMonth() as number }
+        : {}),
+    });
+  }
+
+  /**
+   * Milliseconds between two polls of one contract right now: the configured interval, raised to the
+   * 16 s floor and to the budget's interval, times the unfocused factor; Infinity while paused.
+   */
+  get intervalMs(): number {
+    if (this.paused) return Infinity;
+    const configured = Number.isFinite(this.configuredIntervalMs) ? this.configuredIntervalMs : 0;
+    const base = Math.max(MIN_POLL_INTERVAL_MS, configured, this.budgetChoice()?.intervalMs ?? 0);
+    return this.focused ? base : base * this.unfocusedFactor;
+  }
+
+  // ---- loop -------------------------------------------------------------------------------------------
+
+  start(): void {
+    if (this.disposed) return;
+    this.running = true;
+    this.reschedule();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.clearTimer();
+  }
+
+  dispose(): void {
+    this.stop();
+    this.disposed = true;
+    this.lifetime.abort();
+    this.eventsEmitter.dispose();
+    this.errorEmitter.dispose();
+    this.resetEmitter.dispose();
+    this.pollEmitter.dispose();
+  }
+
+  /** When `address` is next due (ms since epoch), given its last poll and failures. */
+  dueAt(address: string): number | undefined {
+    const w = this.contracts.get(address);
+    return w ? this.dueOf(w, this.intervalMs) : undefined;
+  }
+
+  private dueOf(w: Watched, interval: number): number {
+    if (w.failures === 0) return w.lastPolledAt + interval;
+    return w.lastPolledAt + Math.min(this.maxBackoffMs, interval * 2 ** (w.failures - 1));
+  }
+
+  /**
+   * Polls every contract that is due now (never one polled less than the interval ago), one after the
+   * other. A call while a round runs joins that round.
+   */
+  pollOnce(): Promise<PollReport> {
+    if (this.disposed) return Promise.resolve({ polled: [], newEvents: 0, failed: [], skipped: 'disposed' });
+    if (this.paused) return Promise.resolve({ polled: [], newEvents: 0, failed: [], skipped: 'paused' });
+    if (!this.inFlight) {
+      this.inFlight = this.round().finally(() => {
+        this.inFlight = undefined;
+      });
+    }
+    return this.inFlight;
+  }
+
+  private async round(): Promise<PollReport> {
+    const polled: string[] = [];
+    const failed: string[] = [];
+    let newEvents = 0;
+    const interval = this.intervalMs;
+    for (const w of [...this.contracts.values()]) {
+      if (this.disposed) break;
+      if (this.timers.now() < this.dueOf(w, interval)) continue;
+      if (!this.contracts.has(w.address)) continue; // unwatched meanwhile
+      w.lastPolledAt = this.timers.now();
+      try {
+        newEvents += await this.pollContract(w);
+        w.failures = 0;
+        polled.push(w.address);
+      } catch (error) {
+        if (this.disposed && isAbort(error)) break;
+        w.failures++;
+        failed.push(w.address);
+        const retryInMs = this.dueOf(w, interval) - this.timers.now();
+        this.errorEmitter.fire({ address: w.address, error, failures: w.failures, retryInMs });
+      }
+    }
+    return { polled, newEvents, failed };
+  }
+
+  private reschedule(): void {
+    this.clearTimer();
+    if (!this.running || this.disposed || this.paused || this.contracts.size === 0) return;
+    const interval = this.intervalMs;
+    let next = Infinity;
+    for (const w of this.contracts.values()) next = Math.min(next, this.dueOf(w, interval));
+    const delay = Math.max(0, next - this.timers.now());
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = undefined;
+      void this.pollOnce().finally(() => this.reschedule());
+    }, delay);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  // ---- one contract -------------------------------------------------------------------------------------
+
+  private storeKey(address: string): string {
+    return `${this.prefix}${address}`;
+  }
+
+  private async save(w: Watched, cursor: EventCursor): Promise<void> {
+    w.cursor = cursor;
+    await this.store.set(this.storeKey(w.address), { ...cursor, seen: [...cursor.seen] });
+  }
+
+  private async load(w: Watched): Promise<void> {
+    if (w.loaded) return;
+    const stored = await this.store.get(this.storeKey(w.address));
+    if (stored !== undefined && stored !== null) {
+      const parsed = CursorSchema.safeParse(stored);
+      if (parsed.success) {
+        w.cursor = parsed.data;
+      } else {
+        this.resetEmitter.fire({
+          address: w.address,
+          reason: 'the stored cursor was unreadable; starting again from recent events',
+        });
+      }
+    }
+    w.loaded = true;
+  }
+
+  private options(): RequestOptions {
+    return { priority: 'background', signal: this.lifetime.signal };
+  }
+
+  private async count(address: string): Promise<number> {
+    try {
+      return await this.client.getContractEventCount(address, this.options());
+    } catch (e) {
+      // A contract that never emitted answers 404 on the node; the client maps it, a raw one may not.
+      if (httpStatus(e) === 404) return 0;
+      throw e;
+    }
+  }
+
+  private async page(address: string, start: number): Promise<ContractEventsPage> {
+    try {
+      return await this.client.getContractEvents(address, { start, limit: this.pageSize }, this.options());
+    } catch (e) {
+      if (httpStatus(e) === 404) return { events: [], nextStart: start };
+      throw e;
+    }
+  }
+
+  /** Returns the number of new events emitted. */
+  private async pollContract(w: Watched): Promise<number> {
+    await this.load(w);
+    const count = await this.count(w.address);
+    this.pollEmitter.fire({ address: w.address, count });
+    let cursor = w.cursor;
+    if (!cursor) {
+      // First sight of this contract: show the last `backlog` events, not the whole history.
+      const start = this.backlog === 'all' ? 0 : Math.max(0, count - this.backlog);
+      cursor = { nextStart: start, lastCount: start, seen: [], pending: false };
+      await this.save(w, cursor);
+    } else if (count < cursor.lastCount) {
+      // Counts only grow on one chain. A smaller one means another network or a reset devnet behind the
+      // same profile: continuing from the old cursor would skip everything up to it.
+      this.resetEmitter.fire({
+        address: w.address,
+        reason: `the event count went down from ${cursor.lastCount} to ${count} (another network or a reset node?)`,
+      });
+      cursor = {
+        nextStart: Math.min(cursor.nextStart, count),
+        lastCount: count,
+        seen: cursor.seen,
+        pending: false,
+      };
+      await this.save(w, cursor);
+      return 0;
+    }
+    if (count <= cursor.lastCount && !cursor.pending) return 0;
+
+    let emitted = 0;
+    let start = cursor.nextStart;
+    let done = false;
+    for (let pages = 0; pages < this.maxPages && !done; pages++) {
+      const page = await this.page(w.address, start);
+      const seen = new Set(cursor.seen);
+      // Compared against earlier pages only: two identical emits inside one page are two events.
+      const fresh = page.events.filter((e) => !seen.has(eventKey(e)));
+      const advanced = page.nextStart > start;
+      const keys: string[] = [...cursor.seen, ...page.events.map(eventKey).filter((k) => !seen.has(k))];
+      if (fresh.length > 0) {
+        this.eventsEmitter.fire({ address: w.address, events: fresh });
+        emitted += fresh.length;
+      }
+      done = !advanced || page.nextStart >= count;
+      cursor = {
+        nextStart: advanced ? page.nextStart : start,
+        lastCount: cursor.lastCount,
+        seen: keys.slice(-this.seenLimit),
+        pending: cursor.pending,
+      };
+      await this.save(w, cursor);
+      start = cursor.nextStart;
+    }
+    await this.save(w, { ...cursor, lastCount: count, pending: !done });
+    return emitted;
+  }
+}
