@@ -729,8 +729,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const timers: NodeJS.Timeout[] = [];
   const blockTime = opts.blockTimeMs ?? 1000;
-  if (blockTime > 0) timers.push(setInterval(() => chain.mine(), blockTime));
-  if (opts.eventsEveryMs && opts.eventsEveryMs > 0) timers.push(setInterval(eventTick, opts.eventsEveryMs));
+  // A failing tick (e.g. the faucet running dry after hours) must not take the whole server down.
+  const guarded = (what: string, f: () => void) => () => {
+    try {
+      f();
+    } catch (e) {
+      console.error(`sandbox: ${what} failed: ${(e as Error).message}`);
+    }
+  };
+  if (blockTime > 0)
+    timers.push(
+      setInterval(
+        guarded('mining', () => chain.mine()),
+        blockTime,
+      ),
+    );
+  if (opts.eventsEveryMs && opts.eventsEveryMs > 0) {
+    timers.push(setInterval(guarded('scheduled contract activity', eventTick), opts.eventsEveryMs));
+  }
   // Timers must never keep a test process alive on their own.
   for (const t of timers) t.unref();
 
