@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import {
+  ArtifactError,
+  functionIndex,
+  parseArtifactText,
+  parseContractArtifact,
+  parseScriptArtifact,
+  parseStructs,
+  parseProjectFile,
+  parseJsonText,
+} from '../../../src/core/artifacts';
+import { blake2b256, bytesToHex, hexToBytes } from '../../../src/core/protocol';
+import {
+  clone,
+  fixtureJson,
+  fixtureText,
+  sandboxArtifactFiles,
+  VAULT_DEBUG_HASH,
+  VAULT_HASH,
+} from './helpers';
+
+const VAULT_FILE = 'artifacts/vault/Vault.ral.json';
+
+function expectArtifactError(fn: () => unknown, field: string | undefined, pattern: RegExp): ArtifactError {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  assert.ok(caught instanceof ArtifactError, `expected an ArtifactError, got ${String(caught)}`);
+  assert.equal(caught.field, field);
+  assert.match(caught.message, pattern);
+  return caught;
+}
+
+describe('artifacts: parsing .ral.json files', () => {
+  it('parses a contract artifact with arrays, structs, a contract-typed field, maps and std interface', () => {
+    const a = parseContractArtifact(fixtureJson(VAULT_FILE), VAULT_FILE);
+    assert.equal(a.kind, 'contract');
+    assert.equal(a.name, 'Vault');
+    assert.equal(a.codeHash, VAULT_HASH);
+    assert.deepEqual(a.fieldsSig.types, [
+      'Address',
+      'U256',
+      '[U256;2]',
+      '[[Bool;2];2]',
+      'Account',
+      'SimpleToken',
+      'ByteVec',
+    ]);
+    assert.deepEqual(a.fieldsSig.isMutable, [false, true, false, true, true, false, false]);
+    assert.deepEqual(
+      a.eventsSig.map((e) => [e.name, e.fieldNames.length]),
+      [
+        ['Deposited', 2],
+        ['Paused', 0],
+        ['Moved', 3],
+      ],
+    );
+    assert.equal(a.functions.length, 6);
+    assert.equal(functionIndex(a, 'getLimits'), 4);
+    assert.equal(functionIndex(a, 'nope'), -1);
+    assert.deepEqual(a.mapsSig, { names: ['deposits'], types: ['Map[Address,U256]'] });
+    assert.equal(a.stdInterfaceId, '0001');
+    assert.equal(a.constants[0]?.name, 'MaxDeposit');
+    assert.equal(a.enums[0]?.fields[1]?.name, 'OverLimit');
+    assert.equal(a.file, VAULT_FILE);
+  });
+
+  it('the fixture code hashes are the Blake2b-256 of their bytecode (the compiler rule)', () => {
+    const a = parseContractArtifact(fixtureJson(VAULT_FILE));
+    assert.equal(bytesToHex(blake2b256(hexToBytes(a.bytecode))), a.codeHash);
+  });
+
+  it('parses the sandbox project artifacts (real compiler shape)', () => {
+    const files = sandboxArtifactFiles();
+    assert.ok(files.length >= 2);
+    const names = files
+      .map((f) => parseArtifactText(f.text, f.path))
+      .map((p) => (p.kind === 'contract' ? p.name : p.kind));
+    assert.ok(names.includes('Counter') && names.includes('TokenFaucet'), names.join(','));
+  });
+
+  it('normalises the code hash to lowercase and defaults missing constants/enums', () => {
+    const json = clone(fixtureJson('artifacts/vault/SimpleToken.ral.json'));
+    json.codeHash = String(json.codeHash).toUpperCase();
+    delete json.constants;
+    delete json.enums;
+    const a = parseContractArtifact(json);
+    assert.equal(a.codeHash, String(json.codeHash).toLowerCase());
+    assert.deepEqual([a.constants, a.enums], [[], []]);
+  });
+
+  it('names the file and the field when a required field is missing', () => {
+    const json = clone(fixtureJson(VAULT_FILE));
+    delete json.eventsSig;
+    const e = expectArtifactError(
+      () => parseContractArtifact(json, `/ws/${VAULT_FILE}`),
+      'eventsSig',
+      /^Vault\.ral\.json: eventsSig:/,
+    );
+    assert.equal(e.file, `/ws/${VAULT_FILE}`);
+  });
+
+  it('rejects parallel arrays that do not line up (names vs isMutable)', () => {
+    const json = clone(fixtureJson(VAULT_FILE)) as { fieldsSig: { isMutable: boolean[] } };
+    json.fieldsSig.isMutable.pop();
+    expectArtifactError(
+      () => parseContractArtifact(json, VAULT_FILE),
+      'fieldsSig.isMutable',
+      /has 6 entries but names has 7/,
+    );
+  });
+
+  it('rejects an event whose fieldNames and fieldTypes differ in length, naming the event entry', () => {
+    const json = clone(fixtureJson(VAULT_FILE)) as { eventsSig: { fieldTypes: string[] }[] };
+    json.eventsSig[2]?.fieldTypes.push('U256');
+    expectArtifactError(
+      () => parseContractArtifact(json, VAULT_FILE),
+      'eventsSig.2.fieldTypes',
+      /must line up/,
+    );
+  });
+
+  it('rejects malformed type strings and a non-hex code hash', () => {
+    const bad = clone(fixtureJson(VAULT_FILE)) as { fieldsSig: { types: string[] } };
+    bad.fieldsSig.types[2] = '[U256;x]';
+    expectArtifactError(() => parseContractArtifact(bad, VAULT_FILE), 'fieldsSig.types.2', /invalid size/);
+    const hash = clone(fixtureJson(VAULT_FILE));
+    hash.codeHash = 'zz';
+    expectArtifactError(() => parseContractArtifact(hash, VAULT_FILE), 'codeHash', /32-byte hex/);
+  });
+
+  it('reports invalid JSON with the file name', () => {
+    expectArtifactError(
+      () => parseJsonText('{"name": ', 'artifacts/Broken.ral.json'),
+      undefined,
+      /^Broken\.ral\.json: not valid JSON/,
+    );
+  });
+
+  it('parses script artifacts (bytecodeTemplate with {n} holes), also through parseArtifactText', () => {
+    const text = fixtureText('artifacts/scripts/Deposit.ral.json');
+    const s = parseArtifactText(text, 'artifacts/scripts/Deposit.ral.json');
+    assert.equal(s.kind, 'script');
+    assert.equal(s.kind === 'script' && s.bytecodeTemplate, '01010300000005{0}{1}0e0c{0}0100');
+    const bad = JSON.parse(text) as Record<string, unknown>;
+    bad.bytecodeTemplate = '0101{x}';
+    expectArtifactError(
+      () => parseScriptArtifact(bad, 'Deposit.ral.json'),
+      'bytecodeTemplate',
+      /placeholders/,
+    );
+  });
+
+  it('parses structs.ral.json and rejects duplicate struct names', () => {
+    const f = parseArtifactText(fixtureText('artifacts/structs.ral.json'), 'artifacts/structs.ral.json');
+    assert.equal(f.kind, 'structs');
+    assert.deepEqual(f.kind === 'structs' && f.structs.map((s) => s.name), ['Position', 'Account']);
+    const dup = [...(JSON.parse(fixtureText('artifacts/structs.ral.json')) as unknown[])];
+    dup.push(dup[0]);
+    expectArtifactError(() => parseStructs(dup, 'structs.ral.json'), '2.name', /duplicate struct 'Position'/);
+  });
+
+  it('parses .project.json debug code hashes and constants.ral.json', () => {
+    const p = parseProjectFile(fixtureJson('artifacts/.project.json'));
+    assert.equal(p.infos.get('Vault')?.codeHashDebug, VAULT_DEBUG_HASH);
+    const c = parseArtifactText(fixtureText('artifacts/constants.ral.json'), 'artifacts/constants.ral.json');
+    assert.equal(c.kind === 'constants' && c.constants[0]?.name, 'FeeBps');
+  });
+});
