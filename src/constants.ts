@@ -11,6 +11,37 @@ export const ViewIds = {
 
 export const CommandIds = {
   showLogs: 'alephium.showLogs',
+  // profiles and keys
+  addProfile: 'alephium.addProfile',
+  switchProfile: 'alephium.switchProfile',
+  removeProfile: 'alephium.removeProfile',
+  setApiKey: 'alephium.setApiKey',
+  removeApiKey: 'alephium.removeApiKey',
+  importSignerKey: 'alephium.importSignerKey',
+  showSignerAddress: 'alephium.showSignerAddress',
+  forgetSignerKey: 'alephium.forgetSignerKey',
+  // transactions
+  sendTransfer: 'alephium.sendTransfer',
+  sweepAddress: 'alephium.sweepAddress',
+  decodeUnsignedTx: 'alephium.decodeUnsignedTx',
+  trackTransaction: 'alephium.trackTransaction',
+  showTransaction: 'alephium.showTransaction',
+  untrackTransaction: 'alephium.untrackTransaction',
+  // contracts and events
+  watchContract: 'alephium.watchContract',
+  unwatchContract: 'alephium.unwatchContract',
+  refreshContracts: 'alephium.refreshContracts',
+  showLatestEvents: 'alephium.showLatestEvents',
+  eventsByTxId: 'alephium.eventsByTxId',
+  eventsByBlockHash: 'alephium.eventsByBlockHash',
+  copyValue: 'alephium.copyValue',
+  loadMoreEvents: 'alephium.loadMoreEvents',
+  callContractMethod: 'alephium.callContractMethod',
+  // node and status bar
+  refreshNode: 'alephium.refreshNode',
+  addressInfo: 'alephium.addressInfo',
+  blocksInTimeRange: 'alephium.blocksInTimeRange',
+  statusBarActions: 'alephium.statusBarActions',
 } as const;
 
 export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];

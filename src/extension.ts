@@ -1,14 +1,29 @@
 import * as vscode from 'vscode';
 import { Redactor } from './core/util/redact';
 import { redactingLogger, type Logger } from './core/log';
+import type { NodeStatus } from './core/workflows/nodeStatus';
+import { ConnectionManager } from './connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
+import { importDevSecrets } from './devSecrets';
+import { registerProfileCommands } from './profiles/profileCommands';
+import { SecretStore } from './secrets';
+import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
 import { registerCommand } from './util/commands';
+import { NodeTreeProvider } from './views/nodeTree';
 import { EmptyTreeProvider } from './views/placeholderTree';
 
-/** What `activate` returns: used by other extensions and by the integration tests. */
+/**
+ * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,
+ * no client). Other extensions may read them; the integration tests compare them with the workbench.
+ */
 export interface AlephiumGatewayApi {
   readonly activatedInMs: number;
   readonly log: Logger;
+  /** Folder of the extension's log files (the "Alephium Gateway" output channel is written there). */
+  readonly logUri: vscode.Uri;
+  statusBarText(): string;
+  nodeStatus(): NodeStatus | undefined;
+  refreshNode(): Promise<void>;
 }
 
 /**
@@ -21,18 +36,47 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   context.subscriptions.push(channel);
   const redactor = new Redactor();
   const log = redactingLogger(channel, (text) => redactor.redact(text));
-  const ctx = { log, redact: (text: string) => redactor.redact(text) };
+  const redact = (text: string) => redactor.redact(text);
+  const secrets = new SecretStore(context.secrets, redactor);
+  const connection = new ConnectionManager(secrets, redactor, log, context.globalState);
+  const statusBar = new StatusBarController(connection);
+  const nodeTree = new NodeTreeProvider(connection);
+  const nodeView = vscode.window.createTreeView(ViewIds.node, {
+    treeDataProvider: nodeTree,
+    showCollapseAll: false,
+  });
+  nodeTree.attach(nodeView);
+  const deps = { log, redact, redactor, connection, secrets };
 
   context.subscriptions.push(
-    registerCommand(ctx, CommandIds.showLogs, () => channel.show(true)),
-    vscode.window.registerTreeDataProvider(ViewIds.node, new EmptyTreeProvider()),
+    secrets,
+    connection,
+    statusBar,
+    nodeTree,
+    nodeView,
+    registerCommand(deps, CommandIds.showLogs, () => channel.show(true)),
+    registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
+    registerStatusBarActions(),
+    ...registerProfileCommands(deps),
     vscode.window.registerTreeDataProvider(ViewIds.contracts, new EmptyTreeProvider()),
     vscode.window.registerTreeDataProvider(ViewIds.transactions, new EmptyTreeProvider()),
   );
 
+  // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
+  void importDevSecrets(secrets, log).then((imported) => {
+    if (imported) connection.reset();
+  });
+
   const activatedInMs = performance.now() - started;
   log.info(`Alephium Gateway activated in ${activatedInMs.toFixed(1)} ms`);
-  return { activatedInMs, log };
+  return {
+    activatedInMs,
+    log,
+    logUri: context.logUri,
+    statusBarText: () => statusBar.text,
+    nodeStatus: () => nodeTree.current,
+    refreshNode: () => nodeTree.refresh(),
+  };
 }
 
 export function deactivate(): void {

@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import type { ConnectionProfile, Plan } from './core/gateway';
+import type { ProxySettings } from './core/gateway';
+
+/** The one place that reads settings. Everything else gets plain values from here. */
+export const SECTION = 'alephium';
+
+export interface ProfileSetting {
+  readonly name: string;
+  readonly kind: 'gateway' | 'node';
+  readonly baseUrl: string;
+  readonly slug?: string;
+  readonly network: string;
+  readonly plan?: Plan;
+  readonly requestsPerSecond?: number;
+  readonly requestsPerMonth?: number;
+}
+
+export type UnfocusedPolling = 'continue' | 'slow' | 'pause';
+
+function section(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SECTION);
+}
+
+export function profiles(): ProfileSetting[] {
+  const raw = section().get<unknown>('profiles');
+  return Array.isArray(raw) ? raw.filter(isProfileSetting) : [];
+}
+
+function isProfileSetting(value: unknown): value is ProfileSetting {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.name === 'string' && typeof v.baseUrl === 'string' && (v.kind === 'gateway' || v.kind === 'node')
+  );
+}
+
+export function activeProfileName(): string | undefined {
+  return section().get<string>('activeProfile') || undefined;
+}
+
+export function activeProfile(): ProfileSetting | undefined {
+  const all = profiles();
+  const name = activeProfileName();
+  return all.find((p) => p.name === name) ?? (name ? undefined : all[0]);
+}
+
+/** The core's connection profile for a setting (validated by the client when it is built). */
+export function toConnectionProfile(p: ProfileSetting): ConnectionProfile {
+  const limits = {
+    ...(p.requestsPerSecond ? { perSecond: p.requestsPerSecond } : {}),
+    ...(p.requestsPerMonth ? { perMonth: p.requestsPerMonth } : {}),
+  };
+  if (p.kind === 'node') return { kind: 'node', baseUrl: p.baseUrl, network: p.network, limits };
+  return {
+    kind: 'gateway',
+    baseUrl: p.baseUrl,
+    slug: p.slug ?? '',
+    network: p.network,
+    plan: p.plan ?? 'free',
+    limits,
+  };
+}
+
+/** Where profiles are written: the workspace when it defines them (as `npm start` does), else the user. */
+function profilesTarget(): vscode.ConfigurationTarget {
+  const inspected = section().inspect('profiles');
+  return inspected?.workspaceValue !== undefined
+    ? vscode.ConfigurationTarget.Workspace
+    : vscode.ConfigurationTarget.Global;
+}
+
+export async function saveProfiles(next: readonly ProfileSetting[]): Promise<void> {
+  await section().update('profiles', next, profilesTarget());
+}
+
+export async function setActiveProfile(name: string): Promise<void> {
+  const inspected = section().inspect('activeProfile');
+  const target =
+    inspected?.workspaceValue !== undefined
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+  await section().update('activeProfile', name, target);
+}
+
+export function requiredConfirmations(): number {
+  return Math.max(1, section().get<number>('transactions.confirmations', 1));
+}
+
+export function notFoundGraceSeconds(): number {
+  return Math.max(16, section().get<number>('transactions.notFoundGraceSeconds', 64));
+}
+
+/** Turning this off is an explicit choice in settings; it is never turned off implicitly. */
+export function confirmBeforeSigning(): boolean {
+  return section().get<boolean>('transactions.confirmBeforeSigning', true);
+}
+
+export function mutableCacheSeconds(): number {
+  return Math.min(15, Math.max(5, section().get<number>('cache.mutableSeconds', 10)));
+}
+
+export function watchIntervalSeconds(): number | undefined {
+  const v = section().get<number>('watch.intervalSeconds', 0);
+  return v > 0 ? Math.max(16, v) : undefined;
+}
+
+export function watchMonthlyShare(): number {
+  return Math.min(100, Math.max(1, section().get<number>('watch.monthlySharePercent', 50)));
+}
+
+export function unfocusedPolling(): UnfocusedPolling {
+  return section().get<UnfocusedPolling>('watch.whenUnfocused', 'slow');
+}
+
+export function notifyEvents(): string[] {
+  return section().get<string[]>('watch.notifyEvents', []);
+}
+
+export function eventPageSize(): number {
+  return Math.min(100, Math.max(1, section().get<number>('events.pageSize', 25)));
+}
+
+/** VS Code's own proxy settings, handed to the core transport. */
+export function proxySettings(): ProxySettings | undefined {
+  const http = vscode.workspace.getConfiguration('http');
+  const url = http.get<string>('proxy');
+  if (!url) return undefined;
+  const authorization = http.get<string>('proxyAuthorization') ?? undefined;
+  return {
+    url,
+    strictSSL: http.get<boolean>('proxyStrictSSL', true),
+    ...(authorization ? { authorization } : {}),
+    noProxy: http.get<string[]>('noProxy', []),
+  };
+}
+
+/** Settings whose change means the client must be rebuilt (others are read live). */
+export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
+  return (
+    e.affectsConfiguration(`${SECTION}.profiles`) ||
+    e.affectsConfiguration(`${SECTION}.activeProfile`) ||
+    e.affectsConfiguration(`${SECTION}.cache`) ||
+    e.affectsConfiguration('http.proxy') ||
+    e.affectsConfiguration('http.proxyStrictSSL') ||
+    e.affectsConfiguration('http.noProxy')
+  );
+}

@@ -1,0 +1,138 @@
+import * as vscode from 'vscode';
+import { GatewayClient, type MonthlyUsage, type RateHeadroom, type UsageRecord } from './core/gateway';
+import type { Logger } from './core/log';
+import type { Redactor } from './core/util/redact';
+import * as config from './config';
+import type { SecretStore } from './secrets';
+
+const USAGE_STATE_KEY = 'alephium.monthlyUsage';
+
+export interface ConnectionState {
+  readonly profile: config.ProfileSetting | undefined;
+  readonly client: GatewayClient | undefined;
+  /** Why there is no client (no profile, invalid profile). */
+  readonly problem?: string;
+}
+
+/**
+ * Owns the gateway client of the active profile: builds it lazily on first use, rebuilds it when the
+ * profile, the cache or the proxy settings change, and disposes the old one (its pollers go with it).
+ * Monthly request counts survive reloads through globalState.
+ */
+export class ConnectionManager implements vscode.Disposable {
+  private current: ConnectionState | undefined;
+  private readonly changed = new vscode.EventEmitter<ConnectionState>();
+  readonly onDidChange = this.changed.event;
+  private readonly headroomEmitter = new vscode.EventEmitter<RateHeadroom>();
+  readonly onHeadroom = this.headroomEmitter.event;
+  private readonly usageEmitter = new vscode.EventEmitter<MonthlyUsage>();
+  readonly onUsage = this.usageEmitter.event;
+  private readonly errorEmitter = new vscode.EventEmitter<{ kind: string; message: string }>();
+  /** Failures worth showing in the status bar (401, 429, unreachable). */
+  readonly onError = this.errorEmitter.event;
+  private clientSubscriptions: { dispose(): void }[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly secrets: SecretStore,
+    private readonly redactor: Redactor,
+    private readonly log: Logger,
+    private readonly globalState: vscode.Memento,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (config.affectsConnection(e)) this.reset();
+      }),
+      secrets.onDidChange(() => {
+        // The client asks the key provider on every request, so a new key needs no rebuild; listeners
+        // (status bar, node view) still want to know.
+        if (this.current) this.changed.fire(this.current);
+      }),
+      this.changed,
+      this.headroomEmitter,
+      this.usageEmitter,
+      this.errorEmitter,
+    );
+  }
+
+  get state(): ConnectionState {
+    this.current ??= this.build();
+    return this.current;
+  }
+
+  /** The client of the active profile, or a clear error saying what to set up. */
+  requireClient(): GatewayClient {
+    const { client, problem } = this.state;
+    if (!client) throw new Error(problem ?? 'No gateway profile is active. Run "Alephium: Add Profile".');
+    return client;
+  }
+
+  reset(): void {
+    this.disposeClient();
+    this.current = undefined;
+    this.changed.fire(this.state);
+  }
+
+  reportError(kind: string, message: string): void {
+    this.errorEmitter.fire({ kind, message: this.redactor.redact(message) });
+  }
+
+  private build(): ConnectionState {
+    const profile = config.activeProfile();
+    if (!profile)
+      return {
+        profile: undefined,
+        client: undefined,
+        problem: 'No gateway profile is set up. Run "Alephium: Add Profile".',
+      };
+    try {
+      const proxy = config.proxySettings();
+      const client = new GatewayClient({
+        profile: config.toConnectionProfile(profile),
+        keyProvider: () => this.secrets.getApiKey(profile.name),
+        logger: this.log,
+        redactor: this.redactor,
+        cache: { mutableTtlMs: config.mutableCacheSeconds() * 1000 },
+        ...(proxy ? { proxy } : {}),
+        userAgent: 'alephium-gateway-vscode',
+      });
+      client.usage.load(this.globalState.get<UsageRecord[]>(USAGE_STATE_KEY, []));
+      this.clientSubscriptions = [
+        client.onRateLimit((h) => this.headroomEmitter.fire(h)),
+        client.onUsage((u) => {
+          this.usageEmitter.fire(u);
+          void this.globalState.update(USAGE_STATE_KEY, client.usage.save());
+        }),
+        client.onUnauthorized((e) =>
+          this.errorEmitter.fire({
+            kind: 'unauthorized',
+            message: `The API key of "${profile.name}" was rejected (401) at ${e.endpoint}.`,
+          }),
+        ),
+        client.onRequest((r) => {
+          if (r.status === 429)
+            this.errorEmitter.fire({ kind: 'rateLimited', message: `429 at ${r.endpoint}` });
+        }),
+      ];
+      this.log.info(`Connected profile "${profile.name}" (${profile.kind}) at ${profile.baseUrl}`);
+      return { profile, client };
+    } catch (error) {
+      const message = `Profile "${profile.name}" is not usable: ${error instanceof Error ? error.message : String(error)}`;
+      this.log.error(message);
+      return { profile, client: undefined, problem: message };
+    }
+  }
+
+  private disposeClient(): void {
+    for (const s of this.clientSubscriptions.splice(0)) s.dispose();
+    if (this.current?.client) {
+      void this.globalState.update(USAGE_STATE_KEY, this.current.client.usage.save());
+      this.current.client.dispose();
+    }
+  }
+
+  dispose(): void {
+    this.disposeClient();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

@@ -1,0 +1,78 @@
+import { isGatewayError, type GatewayClient, type RequestOptions } from '../gateway';
+
+export type NodeSyncState = 'synced' | 'syncing' | 'unreachable' | 'unauthorized' | 'error';
+
+export interface ChainHeight {
+  readonly fromGroup: number;
+  readonly toGroup: number;
+  /** Undefined when this chain's query failed. */
+  readonly height: number | undefined;
+}
+
+export interface NodeStatus {
+  readonly sync: NodeSyncState;
+  /** What went wrong, for the tooltip and the log. */
+  readonly problem?: string;
+  readonly version?: string;
+  readonly networkId?: number;
+  readonly groups?: number;
+  readonly hashrate?: string;
+  readonly heights: readonly ChainHeight[];
+  readonly fetchedAt: number;
+}
+
+const GROUPS = 4;
+
+/** Classifies a failure of the node probe into what the Node view says. */
+export function syncStateOfError(error: unknown): { sync: NodeSyncState; problem: string } {
+  const problem = error instanceof Error ? error.message : String(error);
+  if (isGatewayError(error)) {
+    if (error.kind === 'unauthorized' || error.kind === 'missingKey')
+      return { sync: 'unauthorized', problem };
+    if (error.kind === 'unavailable') return { sync: 'syncing', problem };
+    if (error.kind === 'network' || error.kind === 'timeout') return { sync: 'unreachable', problem };
+  }
+  return { sync: 'error', problem };
+}
+
+/**
+ * Reads what the Node view shows: sync state first (when the node cannot be reached or the key is
+ * rejected, nothing else is asked), then version, chain params (cached forever by the client),
+ * hashrate (cached 30 s) and the height of all 16 chains. All background priority: user actions go first.
+ */
+export async function fetchNodeStatus(
+  client: GatewayClient,
+  now: () => number,
+  signal?: AbortSignal,
+): Promise<NodeStatus> {
+  const options: RequestOptions = { priority: 'background', ...(signal ? { signal } : {}) };
+  let synced: boolean;
+  try {
+    synced = (await client.getSelfClique(options)).synced;
+  } catch (error) {
+    return { ...syncStateOfError(error), heights: [], fetchedAt: now() };
+  }
+  const settle = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
+  const [version, params, hashrate] = await Promise.all([
+    settle(client.getVersion(options)),
+    settle(client.getChainParams(options)),
+    settle(client.getCurrentHashrate(options)),
+  ]);
+  const pairs: [number, number][] = [];
+  for (let from = 0; from < GROUPS; from++) for (let to = 0; to < GROUPS; to++) pairs.push([from, to]);
+  const heights = await Promise.all(
+    pairs.map(async ([fromGroup, toGroup]) => ({
+      fromGroup,
+      toGroup,
+      height: (await settle(client.getChainInfo(fromGroup, toGroup, options)))?.currentHeight,
+    })),
+  );
+  return {
+    sync: synced ? 'synced' : 'syncing',
+    ...(version ? { version: version.version } : {}),
+    ...(params ? { networkId: params.networkId, groups: params.groups } : {}),
+    ...(hashrate ? { hashrate: hashrate.hashrate } : {}),
+    heights,
+    fetchedAt: now(),
+  };
+}

@@ -1,0 +1,317 @@
+import * as vscode from 'vscode';
+import { isGatewayError } from '../core/gateway';
+import {
+  addressFromPublicKey,
+  deriveKeyFromMnemonic,
+  groupOfAddress,
+  publicKeyFromPrivateKey,
+} from '../core/protocol';
+import * as config from '../config';
+import type { ConnectionManager } from '../connection';
+import { CommandIds } from '../constants';
+import type { SecretStore } from '../secrets';
+import type { Redactor } from '../core/util/redact';
+import { registerCommand, type CommandContext } from '../util/commands';
+import { argString, argValue, askText, pick } from '../util/prompts';
+
+const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
+
+export interface ProfileDeps extends CommandContext {
+  readonly redactor: Redactor;
+  readonly connection: ConnectionManager;
+  readonly secrets: SecretStore;
+}
+
+/** Profiles (in settings), their API keys and the signer key (both only in SecretStorage). */
+export function registerProfileCommands(deps: ProfileDeps): vscode.Disposable[] {
+  return [
+    registerCommand(deps, CommandIds.addProfile, (args) => addProfile(deps, args)),
+    registerCommand(deps, CommandIds.switchProfile, (args) => switchProfile(deps, args)),
+    registerCommand(deps, CommandIds.removeProfile, (args) => removeProfile(deps, args)),
+    registerCommand(deps, CommandIds.setApiKey, (args) => setApiKey(deps, args)),
+    registerCommand(deps, CommandIds.removeApiKey, (args) => removeApiKey(deps, args)),
+    registerCommand(deps, CommandIds.importSignerKey, (args) => importSignerKey(deps, args)),
+    registerCommand(deps, CommandIds.showSignerAddress, () => showSignerAddress(deps)),
+    registerCommand(deps, CommandIds.forgetSignerKey, (args) => forgetSignerKey(deps, args)),
+  ];
+}
+
+function validateUrl(value: string): string | undefined {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'https:' || url.protocol === 'http:'
+      ? undefined
+      : 'Use an http:// or https:// URL.';
+  } catch {
+    return 'Not a URL, e.g. https://gateway.example.com';
+  }
+}
+
+async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.ProfileSetting> {
+  const existing = config.profiles();
+  const name =
+    argString(args, 'name') ??
+    (await askText({
+      title: 'Add Profile (1/5)',
+      prompt: 'A name for this profile',
+      placeHolder: 'mainnet gateway',
+      validate: (v) =>
+        !v.trim()
+          ? 'A name is required.'
+          : existing.some((p) => p.name === v.trim())
+            ? 'A profile with this name exists.'
+            : undefined,
+    }));
+  if (existing.some((p) => p.name === name.trim()))
+    throw new Error(`A profile named "${name}" already exists.`);
+  const kind = (argString(args, 'kind') ??
+    (
+      await pick(
+        [
+          { label: 'gateway', description: 'Node Gateway API: base URL + slug, Bearer key, plan limits' },
+          { label: 'node', description: 'A full node directly (local devnet): optional X-API-KEY' },
+        ],
+        { title: 'Add Profile (2/5)', placeHolder: 'What does this profile talk to?' },
+      )
+    ).label) as 'gateway' | 'node';
+  const baseUrl = (
+    argString(args, 'baseUrl') ??
+    (await askText({ title: 'Add Profile (3/5)', prompt: 'Base URL', validate: validateUrl }))
+  ).trim();
+  const urlProblem = validateUrl(baseUrl);
+  if (urlProblem) throw new Error(`Base URL: ${urlProblem}`);
+  const slug =
+    kind === 'gateway'
+      ? (
+          argString(args, 'slug') ??
+          (await askText({
+            title: 'Add Profile (4/5)',
+            prompt: 'Slug: the path segment that selects your node endpoint',
+            validate: (v) =>
+              /^[A-Za-z0-9._~-]+$/.test(v.trim()) ? undefined : 'One path segment: letters, digits, . _ ~ -',
+          }))
+        ).trim()
+      : undefined;
+  const network =
+    argString(args, 'network') ??
+    (
+      await pick([{ label: 'mainnet' }, { label: 'testnet' }, { label: 'devnet' }], {
+        title: 'Add Profile (5/5)',
+        placeHolder: 'Network',
+      })
+    ).label;
+  const plan =
+    kind === 'gateway'
+      ? ((argString(args, 'plan') ??
+          (
+            await pick(
+              PLANS.map((p) => ({ label: p })),
+              { title: 'Plan (sets the rate limits)', placeHolder: 'free: 5 requests/s, 100,000/month' },
+            )
+          ).label) as config.ProfileSetting['plan'])
+      : undefined;
+  if (plan && !PLANS.includes(plan)) throw new Error(`Plan must be one of ${PLANS.join(', ')}.`);
+  const profile: config.ProfileSetting = {
+    name: name.trim(),
+    kind,
+    baseUrl,
+    network,
+    ...(slug ? { slug } : {}),
+    ...(plan ? { plan } : {}),
+  };
+  await config.saveProfiles([...existing, profile]);
+  await config.setActiveProfile(profile.name);
+  deps.log.info(`Added profile "${profile.name}" (${kind}, ${network}) at ${baseUrl}`);
+  if (argValue(args, 'name') === undefined) {
+    void vscode.window
+      .showInformationMessage(
+        `Profile "${profile.name}" added and active. Set its API key next.`,
+        'Set API Key',
+      )
+      .then((c) => {
+        if (c) void vscode.commands.executeCommand(CommandIds.setApiKey);
+      });
+  }
+  return profile;
+}
+
+async function chooseProfile(args: unknown, placeHolder: string): Promise<config.ProfileSetting> {
+  const all = config.profiles();
+  const named = argString(args, 'name') ?? argString(args, 'profile');
+  if (named) {
+    const found = all.find((p) => p.name === named);
+    if (!found) throw new Error(`No profile named "${named}".`);
+    return found;
+  }
+  if (all.length === 0) throw new Error('No profiles yet. Run "Alephium: Add Profile" first.');
+  const active = config.activeProfileName();
+  const chosen = await pick(
+    all.map((p) => ({
+      label: p.name,
+      description: `${p.kind} · ${p.network} · ${p.baseUrl}`,
+      detail: p.name === active ? 'active' : undefined,
+      profile: p,
+    })),
+    { placeHolder },
+  );
+  return chosen.profile;
+}
+
+async function switchProfile(deps: ProfileDeps, args: unknown): Promise<string> {
+  const profile = await chooseProfile(args, 'Switch to profile');
+  await config.setActiveProfile(profile.name);
+  deps.log.info(`Active profile: "${profile.name}"`);
+  return profile.name;
+}
+
+async function removeProfile(deps: ProfileDeps, args: unknown): Promise<void> {
+  const profile = await chooseProfile(args, 'Remove profile');
+  if (argValue(args, 'name') === undefined) {
+    const ok = await vscode.window.showWarningMessage(
+      `Remove profile "${profile.name}" and its API key?`,
+      { modal: true },
+      'Remove',
+    );
+    if (ok !== 'Remove') return;
+  }
+  await config.saveProfiles(config.profiles().filter((p) => p.name !== profile.name));
+  await deps.secrets.deleteApiKey(profile.name);
+  if (config.activeProfileName() === profile.name) {
+    const next = config.profiles()[0];
+    await config.setActiveProfile(next?.name ?? '');
+  }
+  deps.log.info(`Removed profile "${profile.name}"`);
+}
+
+function activeOrThrow(): config.ProfileSetting {
+  const profile = config.activeProfile();
+  if (!profile) throw new Error('No active profile. Run "Alephium: Add Profile" first.');
+  return profile;
+}
+
+/** Stores the key, then checks it with one cheap request so that a wrong key is reported at once. */
+async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolean; message: string }> {
+  const profile = argString(args, 'profile')
+    ? await chooseProfile({ name: argString(args, 'profile') }, '')
+    : activeOrThrow();
+  const key =
+    argString(args, 'key') ??
+    (await askText({
+      title: `API key for "${profile.name}"`,
+      prompt: 'Stored only in VS Code SecretStorage; never in settings or logs.',
+      password: true,
+      validate: (v) => (v.trim().length < 8 ? 'That looks too short for an API key.' : undefined),
+    }));
+  await deps.secrets.setApiKey(profile.name, key.trim());
+  const client = deps.connection.requireClient();
+  try {
+    const version = await client.getVersion({ priority: 'user' });
+    const message = `API key saved for "${profile.name}"; the gateway answered (node ${version.version}).`;
+    deps.log.info(message);
+    if (argString(args, 'key') === undefined) void vscode.window.showInformationMessage(message);
+    return { ok: true, message };
+  } catch (error) {
+    if (isGatewayError(error) && error.kind === 'unauthorized') {
+      const message = `The gateway rejected this API key for "${profile.name}" (401). It is saved, but requests will fail until you set a valid key.`;
+      deps.connection.reportError('unauthorized', message);
+      void vscode.window.showErrorMessage(message, 'Set API Key').then((c) => {
+        if (c) void vscode.commands.executeCommand(CommandIds.setApiKey);
+      });
+      return { ok: false, message };
+    }
+    throw error;
+  }
+}
+
+async function removeApiKey(deps: ProfileDeps, args: unknown): Promise<void> {
+  const profile = argString(args, 'profile')
+    ? await chooseProfile({ name: argString(args, 'profile') }, '')
+    : activeOrThrow();
+  await deps.secrets.deleteApiKey(profile.name);
+  deps.log.info(`Removed the API key of "${profile.name}"`);
+}
+
+function isHexKey(value: string): boolean {
+  return /^(0x)?[0-9a-fA-F]{64}$/.test(value.trim());
+}
+
+async function importSignerKey(
+  deps: ProfileDeps,
+  args: unknown,
+): Promise<{ address: string; group: number }> {
+  const given = argString(args, 'privateKey') ?? argString(args, 'mnemonic');
+  const secret =
+    given ??
+    (await askText({
+      title: 'Import Signer Key',
+      prompt:
+        "A hex private key (64 hex digits) or a BIP39 mnemonic (path m/44'/1234'/0'/0/i). Stored only in SecretStorage.",
+      password: true,
+      validate: (v) =>
+        isHexKey(v) || v.trim().split(/\s+/).length >= 12
+          ? undefined
+          : 'Enter 64 hex digits or 12-24 mnemonic words.',
+    }));
+  deps.redactor.addSecret(secret);
+  let privateKey: string;
+  if (isHexKey(secret)) {
+    privateKey = secret.trim().replace(/^0x/, '').toLowerCase();
+    publicKeyFromPrivateKey(privateKey); // throws a clear error for an out-of-range key
+  } else {
+    const indexArg = argValue(args, 'index');
+    const index =
+      typeof indexArg === 'number'
+        ? indexArg
+        : given
+          ? 0
+          : Number(
+              await askText({
+                title: 'Address index',
+                value: '0',
+                prompt: "The i in m/44'/1234'/0'/0/i",
+                validate: (v) => (/^\d+$/.test(v) ? undefined : 'A non-negative integer.'),
+              }),
+            );
+    privateKey = deriveKeyFromMnemonic(secret.trim().replace(/\s+/g, ' '), index).privateKey;
+  }
+  await deps.secrets.setSignerKey(privateKey);
+  const address = addressFromPublicKey(publicKeyFromPrivateKey(privateKey));
+  const group = groupOfAddress(address);
+  deps.log.info(`Signer key imported: address ${address} (group ${group})`);
+  if (!given)
+    void vscode.window.showInformationMessage(
+      `Signer key stored in SecretStorage. Address ${address}, group ${group}.`,
+    );
+  return { address, group };
+}
+
+async function showSignerAddress(deps: ProfileDeps): Promise<{ address: string; group: number } | undefined> {
+  const key = await deps.secrets.getSignerKey();
+  if (!key) {
+    void vscode.window.showInformationMessage('No signer key is set.', 'Import Signer Key').then((c) => {
+      if (c) void vscode.commands.executeCommand(CommandIds.importSignerKey);
+    });
+    return undefined;
+  }
+  const address = addressFromPublicKey(publicKeyFromPrivateKey(key));
+  const group = groupOfAddress(address);
+  void vscode.window
+    .showInformationMessage(`Signer address ${address} (group ${group})`, 'Copy Address')
+    .then((c) => {
+      if (c) void vscode.env.clipboard.writeText(address);
+    });
+  return { address, group };
+}
+
+async function forgetSignerKey(deps: ProfileDeps, args: unknown): Promise<void> {
+  if (argValue(args, 'confirm') !== true) {
+    const ok = await vscode.window.showWarningMessage(
+      'Forget the signer key? Make sure you have a backup.',
+      { modal: true },
+      'Forget',
+    );
+    if (ok !== 'Forget') return;
+  }
+  await deps.secrets.deleteSignerKey();
+  deps.log.info('Signer key forgotten');
+}

@@ -1,0 +1,99 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { Sandbox } from '../../sandbox/server';
+import type { AlephiumGatewayApi } from '../../../src/extension';
+import { CommandIds } from '../../../src/constants';
+import { extensionApi, readLogs, removeProfile, startSandboxProfile, until } from './sandboxFixture';
+
+describe('Node view and status bar against the sandbox gateway', () => {
+  let api: AlephiumGatewayApi;
+  let sandbox: Sandbox;
+
+  before(async () => {
+    api = await extensionApi();
+    sandbox = await startSandboxProfile({ name: 'Node test', plan: 'free' });
+  });
+
+  after(async () => {
+    await removeProfile('Node test');
+    await sandbox?.close();
+  });
+
+  it('checks a new API key with one request and reports success', async () => {
+    const result = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
+      CommandIds.setApiKey,
+      {
+        key: sandbox.apiKeys.free,
+      },
+    );
+    assert.equal(result.ok, true, result.message);
+    assert.match(result.message, /node v4\.6\.0/);
+  });
+
+  it('shows sync state, version, chain params and the heights of all 16 chains', async () => {
+    sandbox.mine();
+    await api.refreshNode();
+    const status = api.nodeStatus();
+    assert.ok(status);
+    assert.equal(status.sync, 'synced');
+    assert.equal(status.version, 'v4.6.0');
+    assert.equal(status.groups, 4);
+    assert.equal(status.heights.length, 16);
+    for (const h of status.heights)
+      assert.ok(typeof h.height === 'number' && h.height >= 1, JSON.stringify(h));
+  });
+
+  it('shows the headroom the gateway reported in the status bar, as remaining/limit', async () => {
+    const text = await until('a headroom in the status bar', () => {
+      const t = api.statusBarText();
+      return /\d+\/5 req\/s/.test(t) ? t : undefined;
+    });
+    const [, remaining] = /(\d+)\/5 req\/s/.exec(text) ?? [];
+    assert.ok(Number(remaining) >= 0 && Number(remaining) < 5, text);
+  });
+
+  it('turns to "syncing" during a 503 and back to "synced" by itself', async function () {
+    this.timeout(60_000);
+    // Every chain-info answers 503 and self-clique reports unsynced until the fault is cleared.
+    sandbox.faults.add({ path: '/blockflow/chain-info', kind: '503' });
+    const refreshing = api.refreshNode();
+    await until('the node view to say syncing', () =>
+      api.nodeStatus()?.sync === 'syncing' ? true : undefined,
+    );
+    sandbox.faults.clear();
+    await refreshing;
+    await until(
+      'the node view to say synced again',
+      () => (api.nodeStatus()?.sync === 'synced' ? true : undefined),
+      40_000,
+    );
+    assert.equal(api.nodeStatus()?.heights.length, 16);
+  });
+
+  it('says plainly when the key is rejected (401), in the status bar and the node view', async () => {
+    const result = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
+      CommandIds.setApiKey,
+      {
+        key: sandbox.apiKeys.revoked,
+      },
+    );
+    assert.equal(result.ok, false);
+    assert.match(result.message, /rejected this API key/);
+    await until('the status bar to report the rejected key', () =>
+      api.statusBarText().includes('API key rejected') ? true : undefined,
+    );
+    await api.refreshNode();
+    assert.equal(api.nodeStatus()?.sync, 'unauthorized');
+  });
+
+  it('never writes the API key into the log or the settings', async () => {
+    api.log.info(`probe: request failed with Authorization: Bearer ${sandbox.apiKeys.free}`);
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('alephium'));
+    const log = await readLogs(api.logUri);
+    assert.ok(log.includes('probe: request failed'), 'the log file was not found or not written');
+    for (const key of [sandbox.apiKeys.free, sandbox.apiKeys.revoked]) {
+      assert.ok(!settings.includes(key), 'an API key is in the settings');
+      assert.ok(!log.includes(key), 'an API key is in the log');
+    }
+  });
+});
