@@ -1,0 +1,69 @@
+import { strict as assert } from 'node:assert';
+import { statusBarView, type StatusBarInput } from '../../../src/core/presentation/statusBar';
+
+const base: StatusBarInput = {
+  profileName: 'Sandbox',
+  plan: 'free',
+  limitPerSecond: 5,
+  headroom: undefined,
+  usage: undefined,
+  lastError: undefined,
+  now: 1_700_000_000_000,
+};
+
+describe('status bar presentation', () => {
+  it('is hidden when no profile is set', () => {
+    assert.equal(statusBarView({ ...base, profileName: undefined }).visible, false);
+  });
+
+  it('shows the plan limit before any response, without a warning', () => {
+    const view = statusBarView(base);
+    assert.equal(view.visible, true);
+    assert.equal(view.text, '$(pulse) Alephium: 5/s');
+    assert.equal(view.severity, 'normal');
+  });
+
+  it('shows remaining/limit from the headers and warns when headroom is low', () => {
+    const plenty = statusBarView({
+      ...base,
+      headroom: { limit: 5, remaining: 4, resetAt: base.now + 500, observedAt: base.now },
+    });
+    assert.match(plenty.text, /4\/5 req\/s · resets \d\d:\d\d:\d\d$/);
+    assert.equal(plenty.severity, 'normal');
+    const low = statusBarView({
+      ...base,
+      headroom: { limit: 5, remaining: 1, resetAt: base.now + 500, observedAt: base.now },
+    });
+    assert.equal(low.severity, 'warning');
+  });
+
+  it('warns for a minute after a 429, then stops warning', () => {
+    const headroom = { limit: 5, remaining: 4, resetAt: base.now, observedAt: base.now };
+    const lastError = { kind: 'rateLimited', message: '429 at GET /infos/version', at: base.now };
+    assert.equal(statusBarView({ ...base, headroom, lastError }).severity, 'warning');
+    assert.equal(statusBarView({ ...base, headroom, lastError, now: base.now + 61_000 }).severity, 'normal');
+  });
+
+  it('says plainly that the key was rejected after a 401', () => {
+    const view = statusBarView({
+      ...base,
+      lastError: { kind: 'unauthorized', message: 'rejected', at: base.now },
+    });
+    assert.equal(view.text, '$(error) Alephium: API key rejected');
+    assert.equal(view.severity, 'error');
+  });
+
+  it('puts the plan, the month count against the limit and the last error in the tooltip', () => {
+    const view = statusBarView({
+      ...base,
+      usage: { keyId: 'k', month: '2026-11', count: 91_000, limit: 100_000, fraction: 0.91 },
+      headroom: { limit: 5, remaining: 5, resetAt: base.now, observedAt: base.now },
+      lastError: { kind: 'server', message: '500 at GET /infos/version', at: base.now },
+    });
+    assert.match(view.tooltip, /plan free/);
+    assert.match(view.tooltip, /91,000 of 100,000 requests/);
+    assert.match(view.tooltip, /500 at GET \/infos\/version/);
+    // 91 % of the monthly budget used: worth a warning even with full per-second headroom.
+    assert.equal(view.severity, 'warning');
+  });
+});
