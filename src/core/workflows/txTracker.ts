@@ -268,7 +268,7 @@ export class TxTracker {
 
       const now = this.clock.now();
       let changed: boolean;
-      let wait = interval;
+      let graceCap = Number.POSITIVE_INFINITY;
       switch (status.type) {
         case 'MemPooled':
           unknownPolls = 0;
@@ -316,7 +316,7 @@ export class TxTracker {
           }
           changed = enter({ kind: 'pending-not-found', graceEndsAt });
           // Look again right when the grace ends, so the failure is neither early nor late.
-          wait = Math.min(interval, graceEndsAt - now);
+          graceCap = graceEndsAt - now;
           break;
         }
         default: {
@@ -329,12 +329,9 @@ export class TxTracker {
           }
         }
       }
-      if (changed) {
-        interval = o.initialIntervalMs;
-        wait = Math.min(wait, interval);
-      } else {
-        interval = Math.min(o.maxIntervalMs, interval * o.backoffFactor);
-      }
+      // Back off while nothing changes; a change means things are moving, so look again soon.
+      interval = changed ? o.initialIntervalMs : Math.min(o.maxIntervalMs, interval * o.backoffFactor);
+      const wait = Math.min(interval, graceCap);
       if (!(await this.pause(wait, signal))) return finish({ kind: 'cancelled' });
     }
   }
