@@ -1049,7 +1049,11 @@ export class GatewayClient {
     const signal = options?.signal;
     for (let check = 1; ; check++) {
       try {
-        return await this.getTxStatus(txId, groups, { ...options, fresh: true });
+        // The submit's own timeout is not the status check's: keep only the caller's signal and priority.
+        return await this.getTxStatus(txId, groups, {
+          ...(signal ? { signal } : {}),
+          ...(options?.priority ? { priority: options.priority } : {}),
+        });
       } catch {
         if (signal?.aborted || check >= this.policy.submitStatusChecks) {
           throw new SubmitOutcomeUnknownError('POST /transactions/submit', txId, cause);

@@ -76,7 +76,12 @@ export interface LatestEvents extends EventsSlice {
   readonly count: number;
 }
 
-/** The most recent `n` events (fewer if the contract has fewer, or the indexer has gaps). */
+/**
+ * The most recent `n` events. Per the spec it starts at `count - n`; when gaps (offsets without a visible
+ * event) make that window hold fewer than `n`, the window is doubled backwards and read again, until it
+ * holds `n` events or reaches offset 0. Re-reading a wider window (rather than stitching a new one in
+ * front) keeps every cursor a server `nextStart`, whatever the server's page semantics.
+ */
 export async function fetchLatestEvents(
   client: GatewayClient,
   address: string,
@@ -86,7 +91,11 @@ export async function fetchLatestEvents(
   validateInt('n', n, 1);
   const count = await client.getContractEventCount(address, options);
   if (count === 0) return { events: [], nextStart: 0, count };
-  const start = Math.max(0, count - n);
-  const slice = await fetchEventsFrom(client, address, start, { ...options, until: count, maxEvents: n });
-  return { ...slice, nextStart: Math.max(slice.nextStart, start), count };
+  for (let span = n; ; span *= 2) {
+    const start = Math.max(0, count - span);
+    const slice = await fetchEventsFrom(client, address, start, { ...options, until: count });
+    if (slice.events.length >= n || start === 0) {
+      return { events: slice.events.slice(-n), nextStart: Math.max(slice.nextStart, start), count };
+    }
+  }
 }

@@ -175,6 +175,20 @@ describe('gateway event paging', () => {
     assert.equal(new URL(transport.requests[1]?.url ?? '').searchParams.get('start'), '7');
   });
 
+  it('fetchLatestEvents widens the window backwards when gaps leave fewer than N', async () => {
+    const { client, transport, clock } = harness();
+    transport.on(`/events/contract/${CONTRACT}/current-count`, json(200, 10));
+    transport.on(/^\/events\/contract\/[^/]+\?/, pagedContract);
+    const latest = await clock.run(fetchLatestEvents(client, CONTRACT, 5));
+    assert.deepEqual(
+      latest.events.map((e) => e.fields[0]?.value),
+      ['2', '6', '7', '8', '9'],
+    );
+    const starts = transport.requests.slice(1).map((r) => new URL(r.url).searchParams.get('start'));
+    assert.deepEqual(starts, ['5', '0']); // count - 5 held only 4 events; count - 10 holds enough
+    assert.equal(latest.nextStart, 10);
+  });
+
   it('a contract that never emitted has no latest events and costs one request', async () => {
     const { client, transport, clock } = harness();
     transport.on(`/events/contract/${CONTRACT}/current-count`, json(404, { detail: 'not found' }));
