@@ -1,0 +1,104 @@
+/**
+ * The watcher against the real sandbox gateway over HTTP, through the real GatewayClient: events are
+ * triggered with the sandbox control API, decoded with the sandbox project's artifacts, and the sandbox's
+ * request log proves what was asked. Time is the watcher's injected clock, so nothing sleeps.
+ */
+import assert from 'node:assert/strict';
+import { ArtifactRegistry, decodeEvent, formatEventSummary } from '../../../src/core/artifacts';
+import { GatewayClient } from '../../../src/core/gateway';
+import type { ContractEvent } from '../../../src/core/gateway/schemas';
+import {
+  EventWatcher,
+  MIN_POLL_INTERVAL_MS,
+  type CursorStore,
+  type WatcherTimers,
+} from '../../../src/core/workflows/eventWatcher';
+import { control, newSandbox } from '../../sandbox/helpers';
+import type { Sandbox } from '../../sandbox/server';
+import { sandboxArtifactFiles } from '../artifacts/helpers';
+
+describe('event watcher against the sandbox gateway', () => {
+  let sb: Sandbox;
+  let key: string;
+  let counter: string;
+  const registry = ArtifactRegistry.fromFiles(sandboxArtifactFiles());
+
+  before(async () => {
+    ({ sb, key } = await newSandbox());
+    counter = sb.contracts.find((c) => c.name === 'Counter')!.address;
+  });
+  after(() => sb.close());
+
+  function client(): GatewayClient {
+    return new GatewayClient({
+      profile: {
+        kind: 'gateway',
+        baseUrl: sb.baseUrl,
+        slug: sb.slug,
+        network: 'devnet',
+        plan: 'enterprise',
+        limits: { perSecond: 1000, perMonth: 1_000_000 },
+      },
+      keyProvider: () => key,
+    });
+  }
+
+  const eventRequests = (kind: 'count' | 'page') =>
+    sb.requests.filter(
+      (r) =>
+        r.path.includes(`/events/contract/${counter}`) &&
+        (kind === 'count' ? r.path.includes('/current-count') : !r.path.includes('/current-count')),
+    ).length;
+
+  it('delivers triggered events once, fetches only on growth, and resumes after a restart', async () => {
+    await control(sb, 'DELETE', '/requests');
+    const data = new Map<string, unknown>();
+    const store: CursorStore = {
+      get: (k) => data.get(k),
+      set: (k, v) => void data.set(k, JSON.parse(JSON.stringify(v))),
+    };
+    let now = Date.UTC(2025, 5, 1);
+    const timers: WatcherTimers = { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined };
+    const seen: ContractEvent[] = [];
+    const make = () => {
+      const w = new EventWatcher({ client: client(), store, timers, backlog: 'all', pageSize: 2 });
+      w.onEvents((e) => seen.push(...e.events));
+      w.watch(counter);
+      return w;
+    };
+
+    const first = make();
+    // Each increment also emits a hidden Debug event: the counter has gaps, and a page of 2 must
+    // follow nextStart to get them all.
+    await control(sb, 'POST', '/events/trigger', { contract: 'Counter', count: 3 });
+    await first.pollOnce();
+    const afterFirst = seen.length;
+    assert.ok(afterFirst >= 3, `expected at least the 3 triggered events, got ${afterFirst}`);
+
+    const pagesBefore = eventRequests('page');
+    now += MIN_POLL_INTERVAL_MS;
+    await first.pollOnce();
+    assert.equal(eventRequests('page'), pagesBefore, 'count did not grow: no event page requested');
+    assert.equal(eventRequests('count'), 2);
+    first.dispose();
+
+    await control(sb, 'POST', '/events/trigger', { contract: 'Counter', count: 2 });
+    now += MIN_POLL_INTERVAL_MS;
+    const second = make();
+    await second.pollOnce();
+    assert.equal(seen.length, afterFirst + 2, 'exactly the two new events after the restart');
+    const keys = seen.map((e) => `${e.txId}:${e.eventIndex}:${JSON.stringify(e.fields)}`);
+    assert.equal(new Set(keys).size, keys.length, 'no event delivered twice');
+    assert.equal(second.cursor(counter)?.lastCount, await client().getContractEventCount(counter));
+
+    // The events decode with the sandbox project's artifact, in order.
+    const artifact = registry.byName('Counter');
+    const last = seen
+      .slice(-2)
+      .map((e) => formatEventSummary(decodeEvent(e, artifact), { maxValueLength: 100 }));
+    for (const s of last) assert.match(s, /^Incremented\(by=\w+, newCount=\d+\)$/);
+    const counts = seen.slice(-2).map((e) => Number(e.fields[1]?.value));
+    assert.equal(counts[1], (counts[0] as number) + 1);
+    second.dispose();
+  });
+});
