@@ -1,6 +1,22 @@
 /**
  * Public surface of the core: everything here runs under plain Node, without VS Code.
- * Other code (and other extensions, through the extension's exported API) import from here.
+ * Documented in docs/core-api.md. Other code (and other extensions) import from here.
  */
+export {
+  publicKeyFromPrivateKey,
+  addressFromPublicKey,
+  groupOfAddress,
+  txIdFromUnsignedTx,
+  signTxId,
+  verifyTxIdSignature,
+  encodeUnsignedTx,
+  decodeUnsignedTx,
+  alphToAtto,
+  attoToAlph,
+  parseAddress,
+  isValidAddress,
+  type DecodedUnsignedTx,
+  type AddressType,
+} from './protocol';
 export { Redactor, REDACTED } from './util/redact';
 export { type Logger, silentLogger, redactingLogger } from './log';
