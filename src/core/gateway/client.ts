@@ -849,8 +849,9 @@ export class GatewayClient {
     let attempt = 0;
     for (;;) {
       const key = await this.currentKey(call.endpoint);
+      let settle: () => void;
       try {
-        await this.limiter.acquire(ticket, signal);
+        settle = await this.limiter.acquire(ticket, signal);
       } catch {
         throw new CancelledError(call.endpoint);
       }
@@ -861,6 +862,7 @@ export class GatewayClient {
       try {
         response = await this.send(call, key, signal, options.timeoutMs ?? this.timeoutMs);
       } catch (error) {
+        settle();
         if (key) this.usage.record(keyFingerprint(key));
         this.emitRequest(call, ticket, 0, attempt, started);
         if (signal.aborted && !(error instanceof RequestTimeoutError))
@@ -873,6 +875,7 @@ export class GatewayClient {
         }
         throw failure;
       }
+      settle();
       const { status } = response;
       // Refused requests (429, 401) are not counted by the server against the monthly quota.
       if (key && status !== 429 && status !== 401) this.usage.record(keyFingerprint(key));

@@ -1,9 +1,15 @@
 /**
  * Client-side pacing. The gateway rejects requests over the limit with 429 instead of queueing them,
- * so the client must not exceed a known limit itself: it keeps a log of send times over a sliding
- * window and holds requests in a priority queue (user actions before background polling) until a slot
- * is free. The `X-RateLimit-*` headers of every response calibrate the limit and are published as the
- * headroom the status bar shows.
+ * so the client must not exceed a known limit itself: it holds requests in a priority queue (user
+ * actions before background polling) until a slot is free in a sliding one-second window. The
+ * `X-RateLimit-*` headers of every response calibrate the limit and are published as the headroom the
+ * status bar shows.
+ *
+ * The server counts *arrivals*, the client only knows *departures*: a request that waits for a new
+ * connection (TCP/TLS setup) arrives late and can land in the same server second as requests sent a
+ * full second after it. So each request's arrival is bounded from above: by `sentAt + maxLatencyMs`
+ * while it is in flight, and by the time its response came back once it has. The window runs from that
+ * bound, which adapts to the real latency instead of guessing a fixed margin.
  */
 import { abortError, type Clock } from './clock';
 import { Emitter, type Event } from './emitter';
@@ -29,6 +35,17 @@ export interface RateLimiterOptions {
    * a small margin absorbs latency jitter so two windows' worth never land in one server second.
    */
   readonly marginMs?: number;
+  /** Upper bound assumed for a request's arrival while it is in flight (default 250 ms). */
+  readonly maxLatencyMs?: number;
+}
+
+/** Returned by `acquire`: call it when the response (or failure) is in, to tighten the arrival bound. */
+export type Settle = () => void;
+
+interface SendRecord {
+  readonly sentAt: number;
+  /** Latest time the server can have received the request. Only ever decreases. */
+  arrivedBy: number;
 }
 
 /**
@@ -41,7 +58,7 @@ export interface Ticket {
 
 interface Waiter {
   ticket: Ticket;
-  resolve: () => void;
+  resolve: (settle: Settle) => void;
   reject: (error: unknown) => void;
   cleanup: () => void;
 }
@@ -53,10 +70,12 @@ export class RateLimiter {
   private readonly marginMs: number;
   private planLimit: number | undefined;
   private announcedLimit: number | undefined;
-  private readonly sent: number[] = [];
+  private readonly maxLatencyMs: number;
+  private sent: SendRecord[] = [];
   private readonly waiters: Waiter[] = [];
   private blockedUntil = 0;
   private pumping = false;
+  private wake: AbortController | undefined;
   private last: RateHeadroom | undefined;
   private readonly headroomEmitter = new Emitter<RateHeadroom>();
 
@@ -66,7 +85,8 @@ export class RateLimiter {
   constructor(options: RateLimiterOptions) {
     this.clock = options.clock;
     this.planLimit = options.limitPerSecond;
-    this.marginMs = options.marginMs ?? 25;
+    this.marginMs = options.marginMs ?? 5;
+    this.maxLatencyMs = options.maxLatencyMs ?? 250;
   }
 
   /** The limit pacing uses: what the server announced, else the plan's. */
@@ -86,12 +106,13 @@ export class RateLimiter {
 
   /**
    * Resolves when the caller may send one request now, and counts it as sent. User requests are served
-   * before background ones; within a priority, first come first served.
+   * before background ones; within a priority, first come first served. Call the returned function
+   * when the request is over.
    */
-  acquire(priority: Priority | Ticket, signal?: AbortSignal): Promise<void> {
+  acquire(priority: Priority | Ticket, signal?: AbortSignal): Promise<Settle> {
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const ticket = typeof priority === 'string' ? { priority } : priority;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Settle>((resolve, reject) => {
       const waiter: Waiter = {
         ticket,
         resolve,
@@ -144,10 +165,13 @@ export class RateLimiter {
     const limit = this.limit;
     if (limit !== undefined) {
       const window = WINDOW_MS + this.marginMs;
-      while (this.sent.length > 0 && (this.sent[0] as number) <= now - window) this.sent.shift();
+      // Bounds only decrease, so a record whose bound left the window never comes back into it.
+      this.sent = this.sent.filter((r) => r.arrivedBy > now - window);
       if (this.sent.length >= limit) {
-        const oldestInWindow = this.sent[this.sent.length - limit] as number;
-        wait = Math.max(wait, oldestInWindow + window - now);
+        // The new request arrives at `now` or later; it may go once fewer than `limit` earlier
+        // arrivals can fall within one window before it.
+        const bounds = this.sent.map((r) => r.arrivedBy).sort((a, b) => b - a);
+        wait = Math.max(wait, (bounds[limit - 1] as number) + window - now);
       }
     }
     return wait;
@@ -167,14 +191,30 @@ export class RateLimiter {
         const now = this.clock.now();
         const wait = this.delay(now);
         if (wait > 0) {
-          await this.clock.sleep(wait);
+          // A response coming back can free a slot earlier than computed: it wakes this sleep.
+          const wake = new AbortController();
+          this.wake = wake;
+          try {
+            await this.clock.sleep(wait, wake.signal);
+          } catch {
+            // woken early: recompute
+          } finally {
+            this.wake = undefined;
+          }
           continue;
         }
         const waiter = this.next();
         if (!waiter) break;
-        this.sent.push(now);
+        const record: SendRecord = { sentAt: now, arrivedBy: now + this.maxLatencyMs };
+        this.sent.push(record);
         waiter.cleanup();
-        waiter.resolve();
+        waiter.resolve(() => {
+          const bound = Math.min(record.arrivedBy, Math.max(record.sentAt, this.clock.now()));
+          if (bound < record.arrivedBy) {
+            record.arrivedBy = bound;
+            this.wake?.abort();
+          }
+        });
       }
     } finally {
       this.pumping = false;

@@ -198,7 +198,7 @@ export interface Harness {
 }
 
 export function harness(options: Partial<GatewayClientOptions> = {}): Harness {
-  const clock = new FakeClock();
+  const clock = options.clock instanceof FakeClock ? options.clock : new FakeClock();
   const transport = new FakeTransport(clock);
   const logs: string[] = [];
   const push = (level: string) => (m: string) => void logs.push(`${level} ${m}`);

@@ -56,6 +56,23 @@ describe('gateway pacing and rate-limit awareness', () => {
     assert.ok((times.at(-1) ?? 0) < 4 * 1000 + 200, `too slow: ${times.at(-1)}`);
   });
 
+  it('counts from when a request can have arrived, not when it left (slow connection setup)', async () => {
+    // Start 10 ms before a server second; the first requests need 40 ms to arrive (new connections).
+    const clock = new FakeClock(Date.UTC(2025, 4, 10, 12, 0, 0, 990));
+    const { client, transport } = harness({ clock });
+    const server = strictServer(clock, 5);
+    let n = 0;
+    transport.on(/^\/transactions\/status/, async () => {
+      if (n++ < 5) await clock.sleep(40);
+      return server.reply();
+    });
+    await clock.run(Promise.all(Array.from({ length: 10 }, (_, i) => client.getTxStatus(txId(i)))));
+    // A fixed departure-based window would send the 6th at +1.005 s: the same server second as the
+    // late arrivals of the first five, hence 429s. Bounded by the responses, it waits for +1.045 s.
+    assert.equal(server.rejected(), 0);
+    assert.equal((transport.requests[5]?.at ?? 0) - (transport.requests[0]?.at ?? 0), 1045);
+  });
+
   it('serves user actions before queued background polling', async () => {
     const { client, transport, clock } = harness();
     transport.on(/^\/transactions\/status/, () => json(200, { type: 'MemPooled' }, rateHeaders(5, 4, 0)));
