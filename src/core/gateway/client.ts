@@ -892,7 +892,7 @@ export class GatewayClient {
       switch (error.kind) {
         case 'unauthorized': {
           // Never again with the same key; but if the key was replaced meanwhile, the new one deserves a try.
-          const fresh = await this.keyProvider();
+          const fresh = (await this.keyProvider())?.trim();
           if (!replacedKeyTried && fresh && fresh !== key) {
             replacedKeyTried = true;
             continue;
