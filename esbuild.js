@@ -36,6 +36,17 @@ const common = {
   plugins: watch ? [problemMatcher] : [],
 };
 
+/**
+ * undici is loaded on the first request (see src/core/gateway/transport.ts), so the extension bundle
+ * refers to it as `./undici.js` and the library gets a bundle of its own next to it.
+ */
+const undiciAsSeparateFile = {
+  name: 'undici-as-separate-file',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+  },
+};
+
 const targets = [
   {
     ...common,
@@ -45,6 +56,15 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [...common.plugins, undiciAsSeparateFile],
+  },
+  {
+    ...common,
+    entryPoints: [require.resolve('undici')],
+    outfile: 'dist/undici.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     ...common,

@@ -8,6 +8,7 @@ import { importDevSecrets } from './devSecrets';
 import { registerProfileCommands } from './profiles/profileCommands';
 import { SecretStore } from './secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
+import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommand } from './util/commands';
 import { NodeTreeProvider } from './views/nodeTree';
 import { EmptyTreeProvider } from './views/placeholderTree';
@@ -16,7 +17,7 @@ import { EmptyTreeProvider } from './views/placeholderTree';
  * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,
  * no client). Other extensions may read them; the integration tests compare them with the workbench.
  */
-export interface AlephiumGatewayApi {
+export interface AlephiumGatewayApi extends TransactionsApi {
   readonly activatedInMs: number;
   readonly log: Logger;
   /** Folder of the extension's log files (the "Alephium Gateway" output channel is written there). */
@@ -59,8 +60,9 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     registerStatusBarActions(),
     ...registerProfileCommands(deps),
     vscode.window.registerTreeDataProvider(ViewIds.contracts, new EmptyTreeProvider()),
-    vscode.window.registerTreeDataProvider(ViewIds.transactions, new EmptyTreeProvider()),
   );
+
+  const transactions = registerTransactionsFeature(context, deps);
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
   void importDevSecrets(secrets, log).then((imported) => {
@@ -76,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     statusBarText: () => statusBar.text,
     nodeStatus: () => nodeTree.current,
     refreshNode: () => nodeTree.refresh(),
+    ...transactions,
   };
 }
 

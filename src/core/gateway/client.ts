@@ -33,7 +33,7 @@ import {
   type KeyProvider,
 } from './profile';
 import { RateLimiter, type Priority, type RateHeadroom, type Ticket } from './rateLimiter';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import * as S from './schemas';
 import { createUndiciTransport, type HttpMethod, type ProxySettings, type Transport } from './transport';
 import { UsageTracker, keyFingerprint, type MonthlyUsage } from './usage';

@@ -3,7 +3,15 @@
  * tests inject a fake one; the default implementation uses undici with a keep-alive agent, or a
  * ProxyAgent when the VS Code side passes its `http.proxy` settings.
  */
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
+
+/**
+ * undici is most of the extension's code by size (about 300 KB minified), so it is loaded on the first
+ * request rather than at activation. The production build keeps it in its own file, dist/undici.js.
+ */
+let undiciModule: Promise<typeof Undici> | undefined;
+const loadUndici = (): Promise<typeof Undici> => (undiciModule ??= import('undici'));
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -57,31 +65,39 @@ export interface ClosableTransport {
 }
 
 export function createUndiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
-  const direct = new Agent({
-    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
-    connections: options.connections ?? 16,
-  });
-  const proxy = options.proxy
-    ? new ProxyAgent({
-        uri: options.proxy.url,
-        ...(options.proxy.authorization ? { token: options.proxy.authorization } : {}),
-        requestTls: { rejectUnauthorized: options.proxy.strictSSL !== false },
-      })
-    : undefined;
-
-  const dispatcherFor = (url: string): Dispatcher =>
-    proxy &&
-    !bypassesProxy(new URL(url).hostname, options.proxy?.noProxy ?? [], options.proxy?.bypassLoopback)
-      ? proxy
-      : direct;
+  interface Dispatchers {
+    readonly direct: Dispatcher;
+    readonly proxy: Dispatcher | undefined;
+    readonly request: typeof Undici.request;
+  }
+  let dispatchers: Promise<Dispatchers> | undefined;
+  const ready = (): Promise<Dispatchers> =>
+    (dispatchers ??= loadUndici().then(({ Agent, ProxyAgent, request }) => ({
+      direct: new Agent({
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+        connections: options.connections ?? 16,
+      }),
+      proxy: options.proxy
+        ? new ProxyAgent({
+            uri: options.proxy.url,
+            ...(options.proxy.authorization ? { token: options.proxy.authorization } : {}),
+            requestTls: { rejectUnauthorized: options.proxy.strictSSL !== false },
+          })
+        : undefined,
+      request,
+    })));
 
   const send: Transport = async (req) => {
+    const { direct, proxy, request } = await ready();
+    const viaProxy =
+      proxy &&
+      !bypassesProxy(new URL(req.url).hostname, options.proxy?.noProxy ?? [], options.proxy?.bypassLoopback);
     const response = await request(req.url, {
       method: req.method,
       headers: req.headers,
       body: req.body,
       signal: req.signal,
-      dispatcher: dispatcherFor(req.url),
+      dispatcher: viaProxy ? proxy : direct,
     });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
@@ -95,6 +111,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Clo
   return {
     send,
     close: async () => {
+      if (!dispatchers) return;
+      const { direct, proxy } = await dispatchers;
       await Promise.all([direct.close(), proxy?.close()]);
     },
   };
