@@ -1,0 +1,177 @@
+import * as vscode from 'vscode';
+import { systemClock } from '../core/gateway';
+import type { Logger } from '../core/log';
+import type { DecodedUnsignedTx } from '../core/protocol';
+import { TxTracker, parseRecord, type TrackRequest, type TrackedTxRecord } from '../core/workflows/txTracker';
+import * as config from '../config';
+import type { ConnectionManager } from '../connection';
+import { DisposableBase } from '../util/lifecycle';
+
+/** workspaceState key: tracked transactions belong to the project they were sent from. */
+const STATE_KEY = 'alephium.trackedTransactions';
+/** Finished records kept for display; older ones are dropped so the state stays small. */
+const MAX_FINISHED = 100;
+
+/**
+ * The tracked transactions of this workspace: the core TxTracker does the polling (spec rules, grace
+ * period, backoff); this class persists its plain-JSON records in workspaceState, restores them after a
+ * reload and resumes polling lazily, i.e. only once something shows them and a client exists.
+ */
+export class TrackedTransactions extends DisposableBase {
+  private readonly changed = this.register(new vscode.EventEmitter<string | undefined>());
+  /** Fires with the txId that changed (undefined: the whole list). */
+  readonly onDidChange = this.changed.event;
+  private tracker: TxTracker | undefined;
+  private restored = false;
+  private readonly lifetime = new AbortController();
+  private readonly running = new Map<string, AbortController>();
+  /** The bytes we signed, per txId, so a pending tx can be shown before the gateway has details. */
+  private readonly signedBytes = new Map<string, DecodedUnsignedTx>();
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly connection: ConnectionManager,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.register({ dispose: () => this.lifetime.abort() });
+    // A profile appearing later (or changing) is the moment restored records can be polled.
+    this.register(connection.onDidChange(() => this.ensureRestored()));
+  }
+
+  private core(): TxTracker {
+    if (!this.tracker) {
+      this.tracker = new TxTracker({
+        // Always the current profile's client: a rebuilt client (new profile, proxy) is picked up.
+        client: {
+          getTxStatus: (txId, groups, options) =>
+            this.connection.requireClient().getTxStatus(txId, groups, options),
+        },
+        clock: systemClock,
+        options: {
+          requiredConfirmations: config.requiredConfirmations(),
+          notFoundGraceMs: config.notFoundGraceSeconds() * 1000,
+        },
+      });
+      const tracker = this.tracker;
+      this.register({ dispose: () => tracker.dispose() });
+      this.register(
+        tracker.onDidChange((change) => {
+          this.persist();
+          this.changed.fire(change.txId);
+        }),
+      );
+    }
+    return this.tracker;
+  }
+
+  /** Records as last persisted or as the tracker holds them, newest first. */
+  records(): TrackedTxRecord[] {
+    const list = this.restored
+      ? this.core().records()
+      : this.memento
+          .get<unknown[]>(STATE_KEY, [])
+          .map(parseRecord)
+          .filter((r): r is TrackedTxRecord => r !== undefined);
+    return list.sort((a, b) => b.submittedAt - a.submittedAt);
+  }
+
+  record(txId: string): TrackedTxRecord | undefined {
+    const id = txId.toLowerCase();
+    return this.records().find((r) => r.txId === id);
+  }
+
+  isTracked(txId: string): boolean {
+    return this.record(txId) !== undefined;
+  }
+
+  signedBytesOf(txId: string): DecodedUnsignedTx | undefined {
+    return this.signedBytes.get(txId.toLowerCase());
+  }
+
+  /**
+   * Restores persisted records into the tracker once, when a client can poll them. Finished ones are
+   * kept for display; the others resume polling with their original submit time, so the grace period
+   * is not restarted by a reload.
+   */
+  ensureRestored(): void {
+    if (this.restored || this.isDisposed || !this.connection.state.client) return;
+    this.restored = true;
+    const raw = this.memento.get<unknown[]>(STATE_KEY, []);
+    const records = raw.map(parseRecord).filter((r): r is TrackedTxRecord => r !== undefined);
+    const tracker = this.core();
+    void tracker.restore(records.filter((r) => r.outcome !== undefined));
+    for (const r of records) if (r.outcome === undefined) this.start(r);
+    if (records.length > 0) this.log.info(`Restored ${records.length} tracked transaction(s)`);
+    this.changed.fire(undefined);
+  }
+
+  /** Starts tracking (no-op when it is already being polled). */
+  track(request: TrackRequest, signedBytes?: DecodedUnsignedTx): string {
+    const txId = request.txId.toLowerCase();
+    // Polling needs a client; failing here says so plainly instead of a tracker giving up later.
+    this.connection.requireClient();
+    if (signedBytes) this.signedBytes.set(txId, signedBytes);
+    this.ensureRestored();
+    if (this.running.has(txId)) return txId;
+    this.start({
+      ...request,
+      txId,
+      requiredConfirmations: request.requiredConfirmations ?? config.requiredConfirmations(),
+    });
+    this.changed.fire(txId);
+    return txId;
+  }
+
+  private start(request: TrackRequest | TrackedTxRecord): void {
+    const txId = request.txId.toLowerCase();
+    const controller = new AbortController();
+    const onLifetimeEnd = () => controller.abort();
+    this.lifetime.signal.addEventListener('abort', onLifetimeEnd, { once: true });
+    this.running.set(txId, controller);
+    this.core()
+      .track(request, controller.signal)
+      .then(
+        (outcome) => {
+          if (outcome.kind === 'cancelled') return;
+          this.log.info(
+            `Transaction ${txId}: ${outcome.kind}${'reason' in outcome ? ` (${outcome.reason})` : ''}`,
+          );
+          // The outcome is set after the last change event: persist it, or a reload would poll again.
+          this.persist();
+          this.changed.fire(txId);
+        },
+        (error: unknown) => this.log.error(`Tracking ${txId} failed: ${String(error)}`),
+      )
+      .finally(() => {
+        this.lifetime.signal.removeEventListener('abort', onLifetimeEnd);
+        if (this.running.get(txId) === controller) this.running.delete(txId);
+      });
+  }
+
+  untrack(txId: string): boolean {
+    const id = txId.toLowerCase();
+    this.ensureRestored();
+    const known = this.isTracked(id);
+    this.running.get(id)?.abort();
+    this.running.delete(id);
+    this.signedBytes.delete(id);
+    if (this.tracker) this.tracker.forget(id);
+    if (this.restored) this.persist();
+    else
+      void this.memento.update(
+        STATE_KEY,
+        this.records().filter((r) => r.txId !== id),
+      );
+    this.changed.fire(undefined);
+    return known;
+  }
+
+  private persist(): void {
+    if (this.isDisposed || !this.tracker) return;
+    const all = this.tracker.records().sort((a, b) => b.submittedAt - a.submittedAt);
+    let finished = 0;
+    const kept = all.filter((r) => r.outcome === undefined || ++finished <= MAX_FINISHED);
+    void this.memento.update(STATE_KEY, kept);
+  }
+}

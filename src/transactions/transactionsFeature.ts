@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import type { TrackedTxView } from '../core/workflows/txDetailsModel';
+import type { ConnectionManager } from '../connection';
+import { ViewIds } from '../constants';
+import type { SecretStore } from '../secrets';
+import type { CommandContext } from '../util/commands';
+import { registerTransactionCommands } from './transactionCommands';
+import { TrackedTransactions } from './trackedTransactions';
+import { TransactionsTreeProvider } from './transactionsTree';
+import { TxDetailsPanels, type EventDecoder, type TxDetailsSnapshot } from './txDetailsPanel';
+
+export interface TransactionsFeatureDeps extends CommandContext {
+  readonly log: Logger;
+  readonly connection: ConnectionManager;
+  readonly secrets: SecretStore;
+  /** Optional: names events with the contracts feature's artifacts. */
+  readonly eventDecoder?: () => Promise<EventDecoder | undefined>;
+}
+
+/** Read-only views for the extension's API (tests compare them with what the workbench shows). */
+export interface TransactionsApi {
+  transactionsSnapshot(): TrackedTxView[];
+  txDetailsSnapshot(): TxDetailsSnapshot | undefined;
+}
+
+/**
+ * The transactions feature: send, sweep, decode, track and show, the Transactions view and the details
+ * webview. Everything it creates is owned by `context.subscriptions`.
+ */
+export function registerTransactionsFeature(
+  context: vscode.ExtensionContext,
+  deps: TransactionsFeatureDeps,
+): TransactionsApi {
+  const store = new TrackedTransactions(context.workspaceState, deps.connection, deps.log);
+  const panels = new TxDetailsPanels({
+    extensionUri: context.extensionUri,
+    connection: deps.connection,
+    store,
+    log: deps.log,
+    redact: deps.redact,
+    ...(deps.eventDecoder ? { eventDecoder: deps.eventDecoder } : {}),
+  });
+  const tree = new TransactionsTreeProvider(store);
+  const view = vscode.window.createTreeView(ViewIds.transactions, {
+    treeDataProvider: tree,
+    showCollapseAll: false,
+  });
+  tree.attach(view);
+  context.subscriptions.push(
+    store,
+    panels,
+    tree,
+    view,
+    ...registerTransactionCommands({ ...deps, store, panels }),
+  );
+  return {
+    transactionsSnapshot: () => tree.snapshot(),
+    txDetailsSnapshot: () => panels.snapshot(),
+  };
+}

@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import { trackedTxView, type TrackedTxView } from '../core/workflows/txDetailsModel';
+import type { TxStatusKind } from '../shared/txDetailsProtocol';
+import { CommandIds } from '../constants';
+import { DisposableBase } from '../util/lifecycle';
+import type { TrackedTransactions } from './trackedTransactions';
+
+/** A row of the Transactions view; also what commands from its context menu receive. */
+export interface TxNode {
+  readonly kind: 'tx';
+  readonly txId: string;
+}
+
+const ICONS: Record<TxStatusKind, [string, string | undefined]> = {
+  unsigned: ['file-binary', undefined],
+  'not-found-yet': ['search', 'charts.yellow'],
+  mempool: ['loading~spin', undefined],
+  confirming: ['sync~spin', 'charts.blue'],
+  confirmed: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'errorForeground'],
+  unknown: ['question', 'charts.yellow'],
+};
+
+/**
+ * The Transactions view: one row per tracked transaction with its live status. Reading the list is
+ * what restores persisted records and resumes their polling, so nothing polls before it is shown.
+ */
+export class TransactionsTreeProvider extends DisposableBase implements vscode.TreeDataProvider<TxNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<TxNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  /** Grace countdowns and "not found yet" texts age: refresh while something is pending and visible. */
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly store: TrackedTransactions) {
+    super();
+    this.register(store.onDidChange((txId) => this.changed.fire(txId ? { kind: 'tx', txId } : undefined)));
+    this.register({ dispose: () => this.stopTimer() });
+  }
+
+  attach(view: vscode.TreeView<TxNode>): void {
+    this.register(view.onDidChangeVisibility((e) => (e.visible ? this.startTimer() : this.stopTimer())));
+    if (view.visible) this.startTimer();
+  }
+
+  private startTimer(): void {
+    this.timer ??= setInterval(() => {
+      if (this.store.records().some((r) => r.outcome === undefined)) this.changed.fire(undefined);
+    }, 5_000);
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** What each row shows (label, description), in order: read by tests and the extension's API. */
+  snapshot(): TrackedTxView[] {
+    const now = Date.now();
+    return this.store.records().map((r) => trackedTxView(r, now));
+  }
+
+  getChildren(element?: TxNode): TxNode[] {
+    if (element) return [];
+    this.store.ensureRestored();
+    return this.store.records().map((r) => ({ kind: 'tx', txId: r.txId }));
+  }
+
+  getTreeItem(node: TxNode): vscode.TreeItem {
+    const record = this.store.record(node.txId);
+    if (!record) return new vscode.TreeItem(node.txId);
+    const view = trackedTxView(record, Date.now());
+    const item = new vscode.TreeItem(view.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `tx:${record.txId}`;
+    item.description = view.description;
+    item.tooltip = view.tooltip;
+    const [icon, color] = ICONS[view.status.kind];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.contextValue = view.active ? 'alephium.tx.pending' : 'alephium.tx.done';
+    item.command = {
+      command: CommandIds.showTransaction,
+      title: 'Show Transaction',
+      arguments: [
+        {
+          txId: record.txId,
+          ...(record.fromGroup !== undefined ? { fromGroup: record.fromGroup } : {}),
+          ...(record.toGroup !== undefined ? { toGroup: record.toGroup } : {}),
+        },
+      ],
+    };
+    return item;
+  }
+}
