@@ -1,0 +1,169 @@
+/**
+ * The node commands' logic in plain Node: "Address Info" (validity, group, balance with tokens) and
+ * "Blocks in Time Range" (presets, validation, a flat newest-first listing). The 504 splitting of long
+ * ranges lives in the client; this only chooses the range and presents the answer.
+ */
+import { addressType, attoToAlph, groupOfAddress, isValidAddress, parseAddress } from '../protocol';
+import type { Balance, BlockEntry, Blocks } from '../gateway/schemas';
+
+export interface AddressCheck {
+  readonly address: string;
+  readonly valid: boolean;
+  readonly type?: string;
+  /** The group computed locally from the address bytes. */
+  readonly group?: number;
+  readonly problem?: string;
+}
+
+/** Checks an address locally first: a malformed one never costs a request. */
+export function checkAddress(text: string): AddressCheck {
+  const address = text.trim();
+  if (!isValidAddress(address)) {
+    let problem = 'not a valid base58 Alephium address';
+    try {
+      parseAddress(address);
+    } catch (e) {
+      problem = (e as Error).message;
+    }
+    return { address, valid: false, problem };
+  }
+  return { address, valid: true, type: addressType(address), group: groupOfAddress(address) };
+}
+
+export interface AddressInfo extends AddressCheck {
+  /** The group the gateway reported (the spec's validity check); equals `group` for a valid address. */
+  readonly gatewayGroup?: number;
+  readonly balance?: {
+    readonly atto: string;
+    readonly alph: string;
+    readonly lockedAtto: string;
+    readonly lockedAlph: string;
+    readonly utxos: number;
+    readonly tokens: readonly { id: string; amount: string; locked: string }[];
+  };
+}
+
+export function addressInfo(check: AddressCheck, gatewayGroup: number, balance: Balance): AddressInfo {
+  const locked = new Map((balance.lockedTokenBalances ?? []).map((t) => [t.id, String(t.amount)]));
+  const ids = new Set([...(balance.tokenBalances ?? []).map((t) => t.id), ...locked.keys()]);
+  const amounts = new Map((balance.tokenBalances ?? []).map((t) => [t.id, String(t.amount)]));
+  return {
+    ...check,
+    gatewayGroup,
+    balance: {
+      atto: String(balance.balance),
+      alph: attoToAlph(String(balance.balance)),
+      lockedAtto: String(balance.lockedBalance),
+      lockedAlph: attoToAlph(String(balance.lockedBalance)),
+      utxos: balance.utxoNum,
+      tokens: [...ids]
+        .sort()
+        .map((id) => ({ id, amount: amounts.get(id) ?? '0', locked: locked.get(id) ?? '0' })),
+    },
+  };
+}
+
+export function addressInfoMarkdown(info: AddressInfo): string {
+  const lines = [`# Address ${info.address}`, ''];
+  if (!info.valid) {
+    lines.push(`- valid: **no** (${info.problem ?? 'malformed'})`);
+    return lines.join('\n');
+  }
+  lines.push(`- valid: yes (${info.type})`, `- group: ${info.group}`);
+  if (info.gatewayGroup !== undefined && info.gatewayGroup !== info.group)
+    lines.push(`- ⚠ the gateway reports group ${info.gatewayGroup}`);
+  const b = info.balance;
+  if (b) {
+    lines.push(
+      `- balance: ${b.alph} ALPH (${b.atto} attoALPH)`,
+      `- locked: ${b.lockedAlph} ALPH`,
+      `- UTXOs: ${b.utxos}`,
+      '',
+      '## Tokens',
+      ...(b.tokens.length
+        ? b.tokens.map((t) => `- \`${t.id}\`: ${t.amount}${t.locked !== '0' ? ` (locked ${t.locked})` : ''}`)
+        : ['_none_']),
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+// ---- time ranges ------------------------------------------------------------------------------------------
+
+export const TIME_RANGE_PRESETS = [
+  { id: 'last10m', label: 'Last 10 minutes', ms: 10 * 60_000 },
+  { id: 'last30m', label: 'Last 30 minutes', ms: 30 * 60_000 },
+  { id: 'last1h', label: 'Last hour', ms: 60 * 60_000 },
+] as const;
+
+export type TimeRangePreset = (typeof TIME_RANGE_PRESETS)[number]['id'];
+
+/** Longest range accepted: the client splits on 504, but a day of blocks is already thousands. */
+export const MAX_RANGE_MS = 24 * 3600_000;
+
+export function presetRange(id: TimeRangePreset, now: number): { fromTs: number; toTs: number } {
+  const p = TIME_RANGE_PRESETS.find((x) => x.id === id);
+  if (!p) throw new RangeError(`unknown range ${id}`);
+  return { fromTs: now - p.ms, toTs: now };
+}
+
+/** Why a typed millisecond timestamp is not usable, or undefined. */
+export function timestampProblem(text: string): string | undefined {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return 'Enter a millisecond timestamp (digits only), e.g. 1700000000000.';
+  const n = Number(t);
+  if (!Number.isSafeInteger(n) || n <= 0) return 'The timestamp is out of range.';
+  return undefined;
+}
+
+export function rangeProblem(fromTs: number, toTs: number): string | undefined {
+  if (!(fromTs < toTs)) return 'The end must be after the start.';
+  if (toTs - fromTs > MAX_RANGE_MS) return 'Ranges longer than 24 hours are refused; pick a shorter one.';
+  return undefined;
+}
+
+export interface BlockRow {
+  readonly hash: string;
+  readonly timestamp: number;
+  readonly chainFrom: number;
+  readonly chainTo: number;
+  readonly height: number;
+  readonly txCount: number;
+}
+
+/** All chains' blocks in one list, newest first (ties by chain, for a stable order). */
+export function blockRows(blocks: Blocks): BlockRow[] {
+  return blocks.blocks
+    .flat()
+    .map((b: BlockEntry) => ({
+      hash: b.hash,
+      timestamp: b.timestamp,
+      chainFrom: b.chainFrom,
+      chainTo: b.chainTo,
+      height: b.height,
+      txCount: b.transactions.length,
+    }))
+    .sort(
+      (a, b) =>
+        b.timestamp - a.timestamp ||
+        a.chainFrom - b.chainFrom ||
+        a.chainTo - b.chainTo ||
+        b.height - a.height,
+    );
+}
+
+export function blocksMarkdown(fromTs: number, toTs: number, rows: readonly BlockRow[]): string {
+  const lines = [
+    `# Blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()}`,
+    '',
+    `${rows.length} block(s), newest first.`,
+    '',
+    '| time | chain | height | txs | hash |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${new Date(r.timestamp).toISOString()} | ${r.chainFrom} → ${r.chainTo} | ${r.height} | ${r.txCount} | \`${r.hash}\` |`,
+    ),
+  ];
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,491 @@
+/**
+ * The model behind the Watched Contracts view, in plain Node: the persisted watch list, the event feed of
+ * one contract (newest first, deduplicated, paged backwards with server cursors) and how a contract, its
+ * state and its events are presented. The VS Code tree only maps these rows to TreeItems, so ordering,
+ * ids, drift wording and paging are unit-tested here.
+ */
+import { z } from 'zod';
+import {
+  decodeEvent,
+  decodeState,
+  formatEventSummary,
+  formatValue,
+  type ArtifactRegistry,
+  type ContractArtifact,
+  type DecodedEvent,
+  type DecodedField,
+  type DriftCheck,
+  type EventLike,
+  type ResolvedContract,
+} from '../artifacts';
+import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../protocol';
+import type { ContractState } from '../gateway/schemas';
+
+// ---- watch list ---------------------------------------------------------------------------------------
+
+export interface WatchedContract {
+  readonly address: string;
+  readonly group: number;
+  /** The name the user chose or the deployments file gave (`Counter`, `Counter:v2`). */
+  readonly name?: string;
+  /** The artifact chosen when the contract was added; otherwise the registry resolves it. */
+  readonly artifactName?: string;
+}
+
+const WatchedSchema = z.object({
+  address: z.string(),
+  group: z.number().int().min(0).max(3),
+  name: z.string().optional(),
+  artifactName: z.string().optional(),
+});
+
+/** Why `text` is not a contract address, or undefined when it is one. Used while the user types. */
+export function contractAddressProblem(text: string): string | undefined {
+  const a = text.trim();
+  if (!a) return 'Enter the base58 address of a deployed contract.';
+  if (!isValidAddress(a)) return 'Not a valid Alephium address (base58, with a known type prefix).';
+  const type = addressType(a);
+  if (type !== 'P2C') return `This is a ${type} address; a contract address (P2C) is needed.`;
+  return undefined;
+}
+
+export function makeWatched(address: string, extra: { name?: string; artifactName?: string } = {}) {
+  const a = address.trim();
+  const problem = contractAddressProblem(a);
+  if (problem) throw new RangeError(problem);
+  return {
+    address: a,
+    group: groupOfAddress(a),
+    ...(extra.name ? { name: extra.name } : {}),
+    ...(extra.artifactName ? { artifactName: extra.artifactName } : {}),
+  } satisfies WatchedContract;
+}
+
+/**
+ * The stored list, validated entry by entry: a hand-edited or older entry that no longer parses is
+ * dropped instead of breaking the whole view, and duplicates keep their first occurrence.
+ */
+export function parseWatchList(raw: unknown): WatchedContract[] {
+  if (!Array.isArray(raw)) return [];
+  const out: WatchedContract[] = [];
+  for (const item of raw) {
+    const r = WatchedSchema.safeParse(item);
+    if (!r.success || contractAddressProblem(r.data.address)) continue;
+    if (out.some((w) => w.address === r.data.address)) continue;
+    out.push({
+      address: r.data.address,
+      group: groupOfAddress(r.data.address),
+      ...(r.data.name ? { name: r.data.name } : {}),
+      ...(r.data.artifactName ? { artifactName: r.data.artifactName } : {}),
+    });
+  }
+  return out;
+}
+
+export function addToWatchList(list: readonly WatchedContract[], entry: WatchedContract): WatchedContract[] {
+  const i = list.findIndex((w) => w.address === entry.address);
+  if (i < 0) return [...list, entry];
+  // Re-adding updates the name/artifact (the user may be fixing a wrong artifact choice).
+  const next = [...list];
+  next[i] = { ...list[i], ...entry };
+  return next;
+}
+
+export function removeFromWatchList(list: readonly WatchedContract[], address: string): WatchedContract[] {
+  return list.filter((w) => w.address !== address);
+}
+
+/** Storage key of a profile's watch list: per workspace (workspaceState) AND per profile. */
+export function watchListKey(profileName: string): string {
+  return `alephium.watchedContracts.${profileName}`;
+}
+
+/** Prefix of the watcher's cursor keys: a cursor is only meaningful on the chain it was read from. */
+export function cursorKeyPrefix(profileName: string): string {
+  return `alephium.eventCursor.${profileName}.`;
+}
+
+// ---- resolving artifacts --------------------------------------------------------------------------------
+
+/**
+ * Artifact and drift of a watched contract: an explicitly chosen artifact wins; otherwise the
+ * deployments file of the profile's network, then the on-chain code hash.
+ */
+export function resolveWatched(
+  registry: ArtifactRegistry,
+  watched: WatchedContract,
+  onChainCodeHash: string | undefined,
+  network: string | undefined,
+): ResolvedContract {
+  const chosen = watched.artifactName ? registry.byName(watched.artifactName) : undefined;
+  if (chosen) {
+    const match = registry.matchAddress(watched.address, network);
+    return {
+      deployment: match?.deployment,
+      network: match?.network,
+      artifact: chosen,
+      drift: registry.checkDrift(chosen, onChainCodeHash),
+    };
+  }
+  return registry.resolve(watched.address, onChainCodeHash, network);
+}
+
+// ---- event feed ---------------------------------------------------------------------------------------
+
+export interface FeedEvent<E extends EventLike = EventLike> {
+  /** Stable across refreshes and reloads: the same event keeps its tree id (and expansion state). */
+  readonly id: string;
+  readonly event: E;
+}
+
+type KeyedEvent = EventLike & { readonly txId: string };
+
+/** Same identity as the watcher's dedupe key (tx, index, typed values), for any event record. */
+function feedKey(event: KeyedEvent): string {
+  return `${event.txId}:${event.eventIndex}:${JSON.stringify(event.fields.map((f) => [f.type, f.value]))}`;
+}
+
+/**
+ * The events of one contract as the view shows them: newest first, each once. Three sources feed it:
+ * the latest window (count - N), older windows ("Load more…", read backwards with server cursors
+ * inside each window) and new events from the watcher or a refresh. Events are identified by the
+ * watcher's dedupe key, so an event reported by two sources appears once.
+ */
+export class EventFeed<E extends KeyedEvent = KeyedEvent> {
+  /** Chain order (oldest first); rendered reversed. */
+  private readonly list: { key: string; id: string; event: E }[] = [];
+  private readonly occurrences = new Map<string, number>();
+  /** Offset where the oldest loaded window starts; 0 means nothing older exists. */
+  private older: number | undefined;
+  /** The server cursor after the newest loaded event (where a refresh continues). */
+  private newer: number | undefined;
+  /** The current-count the feed last saw. */
+  private knownCount: number | undefined;
+
+  constructor(private readonly address: string) {}
+
+  get loaded(): boolean {
+    return this.older !== undefined;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** Where a window of older events ends (exclusive), when there are any. */
+  get olderEnd(): number | undefined {
+    return this.older !== undefined && this.older > 0 ? this.older : undefined;
+  }
+
+  get hasOlder(): boolean {
+    return this.olderEnd !== undefined;
+  }
+
+  get nextStart(): number | undefined {
+    return this.newer;
+  }
+
+  get count(): number | undefined {
+    return this.knownCount;
+  }
+
+  private add(events: readonly E[], where: 'front' | 'back'): number {
+    const fresh: { key: string; id: string; event: E }[] = [];
+    const present = new Set(this.list.map((x) => x.key));
+    for (const event of events) {
+      let key = feedKey(event);
+      // Two identical emits in one transaction are two events; number repeats within this batch.
+      const base = key;
+      for (let n = 1; fresh.some((f) => f.key === key); n++) key = `${base}#${n}`;
+      if (present.has(key)) continue;
+      const short = `${event.txId.slice(0, 16)}:${event.eventIndex}`;
+      const seenBefore = this.occurrences.get(short) ?? 0;
+      this.occurrences.set(short, seenBefore + 1);
+      fresh.push({ key, id: `${this.address}/event/${short}/${seenBefore}`, event });
+    }
+    if (where === 'back') this.list.push(...fresh);
+    else this.list.unshift(...fresh);
+    return fresh.length;
+  }
+
+  /** The latest window (start = count - N) replaced what was loaded: the view starts over. */
+  setLatest(slice: { events: readonly E[]; nextStart: number; count: number; start: number }): void {
+    this.list.length = 0;
+    this.occurrences.clear();
+    this.add(slice.events, 'back');
+    this.older = slice.start;
+    this.newer = slice.nextStart;
+    this.knownCount = slice.count;
+  }
+
+  /** A window of older events (start .. previous start) was read; returns how many were new. */
+  addOlder(events: readonly E[], start: number): number {
+    this.older = Math.min(this.older ?? start, start);
+    return this.add(events, 'front');
+  }
+
+  /** New events (from the watcher or a refresh), in chain order; returns how many were new. */
+  addNewer(events: readonly E[], cursor?: { nextStart: number; count?: number }): number {
+    if (cursor) {
+      this.newer = Math.max(this.newer ?? 0, cursor.nextStart);
+      if (cursor.count !== undefined) this.knownCount = Math.max(this.knownCount ?? 0, cursor.count);
+    }
+    // Only a loaded feed takes live events: an unloaded one reads its latest window when opened, which
+    // includes them, and keeping them would make that window look partly loaded.
+    if (!this.loaded) return 0;
+    return this.add(events, 'back');
+  }
+
+  /** Newest first, as rendered. */
+  items(): FeedEvent<E>[] {
+    return [...this.list].reverse().map(({ id, event }) => ({ id, event }));
+  }
+}
+
+/** The window "Load more…" reads: at most `pageSize` offsets before `end`. */
+export function olderWindow(end: number, pageSize: number): { start: number; until: number } {
+  return { start: Math.max(0, end - pageSize), until: end };
+}
+
+// ---- presentation ---------------------------------------------------------------------------------------
+
+export interface Row {
+  readonly label: string;
+  readonly description?: string;
+  readonly tooltip?: string;
+  /** Codicon id, optionally `id|themeColor`. */
+  readonly icon?: string;
+  /** The full value "Copy Value" puts on the clipboard. */
+  readonly copy?: string;
+}
+
+export function shortAddress(address: string): string {
+  return address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-6)}` : address;
+}
+
+export interface ContractRowInput {
+  readonly watched: WatchedContract;
+  readonly resolved: ResolvedContract | undefined;
+  readonly codeHash: string | undefined;
+  /** Why the state could not be read (shown as a warning). */
+  readonly error?: string;
+}
+
+const DRIFT_ICON: Record<DriftCheck['status'], string> = {
+  match: 'symbol-class',
+  drift: 'warning|list.warningForeground',
+  unknown: 'question',
+};
+
+/**
+ * The contract row: name (watch entry, deployments file, artifact, else the short address), the group
+ * and a drift badge in the description, and a tooltip that says what the badge means.
+ */
+export function contractRow(input: ContractRowInput): Row {
+  const { watched, resolved, codeHash } = input;
+  const name =
+    watched.name ?? resolved?.deployment?.name ?? resolved?.artifact?.name ?? shortAddress(watched.address);
+  const drift = resolved?.drift;
+  const badge =
+    input.error !== undefined
+      ? '⚠ unreachable'
+      : drift?.status === 'drift'
+        ? '⚠ code drift'
+        : drift?.status === 'match'
+          ? drift.debugBuild
+            ? '✓ debug build'
+            : '✓'
+          : resolved?.artifact
+            ? ''
+            : 'no artifact';
+  const tooltip = [
+    `${name}`,
+    `Address: ${watched.address}`,
+    `Group: ${watched.group}`,
+    resolved?.artifact
+      ? `Artifact: ${resolved.artifact.name}${resolved.artifact.file ? ` (${resolved.artifact.file})` : ''}`
+      : 'Artifact: none',
+    codeHash ? `On-chain code hash: ${codeHash}` : undefined,
+    drift ? `${drift.status === 'drift' ? 'Code drift: ' : ''}${capitalise(drift.message)}` : undefined,
+    input.error ? `Could not read the state: ${input.error}` : undefined,
+  ]
+    .filter((l): l is string => l !== undefined)
+    .join('\n');
+  return {
+    label: name,
+    description: [shortAddress(watched.address), `group ${watched.group}`, badge].filter(Boolean).join(' · '),
+    tooltip,
+    icon:
+      input.error !== undefined ? 'warning|list.warningForeground' : DRIFT_ICON[drift?.status ?? 'unknown'],
+    copy: watched.address,
+  };
+}
+
+function capitalise(s: string): string {
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}
+
+export interface FieldRow extends Row {
+  readonly mutable?: boolean;
+}
+
+/** A decoded field as a row: `name` with its value, the type in the tooltip. */
+export function fieldRow(field: DecodedField, mutable?: boolean): FieldRow {
+  const value = formatValue(field.value);
+  return {
+    label: field.name,
+    description: formatValue(field.value, 40),
+    tooltip: `${field.name}: ${field.type}${mutable === undefined ? '' : mutable ? ' (mutable)' : ' (immutable)'}\n${value}`,
+    icon: mutable ? 'symbol-variable' : 'symbol-constant',
+    copy: value,
+    ...(mutable !== undefined ? { mutable } : {}),
+  };
+}
+
+export interface StateRows {
+  readonly rows: FieldRow[];
+  /** Set when the values could not be matched to the artifact (shown raw). */
+  readonly warning?: string;
+}
+
+/** State fields named from `fieldsSig` (immFields and mutFields merged back in declaration order). */
+export function stateRows(
+  artifact: ContractArtifact | undefined,
+  state: Pick<ContractState, 'immFields' | 'mutFields' | 'asset' | 'codeHash'>,
+  registry?: ArtifactRegistry,
+  drift?: DriftCheck,
+): StateRows {
+  const asset: FieldRow = {
+    label: 'ALPH balance',
+    description: `${attoToAlph(String(state.asset.attoAlphAmount))} ALPH`,
+    tooltip: `${state.asset.attoAlphAmount} attoALPH${state.asset.tokens?.length ? `\n${state.asset.tokens.map((t) => `${t.id}: ${t.amount}`).join('\n')}` : ''}`,
+    icon: 'credit-card',
+    copy: String(state.asset.attoAlphAmount),
+  };
+  const tokens: FieldRow[] = (state.asset.tokens ?? []).map((t) => ({
+    label: `Token ${shortAddress(t.id)}`,
+    description: String(t.amount),
+    tooltip: `${t.id}\n${t.amount}`,
+    icon: 'symbol-number',
+    copy: String(t.amount),
+  }));
+  if (!artifact) {
+    const raw = decodeState({ names: [], types: [], isMutable: [] }, state.immFields, state.mutFields);
+    const fields = raw.ok ? raw.fields : raw.raw;
+    return {
+      rows: [...fields.map((f) => fieldRow(f, f.name.startsWith('mut'))), asset, ...tokens],
+      warning: 'No artifact describes this contract: fields are shown raw.',
+    };
+  }
+  const decoded = decodeState(artifact.fieldsSig, state.immFields, state.mutFields, registry?.structs);
+  if (!decoded.ok) {
+    return {
+      rows: [...decoded.raw.map((f) => fieldRow(f, f.name.startsWith('mut'))), asset, ...tokens],
+      warning: `The state does not fit ${artifact.name}: ${decoded.error}. Shown raw.`,
+    };
+  }
+  const mutable = new Map(
+    artifact.fieldsSig.names.map((n, i) => [n, artifact.fieldsSig.isMutable[i] === true]),
+  );
+  return {
+    rows: [...decoded.fields.map((f) => fieldRow(f, mutable.get(f.name))), asset, ...tokens],
+    ...(drift?.status === 'drift' ? { warning: `Code drift: ${drift.message}` } : {}),
+  };
+}
+
+export interface EventRow extends Row {
+  readonly decoded: DecodedEvent;
+  readonly fields: FieldRow[];
+}
+
+/** An event as a row: its name, its fields summarised, and a tooltip with tx, block and any warning. */
+export function eventRow(
+  event: EventLike & { txId?: string; blockHash?: string; timestamp?: number },
+  artifact: ContractArtifact | undefined,
+  options: { drift?: DriftCheck; registry?: ArtifactRegistry } = {},
+): EventRow {
+  const decoded = decodeEvent(event, artifact, {
+    ...(options.drift ? { drift: options.drift } : {}),
+    ...(options.registry ? { structs: options.registry.structs } : {}),
+  });
+  const summary = formatEventSummary(decoded);
+  const args = summary.slice(summary.indexOf('(') + 1, -1);
+  const tooltip = [
+    `${decoded.name} (eventIndex ${decoded.index}${decoded.kind === 'system' ? ', system event' : ''})`,
+    ...decoded.fields.map((f) => `${f.name}: ${f.type} = ${formatValue(f.value)}`),
+    event.txId ? `tx ${event.txId}` : undefined,
+    event.blockHash ? `block ${event.blockHash}` : undefined,
+    event.timestamp !== undefined ? new Date(event.timestamp).toISOString() : undefined,
+    decoded.warning ? `⚠ ${decoded.warning}` : undefined,
+  ]
+    .filter((l): l is string => l !== undefined)
+    .join('\n');
+  return {
+    label: `${decoded.warning ? '⚠ ' : ''}${decoded.name}`,
+    description: args,
+    tooltip,
+    icon:
+      decoded.kind === 'unknown'
+        ? 'question'
+        : decoded.kind === 'system'
+          ? 'gear'
+          : decoded.warning
+            ? 'warning|list.warningForeground'
+            : 'symbol-event',
+    copy: JSON.stringify(
+      {
+        name: decoded.name,
+        eventIndex: decoded.index,
+        fields: Object.fromEntries(decoded.fields.map((f) => [f.name, f.value])),
+        ...(event.txId ? { txId: event.txId } : {}),
+      },
+      null,
+      2,
+    ),
+    decoded,
+    fields: decoded.fields.map((f) => fieldRow(f)),
+  };
+}
+
+/** Events of any listing decoded for a document or quick pick, each with the artifact of its emitter. */
+export function decodeListing<T extends EventLike & { contractAddress: string }>(
+  events: readonly T[],
+  artifactOf: (address: string) => { artifact?: ContractArtifact; drift?: DriftCheck } | undefined,
+  registry?: ArtifactRegistry,
+): (T & { decoded: DecodedEvent })[] {
+  return events.map((e) => {
+    const found = artifactOf(e.contractAddress);
+    return {
+      ...e,
+      decoded: decodeEvent(e, found?.artifact, {
+        ...(found?.drift ? { drift: found.drift } : {}),
+        ...(registry ? { structs: registry.structs } : {}),
+      }),
+    };
+  });
+}
+
+/** A markdown document of decoded events (Events by Transaction Id / Block Hash, Show Latest Events). */
+export function eventsMarkdown(
+  title: string,
+  events: readonly (EventLike & {
+    decoded: DecodedEvent;
+    contractAddress?: string;
+    txId?: string;
+    blockHash?: string;
+  })[],
+): string {
+  const lines = [`# ${title}`, ''];
+  if (events.length === 0) lines.push('_No events._');
+  events.forEach((e, i) => {
+    const d = e.decoded;
+    lines.push(`## ${i + 1}. ${d.name} (eventIndex ${d.index})`);
+    if (e.contractAddress) lines.push(`- contract: \`${e.contractAddress}\``);
+    if (e.txId) lines.push(`- tx: \`${e.txId}\``);
+    if (e.blockHash) lines.push(`- block: \`${e.blockHash}\``);
+    for (const f of d.fields) lines.push(`- **${f.name}** (${f.type}): \`${formatValue(f.value)}\``);
+    if (d.warning) lines.push(`- ⚠ ${d.warning}`);
+    lines.push('');
+  });
+  return lines.join('\n');
+}
