@@ -4,20 +4,21 @@ import { redactingLogger, type Logger } from './core/log';
 import type { NodeStatus } from './core/workflows/nodeStatus';
 import { ConnectionManager } from './connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
+import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
 import { importDevSecrets } from './devSecrets';
+import { registerNodeCommands } from './node/nodeCommands';
 import { registerProfileCommands } from './profiles/profileCommands';
 import { SecretStore } from './secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommand } from './util/commands';
 import { NodeTreeProvider } from './views/nodeTree';
-import { EmptyTreeProvider } from './views/placeholderTree';
 
 /**
  * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,
  * no client). Other extensions may read them; the integration tests compare them with the workbench.
  */
-export interface AlephiumGatewayApi extends TransactionsApi {
+export interface AlephiumGatewayApi extends TransactionsApi, ContractsFeatureApi {
   readonly activatedInMs: number;
   readonly log: Logger;
   /** Folder of the extension's log files (the "Alephium Gateway" output channel is written there). */
@@ -59,10 +60,11 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
     registerStatusBarActions(),
     ...registerProfileCommands(deps),
-    vscode.window.registerTreeDataProvider(ViewIds.contracts, new EmptyTreeProvider()),
+    ...registerNodeCommands(deps),
   );
 
   const transactions = registerTransactionsFeature(context, deps);
+  const contracts = registerContractsFeature(context, deps);
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
   void importDevSecrets(secrets, log).then((imported) => {
@@ -79,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     nodeStatus: () => nodeTree.current,
     refreshNode: () => nodeTree.refresh(),
     ...transactions,
+    ...contracts,
   };
 }
 

@@ -1,0 +1,161 @@
+import * as vscode from 'vscode';
+import { formatEventSummary, decodeEvent } from '../core/artifacts';
+import { errorMessage } from '../core/errors';
+import { limitsOf, type ContractEvent, type GatewayClient } from '../core/gateway';
+import type { Logger } from '../core/log';
+import { EventWatcher, eventKey, type CursorStore } from '../core/workflows/eventWatcher';
+import { cursorKeyPrefix } from '../core/workflows/watchedContracts';
+import * as config from '../config';
+import type { ConnectionManager } from '../connection';
+import { DisposableBase } from '../util/lifecycle';
+import type { ContractsTreeProvider } from './contractsTree';
+
+/** What the watcher delivered in this session (bounded), for the API's read-only view. */
+export interface DeliveredEvent {
+  readonly address: string;
+  readonly key: string;
+  readonly txId: string;
+  readonly eventIndex: number;
+}
+
+const DELIVERED_LIMIT = 1000;
+/** More than this many matching events in one batch are summarised in one notification. */
+const NOTIFY_LIMIT = 3;
+
+/**
+ * Owns the core EventWatcher of the active connection. It is rebuilt (from the cursors persisted in
+ * workspaceState) whenever the connection or a watch setting changes, which is also exactly what a
+ * window reload does; so the "nothing missed, nothing repeated" promise is exercised on every rebuild.
+ */
+export class EventWatch extends DisposableBase {
+  private watcher: EventWatcher | undefined;
+  private lastUsed: number | undefined;
+  private readonly delivered: DeliveredEvent[] = [];
+
+  constructor(
+    private readonly connection: ConnectionManager,
+    private readonly workspaceState: vscode.Memento,
+    private readonly tree: ContractsTreeProvider,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.register(connection.onUsage((u) => (this.lastUsed = u.count)));
+    this.register(
+      vscode.window.onDidChangeWindowState((s) => this.watcher?.setFocused(this.focused(s.focused))),
+    );
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        // Connection settings rebuild through the connection's own change event.
+        if (e.affectsConfiguration(`${config.SECTION}.watch`) && !config.affectsConnection(e)) this.rebuild();
+      }),
+    );
+    this.register({ dispose: () => this.stop() });
+  }
+
+  private focused(windowFocused: boolean): boolean {
+    return config.unfocusedPolling() === 'continue' || windowFocused;
+  }
+
+  get deliveredEvents(): readonly DeliveredEvent[] {
+    return this.delivered;
+  }
+
+  private stop(): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+  }
+
+  /** Builds a watcher for the active client and the current watch list (nothing without a client). */
+  rebuild(): void {
+    this.stop();
+    if (this.isDisposed) return;
+    const { client, profile } = this.connection.state;
+    if (!client || !profile) return;
+    const watcher = this.create(client, profile.name);
+    this.watcher = watcher;
+    for (const w of this.tree.watched) watcher.watch(w.address);
+    watcher.start();
+  }
+
+  private create(client: GatewayClient, profileName: string): EventWatcher {
+    const store: CursorStore = {
+      get: (key) => this.workspaceState.get(key),
+      set: (key, value) => this.workspaceState.update(key, value),
+    };
+    const interval = config.watchIntervalSeconds();
+    const whenUnfocused = config.unfocusedPolling();
+    const watcher = new EventWatcher({
+      client,
+      store,
+      storeKeyPrefix: cursorKeyPrefix(profileName),
+      // Only what happens from now on is news: the view reads recent history itself, and a backlog
+      // would notify about old events.
+      backlog: 0,
+      pageSize: 100,
+      whenUnfocused: whenUnfocused === 'pause' ? 'pause' : 'slow',
+      // An explicit interval is the user's choice; 0 lets the plan's monthly budget decide.
+      ...(interval !== undefined
+        ? { intervalMs: interval * 1000 }
+        : {
+            budget: {
+              monthlyLimit: limitsOf(client.profile).perMonth,
+              share: config.watchMonthlyShare() / 100,
+              requestsUsedThisMonth: () => this.lastUsed,
+            },
+          }),
+    });
+    watcher.setFocused(this.focused(vscode.window.state.focused));
+    watcher.onEvents(({ address, events }) => this.onEvents(address, events));
+    watcher.onError((e) =>
+      this.log.warn(
+        `Watching ${e.address}: ${errorMessage(e.error)} (failure ${e.failures}, retry in ${Math.round(e.retryInMs / 1000)} s)`,
+      ),
+    );
+    watcher.onCursorReset((r) => this.log.warn(`Watching ${r.address}: ${r.reason}`));
+    const choice = watcher.budgetChoice();
+    this.log.info(
+      `Watching ${this.tree.watched.length} contract(s), every ${Math.round(watcher.intervalMs / 1000)} s` +
+        (choice ? ` (${choice.explanation})` : ''),
+    );
+    return watcher;
+  }
+
+  watch(address: string): void {
+    if (this.watcher) this.watcher.watch(address);
+    else this.rebuild();
+  }
+
+  async unwatch(address: string): Promise<void> {
+    if (this.watcher) await this.watcher.unwatch(address, { forget: true });
+    else {
+      const profile = this.connection.state.profile;
+      if (profile) await this.workspaceState.update(`${cursorKeyPrefix(profile.name)}${address}`, undefined);
+    }
+  }
+
+  private onEvents(address: string, events: readonly ContractEvent[]): void {
+    for (const e of events) {
+      this.delivered.push({ address, key: eventKey(e), txId: e.txId, eventIndex: e.eventIndex });
+    }
+    this.delivered.splice(0, Math.max(0, this.delivered.length - DELIVERED_LIMIT));
+    this.log.info(`${events.length} new event(s) from ${address}`);
+    this.tree.addWatcherEvents(address, events);
+    void this.notify(address, events);
+  }
+
+  private async notify(address: string, events: readonly ContractEvent[]): Promise<void> {
+    const wanted = config.notifyEvents();
+    if (wanted.length === 0) return;
+    const resolved = await this.tree.resolved(address);
+    const matching = events
+      .map((e) => decodeEvent(e, resolved?.artifact, resolved?.drift ? { drift: resolved.drift } : {}))
+      .filter((d) => wanted.includes(d.name));
+    if (matching.length === 0) return;
+    const name =
+      this.tree.watched.find((w) => w.address === address)?.name ?? resolved?.artifact?.name ?? address;
+    for (const d of matching.slice(0, NOTIFY_LIMIT))
+      void vscode.window.showInformationMessage(`${name}: ${formatEventSummary(d)}`);
+    if (matching.length > NOTIFY_LIMIT)
+      void vscode.window.showInformationMessage(`${name}: ${matching.length - NOTIFY_LIMIT} more event(s)`);
+  }
+}

@@ -1,0 +1,133 @@
+import * as vscode from 'vscode';
+import {
+  addressInfo,
+  addressInfoMarkdown,
+  blockRows,
+  blocksMarkdown,
+  checkAddress,
+  presetRange,
+  rangeProblem,
+  timestampProblem,
+  TIME_RANGE_PRESETS,
+  type AddressInfo,
+  type BlockRow,
+  type TimeRangePreset,
+} from '../core/workflows/nodeQueries';
+import { UserCancelledError } from '../core/errors';
+import type { ConnectionManager } from '../connection';
+import { CommandIds } from '../constants';
+import { registerCommand, type CommandContext } from '../util/commands';
+import { argString, argValue, askText, pick } from '../util/prompts';
+
+export interface NodeCommandDeps extends CommandContext {
+  readonly connection: ConnectionManager;
+}
+
+async function openMarkdown(content: string): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+function showDocument(args: unknown): boolean {
+  return argString(args, 'show') !== 'none';
+}
+
+/** `Alephium: Address Info` and `Alephium: Blocks in Time Range`. Both return their result to callers. */
+export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[] {
+  const addressInfoCommand = async (args?: unknown): Promise<AddressInfo> => {
+    const text =
+      argString(args, 'address') ??
+      (await askText({
+        title: 'Address Info',
+        prompt: 'Alephium address',
+        validate: (v) => {
+          const c = checkAddress(v);
+          return c.valid ? undefined : c.problem;
+        },
+      }));
+    const check = checkAddress(text);
+    // A malformed address is answered locally: the gateway would only say 400.
+    if (!check.valid) {
+      if (showDocument(args)) await openMarkdown(addressInfoMarkdown(check));
+      return check;
+    }
+    const client = deps.connection.requireClient();
+    const [group, balance] = await Promise.all([
+      client.getAddressGroup(check.address),
+      client.getAddressBalance(check.address),
+    ]);
+    const info = addressInfo(check, group, balance);
+    if (showDocument(args)) await openMarkdown(addressInfoMarkdown(info));
+    return info;
+  };
+
+  const blocksInTimeRange = async (
+    args?: unknown,
+  ): Promise<{ fromTs: number; toTs: number; blocks: BlockRow[] }> => {
+    let fromTs = Number(argValue(args, 'fromTs'));
+    let toTs = Number(argValue(args, 'toTs'));
+    const rangeArg = argString(args, 'range') as TimeRangePreset | undefined;
+    if (rangeArg) ({ fromTs, toTs } = presetRange(rangeArg, Date.now()));
+    if (!Number.isFinite(fromTs) || !Number.isFinite(toTs)) {
+      const chosen = await pick(
+        [
+          ...TIME_RANGE_PRESETS.map((p) => ({ label: p.label, id: p.id as TimeRangePreset | 'custom' })),
+          { label: 'Custom range (millisecond timestamps)…', id: 'custom' as const },
+        ],
+        { title: 'Blocks in Time Range' },
+      );
+      if (chosen.id === 'custom') {
+        fromTs = Number(
+          await askText({
+            title: 'Blocks in Time Range',
+            prompt: 'From (ms timestamp)',
+            value: String(Date.now() - 600_000),
+            validate: timestampProblem,
+          }),
+        );
+        toTs = Number(
+          await askText({
+            title: 'Blocks in Time Range',
+            prompt: 'To (ms timestamp)',
+            value: String(Date.now()),
+            validate: (v) => timestampProblem(v) ?? rangeProblem(fromTs, Number(v)),
+          }),
+        );
+      } else {
+        ({ fromTs, toTs } = presetRange(chosen.id, Date.now()));
+      }
+    }
+    const problem = rangeProblem(fromTs, toTs);
+    if (problem) throw new Error(problem);
+    const client = deps.connection.requireClient();
+    // Long ranges are split by the client on 504, which can take many requests: show progress and let
+    // the user cancel.
+    const blocks = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Reading blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()}…`,
+        cancellable: true,
+      },
+      async (_progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await client.getBlocks(fromTs, toTs, { signal: controller.signal });
+        } catch (error) {
+          if (token.isCancellationRequested) throw new UserCancelledError();
+          throw error;
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    const rows = blockRows(blocks);
+    if (showDocument(args)) await openMarkdown(blocksMarkdown(fromTs, toTs, rows));
+    return { fromTs, toTs, blocks: rows };
+  };
+
+  return [
+    registerCommand(deps, CommandIds.addressInfo, addressInfoCommand),
+    registerCommand(deps, CommandIds.blocksInTimeRange, blocksInTimeRange),
+  ];
+}
