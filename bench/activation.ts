@@ -1,0 +1,176 @@
+/**
+ * Activation in the real VS Code 1.100.3 (server + web workbench in headless Chromium, offline), with the
+ * production bundle, against the sandbox gateway on loopback (a Free key, as `npm start` sets it up).
+ *
+ * Per run (a fresh browser context, so a fresh window, extension host and SecretStorage):
+ *   load        page.goto → the workbench and the Alephium activity-bar entry are visible
+ *   activate    the time spent in `activate()`, as the extension logs it ("activated in X ms", the same
+ *               number its API returns as `activatedInMs`), read from the host's log file
+ *   rows        click on the Alephium entry → the first row of the Node view is visible
+ *   populated   click → the Node view shows "synced" (its 20 requests answered, paced at 5/s)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, workbenchUrl } from '../scripts/browser.mjs';
+import { startServer } from '../scripts/vscodeServer.mjs';
+import { sandbox } from './lib/sandbox';
+import { figure, log, type Figure } from './lib/stats';
+
+export interface ActivationRun {
+  readonly loadMs: number;
+  readonly activateMs: number;
+  readonly rowsMs: number;
+  readonly populatedMs: number;
+}
+
+function findActivationTimes(dir: string): number[] {
+  const out: number[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.log')) {
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/Alephium Gateway activated in ([\d.]+) ms/g))
+          out.push(Number(m[1]));
+      }
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out;
+}
+
+export async function activationBench(runs: number): Promise<{ figures: Figure[]; raw: ActivationRun[] }> {
+  const sb = await sandbox({ blockTimeMs: 1_000 });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'alephium-bench-'));
+  const workspace = path.join(tmp, 'workspace');
+  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  fs.writeFileSync(
+    path.join(workspace, '.vscode', 'settings.json'),
+    JSON.stringify({
+      'alephium.profiles': [
+        {
+          name: 'Sandbox',
+          kind: 'gateway',
+          baseUrl: sb.baseUrl,
+          slug: sb.slug,
+          network: 'devnet',
+          plan: 'free',
+        },
+      ],
+      'alephium.activeProfile': 'Sandbox',
+      'workbench.startupEditor': 'none',
+      'telemetry.telemetryLevel': 'off',
+      'workbench.tips.enabled': false,
+    }),
+  );
+  // The extension imports the key from this file (then deletes it); the server's hosts inherit the variable.
+  const secretsFile = path.join(tmp, 'dev-secrets.json');
+  const previous = process.env.ALEPHIUM_GATEWAY_DEV_SECRETS_FILE;
+  process.env.ALEPHIUM_GATEWAY_DEV_SECRETS_FILE = secretsFile;
+  const server = await startServer({ logFile: path.join(tmp, 'server.log') });
+  // Everything the server writes (its data, user data and log folders) lives under its temporary folder.
+  const serverTmp = (server as unknown as { tmp: string }).tmp;
+  let browser: Browser | undefined;
+  const raw: ActivationRun[] = [];
+  try {
+    browser = await launchBrowser();
+    for (let i = 0; i < runs; i++) {
+      fs.writeFileSync(secretsFile, JSON.stringify({ profile: 'Sandbox', apiKey: sb.apiKeys.free }), {
+        mode: 0o600,
+      });
+      const before = findActivationTimes(serverTmp).length;
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      try {
+        const page = await context.newPage();
+        const t0 = performance.now();
+        await page.goto(workbenchUrl(server, { folder: workspace }));
+        await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+        const entry = page.locator('.activitybar .action-item a[aria-label^="Alephium"]').first();
+        await entry.waitFor({ state: 'visible', timeout: 90_000 });
+        const loadMs = performance.now() - t0;
+        const t1 = performance.now();
+        await entry.click();
+        const nodePane = page.locator('.part.sidebar .pane', {
+          has: page.locator('.pane-header', { hasText: 'Node' }),
+        });
+        await nodePane.locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+        const rowsMs = performance.now() - t1;
+        try {
+          await nodePane
+            .locator('.monaco-list-row', { hasText: /synced/ })
+            .first()
+            .waitFor({ state: 'visible', timeout: 60_000 });
+        } catch (error) {
+          const rows = await nodePane.locator('.monaco-list-row').allInnerTexts();
+          throw new Error(`the Node view never showed "synced"; its rows: ${JSON.stringify(rows)}`, {
+            cause: error,
+          });
+        }
+        const populatedMs = performance.now() - t1;
+        let activateMs = Number.NaN;
+        for (let wait = 0; wait < 50; wait++) {
+          const times = findActivationTimes(serverTmp);
+          if (times.length > before) {
+            activateMs = times[times.length - 1] as number;
+            break;
+          }
+          await page.waitForTimeout(100);
+        }
+        const run = { loadMs, activateMs, rowsMs, populatedMs };
+        log(`activation run ${i + 1}: ${JSON.stringify(run)}`);
+        raw.push(run);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser?.close().catch(() => undefined);
+    server.stop();
+    await sb.close();
+    if (previous === undefined) delete process.env.ALEPHIUM_GATEWAY_DEV_SECRETS_FILE;
+    else process.env.ALEPHIUM_GATEWAY_DEV_SECRETS_FILE = previous;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const b = 'activation (VS Code 1.100.3)';
+  return {
+    raw,
+    figures: [
+      figure(
+        b,
+        'time in activate() (activatedInMs)',
+        'ms',
+        raw.map((r) => r.activateMs),
+        {
+          target: '< 50 ms',
+          met: (s) => s.max < 50,
+        },
+      ),
+      figure(
+        b,
+        'workbench load → Alephium entry visible',
+        'ms',
+        raw.map((r) => r.loadMs),
+      ),
+      figure(
+        b,
+        'click Alephium → first Node row visible',
+        'ms',
+        raw.map((r) => r.rowsMs),
+        {
+          note: 'includes activation on first view open',
+        },
+      ),
+      figure(
+        b,
+        'click Alephium → Node view shows "synced"',
+        'ms',
+        raw.map((r) => r.populatedMs),
+        {
+          note: '20 requests paced at 5/s (Free key)',
+        },
+      ),
+    ],
+  };
+}

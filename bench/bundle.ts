@@ -1,0 +1,44 @@
+/**
+ * Production bundle sizes: `node esbuild.js --production`, then the sizes of dist/extension.js and
+ * dist/webview/*.js. Deterministic, so one build.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { figure, type Figure } from './lib/stats';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+export function build(production: boolean): void {
+  const result = spawnSync(process.execPath, ['esbuild.js', ...(production ? ['--production'] : [])], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`esbuild failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export function bundleBench(): { figures: Figure[]; raw: Record<string, number> } {
+  build(true);
+  const raw: Record<string, number> = {};
+  raw['dist/extension.js'] = fs.statSync(path.join(root, 'dist', 'extension.js')).size;
+  const webview = path.join(root, 'dist', 'webview');
+  for (const f of fs.existsSync(webview) ? fs.readdirSync(webview).sort() : []) {
+    if (f.endsWith('.js')) raw[`dist/webview/${f}`] = fs.statSync(path.join(webview, f)).size;
+  }
+  const figures = Object.entries(raw).map(([file, bytes]) =>
+    figure(
+      'bundle (production)',
+      file,
+      'KB',
+      [Math.round((bytes / 1024) * 10) / 10],
+      file === 'dist/extension.js'
+        ? {
+            target: '< 400 KB',
+            met: (s) => s.max < 400,
+            note: 'mostly undici + zod; being reduced separately',
+          }
+        : {},
+    ),
+  );
+  return { figures, raw };
+}

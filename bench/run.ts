@@ -1,0 +1,183 @@
+/**
+ * `npm run bench`: every benchmark against the sandbox gateway on loopback, a table on stdout and
+ * bench/results.json. Progress goes to stderr. Bounded: each bench has fixed runs and durations, and a
+ * watchdog ends the whole run if it ever exceeds 12 minutes.
+ *
+ *   npm run bench                       everything (about 7 minutes on 2 cores)
+ *   npm run bench -- --only cache,backfill
+ *
+ * Benches: bundle, activation, cache, backfill, economy, ratelimit, sdk, webview.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { activationBench } from './activation';
+import { backfillBench } from './backfill';
+import { build, bundleBench, root } from './bundle';
+import { cacheBench } from './cache';
+import { economyBench } from './economy';
+import { rateLimitBench } from './rateLimit';
+import { sdkCompareBench } from './sdkCompare';
+import { webviewBench } from './webview';
+import { log, renderTable, type Figure } from './lib/stats';
+
+/** Runs per bench: 5 where cheap, fewer where a run takes tens of seconds. */
+export const RUNS = {
+  activation: 3,
+  cache: 5,
+  backfillFree: 2,
+  backfillPro: 5,
+  economySeeds: [1, 2, 3],
+  ratelimit: 3,
+  sdk: 1,
+  webview: 5,
+} as const;
+
+const ALL = ['bundle', 'activation', 'cache', 'backfill', 'economy', 'ratelimit', 'sdk', 'webview'] as const;
+type BenchName = (typeof ALL)[number];
+
+async function main(): Promise<number> {
+  const onlyArg = process.argv.indexOf('--only');
+  const only =
+    onlyArg >= 0
+      ? new Set((process.argv[onlyArg + 1] ?? '').split(',').filter(Boolean))
+      : new Set<string>(ALL);
+  for (const name of only)
+    if (!(ALL as readonly string[]).includes(name))
+      throw new Error(`unknown bench ${name}; one of ${ALL.join(', ')}`);
+  const started = Date.now();
+  const figures: Figure[] = [];
+  const raw: Record<string, unknown> = {};
+  const notes: string[] = [];
+  const timings: Record<string, number> = {};
+  let productionBuilt = false;
+
+  const step = async (name: BenchName, run: () => Promise<Figure[]>) => {
+    if (!only.has(name)) return;
+    const t = Date.now();
+    log(`${name}…`);
+    try {
+      figures.push(...(await run()));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      notes.push(`${name}: FAILED: ${message.split('\n')[0]}`);
+      log(`${name} failed: ${error instanceof Error ? (error.stack ?? message) : message}`);
+    }
+    timings[name] = Date.now() - t;
+    log(`${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  };
+  const ensureProduction = () => {
+    if (!productionBuilt) build(true);
+    productionBuilt = true;
+  };
+
+  await step('bundle', async () => {
+    const r = bundleBench();
+    productionBuilt = true;
+    raw.bundle = r.raw;
+    return r.figures;
+  });
+  await step('activation', async () => {
+    ensureProduction();
+    const r = await activationBench(RUNS.activation);
+    raw.activation = r.raw;
+    notes.push(
+      'activation: real VS Code 1.100.3 server + web workbench in headless Chromium, production bundle, ' +
+        'sandbox profile with a Free key; activate() time read from the extension log line that carries activatedInMs.',
+    );
+    return r.figures;
+  });
+  await step('cache', async () => {
+    const r = await cacheBench(RUNS.cache);
+    raw.cache = r.raw;
+    return r.figures;
+  });
+  await step('backfill', async () => {
+    const r = await backfillBench(RUNS.backfillFree, RUNS.backfillPro);
+    raw.backfill = r.raw;
+    notes.push(
+      `backfill: 10,000 visible events and ${r.gaps} hidden Debug slots (gaps) on one contract; fetchEventsFrom(0, until current-count).`,
+    );
+    return r.figures;
+  });
+  await step('economy', async () => {
+    const r = await economyBench(RUNS.economySeeds);
+    raw.economy = r.raw;
+    notes.push(
+      'economy: virtual time (timers injected into EventWatcher), real HTTP to the sandbox with an unthrottled key; ' +
+        'events on every contract as a Poisson process, one per 10 min on average; runs = seeds.',
+    );
+    return r.figures;
+  });
+  await step('ratelimit', async () => {
+    const r = await rateLimitBench(RUNS.ratelimit);
+    raw.ratelimit = r.raw;
+    return r.figures;
+  });
+  await step('sdk', async () => {
+    const r = await sdkCompareBench(RUNS.sdk);
+    raw.sdk = r.raw;
+    notes.push(`sdk: @alephium/web3 current-count against the spec's {count}: ${r.currentCount}.`);
+    return r.figures;
+  });
+  await step('webview', async () => {
+    ensureProduction();
+    const r = await webviewBench(RUNS.webview);
+    raw.webview = r.raw;
+    if (r.pending) notes.push(`webview: PENDING: ${r.pending}.`);
+    return r.figures;
+  });
+  // Leave dist/ as `npm run build` does (development build with source maps), which the tests expect.
+  if (productionBuilt) build(false);
+
+  const totalS = (Date.now() - started) / 1000;
+  console.log(
+    `\nAlephium Gateway benchmarks (${os.cpus().length} cores, Node ${process.version}, ${totalS.toFixed(0)} s)\n`,
+  );
+  console.log(renderTable(figures));
+  if (notes.length) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
+  const missed = figures.filter((f) => f.met === false);
+  console.log(
+    `\ntargets: ${figures.filter((f) => f.met === true).length} met, ${missed.length} not met` +
+      (missed.length ? ` (${missed.map((f) => `${f.bench}: ${f.name}`).join('; ')})` : ''),
+  );
+  const out = path.join(root, 'bench', 'results.json');
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: {
+          cores: os.cpus().length,
+          cpu: os.cpus()[0]?.model,
+          node: process.version,
+          platform: process.platform,
+        },
+        runs: RUNS,
+        totalSeconds: totalS,
+        benchSeconds: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, v / 1000])),
+        figures,
+        notes,
+        raw,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`results: ${path.relative(process.cwd(), out)}`);
+  return notes.some((n) => n.includes('FAILED')) ? 1 : 0;
+}
+
+const watchdog = setTimeout(() => {
+  console.error('[bench] still running after 12 minutes: giving up');
+  process.exit(2);
+}, 12 * 60_000);
+watchdog.unref();
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

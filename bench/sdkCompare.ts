@@ -1,0 +1,239 @@
+/**
+ * Side by side on one event-watching scenario: our EventWatcher (through one GatewayClient) and
+ * @alephium/web3's own contract-event subscription (`subscribeToEvents`, the engine behind
+ * `subscribeContractEvents`), both polling every 16 s, both on a Free key of their own (5/s), watching
+ * the same 20 contracts of the same sandbox while an event is mined every second on one of them.
+ *
+ * The SDK's NodeProvider is pointed at `${baseUrl}/${slug}` with a custom fetch that adds the gateway's
+ * `Authorization: Bearer` header (the SDK itself only knows the node's X-API-KEY).
+ */
+import { NodeProvider, subscribeToEvents, web3, type EventSubscription } from '@alephium/web3';
+import { EventWatcher, eventKey } from '../src/core/workflows/eventWatcher';
+import {
+  countingTransport,
+  counters,
+  gatewayClient,
+  memoryStore,
+  newKey,
+  requestsOfKey,
+  sandbox,
+  trigger,
+  type Sandbox,
+} from './lib/sandbox';
+import { figure, log, seededRandom, sleep, type Figure } from './lib/stats';
+
+const CONTRACTS = 20;
+const INTERVAL_MS = 16_000;
+const EVENTS_FOR_MS = 38_000;
+/**
+ * After the last event, both keep running until our watcher has read every contract's final count (a
+ * poll round on a 5/s key takes about 4 s, so this is 16 to 21 s), and at least one interval plus slack
+ * so that every SDK subscription has polled again too. Bounded.
+ */
+const MIN_DRAIN_MS = INTERVAL_MS + 3_000;
+const MAX_DRAIN_MS = 2 * INTERVAL_MS + 8_000;
+
+export interface SideRun {
+  readonly requests: number;
+  readonly rejected429: number;
+  readonly errors: number;
+  readonly delivered: number;
+  readonly missed: number;
+  readonly repeated: number;
+}
+
+export interface CompareRun {
+  readonly triggered: number;
+  /** How long both ran on after the last event. */
+  readonly drainMs: number;
+  readonly ours: SideRun;
+  readonly sdk: SideRun;
+}
+
+function tally(triggered: ReadonlySet<string>, deliveredTxIds: readonly string[]) {
+  const seen = new Map<string, number>();
+  for (const t of deliveredTxIds) seen.set(t, (seen.get(t) ?? 0) + 1);
+  let missed = 0;
+  for (const t of triggered) if (!seen.has(t)) missed++;
+  let repeated = 0;
+  for (const [t, n] of seen) if (triggered.has(t) && n > 1) repeated += n - 1;
+  return { delivered: deliveredTxIds.length, missed, repeated };
+}
+
+function bearerFetch(key: string): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${key}`);
+    return fetch(input, { ...init, headers });
+  };
+}
+
+/** What the SDK makes of the sandbox's (spec-shaped) `{count}` answer to current-count. */
+export async function sdkCurrentCountShape(sb: Sandbox, address: string): Promise<string> {
+  const key = newKey(sb, 'pro', 'sdkcount');
+  const provider = new NodeProvider(`${sb.baseUrl}/${sb.slug}`, undefined, bearerFetch(key));
+  try {
+    const value: unknown = await provider.events.getEventsContractContractaddressCurrentCount(address);
+    return `typed as number, returned ${typeof value} ${JSON.stringify(value)}`;
+  } catch (error) {
+    return `threw: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+async function once(seed: number): Promise<CompareRun & { countShape: string }> {
+  const sb = await sandbox();
+  const transport = countingTransport();
+  try {
+    const addresses = counters(sb, CONTRACTS);
+    // One event each beforehand: both sides start from a non-zero count, as with a live contract.
+    for (const a of addresses) trigger(sb, a, 1, false);
+    sb.chain.mine();
+    const countShape = await sdkCurrentCountShape(sb, addresses[0] as string);
+
+    const ourKey = newKey(sb, 'free', `ours${seed}`);
+    const sdkKey = newKey(sb, 'free', `sdk${seed}`);
+    const client = gatewayClient(sb, ourKey, 'free', transport.send);
+    const watcher = new EventWatcher({ client, store: memoryStore(), intervalMs: INTERVAL_MS, backlog: 0 });
+    const ours: string[] = [];
+    let ourErrors = 0;
+    watcher.onEvents((e) => ours.push(...e.events.map((ev) => eventKey(ev).split(':')[0] as string)));
+    watcher.onError(() => ourErrors++);
+    const lastCount = new Map<string, number>();
+    watcher.onPolled((p) => lastCount.set(p.address, p.count));
+
+    web3.setCurrentNodeProvider(new NodeProvider(`${sb.baseUrl}/${sb.slug}`, undefined, bearerFetch(sdkKey)));
+    const sdk: string[] = [];
+    let sdkErrors = 0;
+    const subscriptions: EventSubscription[] = [];
+
+    // Start both from the current count (our watcher with backlog 0 does the same).
+    for (const a of addresses) watcher.watch(a);
+    watcher.start();
+    for (const a of addresses) {
+      subscriptions.push(
+        subscribeToEvents(
+          {
+            pollingInterval: INTERVAL_MS,
+            messageCallback: (event) => {
+              sdk.push(event.txId);
+              return Promise.resolve();
+            },
+            errorCallback: () => {
+              sdkErrors++;
+              return Promise.resolve();
+            },
+          },
+          a,
+          sb.chain.eventCount(a),
+        ),
+      );
+    }
+
+    const random = seededRandom(seed);
+    const triggered = new Set<string>();
+    const started = Date.now();
+    while (Date.now() - started < EVENTS_FOR_MS) {
+      await sleep(1_000);
+      for (const t of trigger(sb, addresses[Math.floor(random() * addresses.length)] as string))
+        triggered.add(t);
+    }
+    const drainStarted = Date.now();
+    const finalCounts = new Map(addresses.map((a) => [a, sb.chain.eventCount(a)]));
+    while (Date.now() - drainStarted < MAX_DRAIN_MS) {
+      const caughtUp = addresses.every((a) => (lastCount.get(a) ?? -1) >= (finalCounts.get(a) ?? 0));
+      if (caughtUp && Date.now() - drainStarted >= MIN_DRAIN_MS) break;
+      await sleep(250);
+    }
+    // The count was read; let the page fetch that follows it land.
+    await sleep(1_000);
+    const drainMs = Date.now() - drainStarted;
+    for (const s of subscriptions) s.unsubscribe();
+    watcher.dispose();
+    client.dispose();
+
+    const side = (key: string, delivered: string[], errors: number): SideRun => {
+      const served = requestsOfKey(sb, key);
+      return {
+        requests: served.length,
+        rejected429: served.filter((r) => r.status === 429).length,
+        errors,
+        ...tally(triggered, delivered),
+      };
+    };
+    return {
+      triggered: triggered.size,
+      ours: side(ourKey, ours, ourErrors),
+      sdk: side(sdkKey, sdk, sdkErrors),
+      countShape,
+      drainMs,
+    };
+  } finally {
+    await transport.close();
+    await sb.close();
+  }
+}
+
+export async function sdkCompareBench(
+  runs: number,
+): Promise<{ figures: Figure[]; raw: CompareRun[]; currentCount: string }> {
+  const raw: CompareRun[] = [];
+  let currentCount = '';
+  for (let i = 1; i <= runs; i++) {
+    const r = await once(i);
+    currentCount = r.countShape;
+    log(
+      `sdk compare run ${i}: ${r.triggered} events; ours ${JSON.stringify(r.ours)}; sdk ${JSON.stringify(r.sdk)}`,
+    );
+    raw.push(r);
+  }
+  const figures: Figure[] = [];
+  for (const [name, pick] of [
+    ['ours (EventWatcher + GatewayClient)', (r: CompareRun) => r.ours],
+    ['@alephium/web3 subscribeToEvents', (r: CompareRun) => r.sdk],
+  ] as const) {
+    const b = `vs SDK: ${name}`;
+    figures.push(
+      figure(
+        b,
+        `requests (20 contracts, ${EVENTS_FOR_MS / 1000} s of events + drain)`,
+        'req',
+        raw.map((r) => pick(r).requests),
+        {
+          note: `drain ${raw.map((r) => (r.drainMs / 1000).toFixed(1)).join('/')} s`,
+        },
+      ),
+      figure(
+        b,
+        '429 responses',
+        '',
+        raw.map((r) => pick(r).rejected429),
+        { target: '0', met: (s) => s.max === 0 },
+      ),
+      figure(
+        b,
+        'events not delivered by the end',
+        'events',
+        raw.map((r) => pick(r).missed),
+        {
+          target: '0',
+          met: (s) => s.max === 0,
+          note: `of ${raw.map((r) => r.triggered).join('/')} triggered`,
+        },
+      ),
+      figure(
+        b,
+        'events repeated',
+        'events',
+        raw.map((r) => pick(r).repeated),
+        { target: '0', met: (s) => s.max === 0 },
+      ),
+      figure(
+        b,
+        'errors reported to the caller',
+        '',
+        raw.map((r) => pick(r).errors),
+      ),
+    );
+  }
+  return { figures, raw, currentCount };
+}
