@@ -1,0 +1,96 @@
+// One sandbox gateway for the whole UI suite, started lazily in this (mocha) process and shared by every
+// spec that needs chain data. Specs point the workbench at it the way a person would: a profile in the
+// workspace settings, then "Alephium: Set API Key" typed into the palette (the key lives in SecretStorage).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { ui } from './hooks';
+import { runCommandByTitle } from './workbench';
+
+let started: Promise<Sandbox> | undefined;
+
+/** The shared sandbox (no block timer: a spec mines with `sandbox.mine()` when it needs a block). */
+export function uiSandbox(): Promise<Sandbox> {
+  started ??= startSandbox({ port: 0, blockTimeMs: 0 });
+  return started;
+}
+
+/** Calls the sandbox's control API (loopback, no auth), e.g. `/events/trigger`. */
+export async function sandboxControl(route: string, body?: unknown): Promise<unknown> {
+  const sandbox = await uiSandbox();
+  const res = await fetch(`${sandbox.baseUrl}/__sandbox${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`sandbox control ${route}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Merges keys into the workspace's .vscode/settings.json; returns a function that restores the file. */
+export function mergeWorkspaceSettings(workspace: string, values: Record<string, unknown>): () => void {
+  const file = path.join(workspace, '.vscode', 'settings.json');
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  const current = before ? (JSON.parse(before) as Record<string, unknown>) : {};
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...current, ...values }, null, 2));
+  return () => {
+    if (before === undefined) fs.rmSync(file, { force: true });
+    else fs.writeFileSync(file, before);
+  };
+}
+
+export const UI_PROFILE = 'UI Sandbox';
+
+let configured: Promise<Sandbox> | undefined;
+
+/**
+ * The shared sandbox with the workbench pointed at it: the profile UI_PROFILE active in the workspace
+ * settings and its API key set through the palette. Done once for the suite (idempotent), so specs
+ * share one profile and one key.
+ */
+export function sandboxProfile(page: Page = ui.page): Promise<Sandbox> {
+  configured ??= configure(page).catch((error: unknown) => {
+    configured = undefined;
+    throw error;
+  });
+  return configured;
+}
+
+/**
+ * The settings file reaches the extension host a moment after it is written, so "Set API Key" is retried
+ * (bounded) until the toast with the gateway's answer to the key check appears.
+ */
+async function configure(page: Page): Promise<Sandbox> {
+  const sandbox = await uiSandbox();
+  mergeWorkspaceSettings(ui.workspace, {
+    'alephium.profiles': [
+      {
+        name: UI_PROFILE,
+        kind: 'gateway',
+        baseUrl: sandbox.baseUrl,
+        slug: sandbox.slug,
+        network: 'devnet',
+        plan: 'pro',
+      },
+    ],
+    'alephium.activeProfile': UI_PROFILE,
+  });
+  const saved = page.locator('.notifications-toasts').getByText(`API key saved for "${UI_PROFILE}"`).first();
+  for (let attempt = 1; ; attempt++) {
+    await runCommandByTitle(page, 'Alephium: Set API Key');
+    const input = page.locator('.quick-input-widget input');
+    try {
+      // Before the settings arrive the command fails at once ("no active profile") and shows no input box.
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(sandbox.apiKeys.pro);
+      await input.press('Enter');
+      await saved.waitFor({ state: 'visible', timeout: 10_000 });
+      return sandbox;
+    } catch (error) {
+      if (attempt >= 8) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
