@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
+// Named 00-… so it runs first: it checks the empty states, before other UI specs add contracts and txs.
 import { ui } from './hooks';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
@@ -27,7 +28,8 @@ describe('UI: Alephium: Show Logs', () => {
 
   it('shows the Alephium container with its three views in the activity bar', async () => {
     const page = ui.page;
-    await page.locator('.activitybar .action-item a[aria-label^="Alephium"]').first().click();
+    // "View: Show Alephium" always reveals the container (a click on its icon would toggle it closed).
+    await runCommandByTitle(page, 'View: Show Alephium');
     const sidebar = page.locator('.part.sidebar');
     for (const title of ['Node', 'Watched Contracts', 'Transactions']) {
       await sidebar
