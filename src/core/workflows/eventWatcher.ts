@@ -23,7 +23,10 @@ import { isValidAddress } from '../protocol';
 import { Emitter, type Event } from '../gateway/emitter';
 import type { RequestOptions } from '../gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../gateway/schemas';
-import { chooseInterval, MIN_POLL_INTERVAL_MS, type BudgetChoice } from './budget';
+import { chooseInterval, DEFAULT_FETCH_RATIO, MIN_POLL_INTERVAL_MS, type BudgetChoice } from './budget';
+
+/** Weight of the latest poll in the learned fetch ratio: about the last 10 polls count. */
+const FETCH_RATIO_SMOOTHING = 0.1;
 
 export { chooseInterval, msUntilNextUtcMonth, MIN_POLL_INTERVAL_MS, BUDGET_MONTH_MS } from './budget';
 export type { BudgetInput, BudgetChoice } from './budget';
@@ -177,6 +180,7 @@ export class EventWatcher {
   private readonly maxBackoffMs: number;
   private readonly prefix: string;
   private budget: WatcherBudget | undefined;
+  private fetchRatio = DEFAULT_FETCH_RATIO;
   private configuredIntervalMs: number;
   private focused = true;
   private running = false;
@@ -273,6 +277,19 @@ export class EventWatcher {
     return !this.focused && this.whenUnfocused === 'pause';
   }
 
+  /**
+   * Event-page requests per `current-count` request, as observed (an exponential moving average that
+   * starts at the budget's default guess). Busy contracts make almost every poll fetch a page, so a fixed
+   * guess would let polling overspend its share; the budget uses what the watcher actually sees.
+   */
+  get learnedFetchRatio(): number {
+    return this.fetchRatio;
+  }
+
+  private observeFetches(pages: number): void {
+    this.fetchRatio += FETCH_RATIO_SMOOTHING * (pages - this.fetchRatio);
+  }
+
   /** The budget's choice for the current number of contracts, if a budget is set. */
   budgetChoice(): BudgetChoice | undefined {
     if (!this.budget) return undefined;
@@ -281,7 +298,7 @@ export class EventWatcher {
       monthlyLimit: this.budget.monthlyLimit,
       share: this.budget.share,
       now: this.timers.now(),
-      ...(this.budget.fetchRatio !== undefined ? { fetchRatio: this.budget.fetchRatio } : {}),
+      fetchRatio: this.budget.fetchRatio ?? this.fetchRatio,
       ...(this.budget.requestsUsedThisMonth?.() !== undefined
         ? { requestsUsedThisMonth: this.budget.requestsUsedThisMonth() as number }
         : {}),
@@ -469,13 +486,18 @@ export class EventWatcher {
       await this.save(w, cursor);
       return 0;
     }
-    if (count <= cursor.lastCount && !cursor.pending) return 0;
+    if (count <= cursor.lastCount && !cursor.pending) {
+      this.observeFetches(0);
+      return 0;
+    }
 
     let emitted = 0;
+    let pagesFetched = 0;
     let start = cursor.nextStart;
     let done = false;
     for (let pages = 0; pages < this.maxPages && !done; pages++) {
       const page = await this.page(w.address, start);
+      pagesFetched++;
       const seen = new Set(cursor.seen);
       // Compared against earlier pages only: two identical emits inside one page are two events.
       const fresh = page.events.filter((e) => !seen.has(eventKey(e)));
@@ -495,6 +517,7 @@ export class EventWatcher {
       await this.save(w, cursor);
       start = cursor.nextStart;
     }
+    this.observeFetches(pagesFetched);
     await this.save(w, { ...cursor, lastCount: count, pending: !done });
     return emitted;
   }

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import type { RequestOptions } from '../../../src/core/gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../../../src/core/gateway/schemas';
 import {
+  BUDGET_MONTH_MS,
   EventWatcher,
+  chooseInterval,
   MIN_POLL_INTERVAL_MS,
   eventKey,
   type CursorStore,
@@ -434,5 +436,40 @@ describe('event watcher: polling rules', () => {
     await watcher.pollOnce();
     assert.equal(resets.length, 1);
     assert.equal(received.length, 2);
+  });
+});
+
+describe('event watcher: budget learns the fetch ratio', () => {
+  it('slows down when every poll finds new events, so busy contracts stay within the share', async () => {
+    const { client, timers, watcher } = setup({ budget: { monthlyLimit: 100_000, share: 0.5 } });
+    watcher.watch(A);
+    // The first guess: 0.25 page per count request.
+    const before = watcher.intervalMs;
+    assert.equal(
+      before,
+      chooseInterval({ contracts: 1, monthlyLimit: 100_000, share: 0.5, now: T0 }).intervalMs,
+    );
+    for (let i = 0; i < 40; i++) {
+      client.emit(A); // busy: something new on every poll
+      await watcher.pollOnce();
+      await timers.advance(watcher.intervalMs);
+    }
+    // Every poll cost a count and a page: the learned ratio approaches 1, the interval approaches 2 × 51.84 s.
+    assert.ok(watcher.learnedFetchRatio > 0.95, `ratio ${watcher.learnedFetchRatio}`);
+    assert.ok(watcher.intervalMs > before * 1.5, `${watcher.intervalMs} vs ${before}`);
+    const spent = client.count('count') + client.count('events');
+    const elapsedShare = (timers.now() - T0) / BUDGET_MONTH_MS;
+    assert.ok(spent <= 50_000 * elapsedShare * 1.25 + 2, `spent ${spent} against ${50_000 * elapsedShare}`);
+  });
+
+  it('speeds back up towards the count-only interval when contracts go quiet', async () => {
+    const { timers, watcher } = setup({ budget: { monthlyLimit: 100_000, share: 0.5 } });
+    watcher.watch(A);
+    for (let i = 0; i < 60; i++) {
+      await watcher.pollOnce();
+      await timers.advance(watcher.intervalMs);
+    }
+    assert.ok(watcher.learnedFetchRatio < 0.01, `ratio ${watcher.learnedFetchRatio}`);
+    assert.ok(watcher.intervalMs < 53_000, `${watcher.intervalMs}`);
   });
 });
