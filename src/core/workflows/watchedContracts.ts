@@ -4,7 +4,7 @@
  * state and its events are presented. The VS Code tree only maps these rows to TreeItems, so ordering,
  * ids, drift wording and paging are unit-tested here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   decodeEvent,
   decodeState,
