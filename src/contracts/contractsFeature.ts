@@ -145,7 +145,9 @@ export function registerContractsFeature(
   // ---- commands --------------------------------------------------------------------------------------
 
   const watchContract = async (args?: unknown): Promise<WatchedContract> => {
-    const registry = await artifacts.registry();
+    // A user action reads the files again rather than trusting the file watcher alone: watchers can
+    // miss files written by other tools (or into folders created after the watch began).
+    const registry = await artifacts.reload();
     const network = connection.state.profile?.network;
     if (!profileName()) throw new Error('No gateway profile is active. Run "Alephium: Add Profile".');
     let address = addressOf(args);
@@ -227,6 +229,7 @@ export function registerContractsFeature(
 
   const refreshContracts = async (): Promise<{ contracts: number; newEvents: number }> => {
     const addresses = tree.watched.map((w) => w.address);
+    await artifacts.reload();
     await tree.loadStates(addresses, true);
     let newEvents = 0;
     for (const a of addresses) newEvents += await tree.refreshEvents(a);
