@@ -40,7 +40,12 @@ function main() {
   // `npx mocha <file>` runs just that file.
   const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
   const tiers = [
-    runTier('unit (plain Node)', process.execPath, [mocha, 'test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts'], [path.join(outputDir, 'unit-results.json')]),
+    runTier(
+      'unit (plain Node)',
+      process.execPath,
+      [mocha, 'test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts'],
+      [path.join(outputDir, 'unit-results.json')],
+    ),
     runTier(
       'integration (real VS Code)',
       process.execPath,

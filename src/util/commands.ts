@@ -32,8 +32,11 @@ export function registerCommand(
       void vscode.window.showErrorMessage(message, 'Show Logs').then((choice) => {
         if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
       });
-      // Rethrow so that programmatic callers (automation, tests) see the failure too.
-      throw error;
+      // Callers that pass arguments (automation, keybindings with args, tests) get the failure too. From
+      // the palette (no arguments) it is not rethrown: the toast says it, and the palette would add a
+      // modal "Command resulted in an error" dialog on top of it.
+      if (args.length > 0 && args[0] !== undefined) throw error;
+      return undefined;
     }
   });
 }
