@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
 import { ui } from './hooks';
 import { uiSandbox } from './sandbox';
@@ -165,19 +165,27 @@ describe('UI: Watched Contracts', () => {
       .locator('.monaco-list-row', { hasText: '✓' })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
-    if ((await contractRow.getAttribute('aria-expanded')) !== 'true') await contractRow.click();
-    const eventsRow = sidebar.locator('.monaco-list-row', { hasText: /^Events/ }).first();
-    await eventsRow.waitFor({ state: 'visible', timeout: 30_000 });
-    if ((await eventsRow.getAttribute('aria-expanded')) !== 'true') await eventsRow.click();
-    const stateRow = sidebar.locator('.monaco-list-row', { hasText: /^State/ }).first();
-    if ((await stateRow.getAttribute('aria-expanded')) !== 'true') await stateRow.click();
-
-    const event = sidebar.locator('.monaco-list-row', { hasText: 'Incremented' }).first();
-    await event.waitFor({ state: 'visible', timeout: 30_000 });
-    await sidebar
-      .locator('.monaco-list-row', { hasText: 'owner' })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
+    // Expand a row until the child we look for shows (bounded): a click that lands while the tree
+    // re-renders (the watcher and the node view refresh it) can be lost.
+    const expandUntil = async (row: Locator, child: Locator, what: string): Promise<void> => {
+      for (let attempt = 1; ; attempt++) {
+        await row.waitFor({ state: 'visible', timeout: 30_000 });
+        if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+        try {
+          await child.waitFor({ state: 'visible', timeout: 5_000 });
+          return;
+        } catch (error) {
+          if (attempt === 6) {
+            await page.screenshot({ path: path.join(OUTPUT_DIR, 'contracts-failure.png') });
+            throw new Error(`${what} did not show after expanding: ${String(error)}`);
+          }
+        }
+      }
+    };
+    const row = (text: string | RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
+    await expandUntil(contractRow, row(/^Events/), 'the Events node');
+    await expandUntil(row(/^Events/), row('Incremented'), 'a decoded Incremented event');
+    await expandUntil(row(/^State/), row('owner'), 'the owner field of the state');
     const text = await sidebar.innerText();
     assert.match(text, /Incremented/);
     assert.match(text, /newCount=\d+/);
