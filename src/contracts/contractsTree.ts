@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { themeIconOf } from '../views/themeIcon';
 import type { ArtifactRegistry, ResolvedContract } from '../core/artifacts';
 import { errorMessage } from '../core/errors';
 import {
@@ -390,13 +391,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     item.contextValue = contextValue;
     if (row.description !== undefined) item.description = row.description;
     if (row.tooltip) item.tooltip = row.tooltip;
-    if (row.icon) {
-      const [icon, color] = row.icon.split('|');
-      item.iconPath = new vscode.ThemeIcon(
-        icon ?? 'circle',
-        color ? new vscode.ThemeColor(color) : undefined,
-      );
-    }
+    if (row.icon) item.iconPath = themeIconOf(row.icon);
     return item;
   }
 

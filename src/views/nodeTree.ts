@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { themeIconOf } from './themeIcon';
 import { fetchNodeStatus, type NodeStatus } from '../core/workflows/nodeStatus';
 import type { ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
@@ -132,13 +133,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
     item.id = element.id;
     if (element.description !== undefined) item.description = element.description;
     if (element.tooltip) item.tooltip = element.tooltip;
-    if (element.icon) {
-      const [icon, color] = element.icon.split('|');
-      item.iconPath = new vscode.ThemeIcon(
-        icon ?? 'circle',
-        color ? new vscode.ThemeColor(color) : undefined,
-      );
-    }
+    if (element.icon) item.iconPath = themeIconOf(element.icon);
     item.contextValue = 'alephium.node.row';
     return item;
   }

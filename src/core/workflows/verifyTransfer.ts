@@ -833,19 +833,12 @@ export function verifySweep(
       }
     });
     const { gasPrice, fee } = checkGas(decoded, tx, requestedGas, feeCap, local);
-    const groups = checkGroups(decoded, fromAddress, {}, local);
-    if (options.fromGroup !== undefined && options.fromGroup !== groups.fromGroup) {
-      local.push({
-        check: 'groups',
-        message: `the gateway reports fromGroup ${options.fromGroup}, but the bytes give ${groups.fromGroup}`,
-      });
-    }
-    if (options.toGroup !== undefined && options.toGroup !== groups.toGroup) {
-      local.push({
-        check: 'groups',
-        message: `the gateway reports toGroup ${options.toGroup}, but the bytes give ${groups.toGroup}`,
-      });
-    }
+    const groups = checkGroups(
+      decoded,
+      fromAddress,
+      { fromGroup: options.fromGroup, toGroup: options.toGroup },
+      local,
+    );
     problems.push(...local.map((p) => ({ ...p, message: `sweep tx ${k}: ${p.message}` })));
     const tokens = new Map<string, bigint>();
     for (const o of outputs) addTokens(tokens, o.tokens);
