@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const secrets = new SecretStore(context.secrets, redactor);
   const connection = new ConnectionManager(secrets, redactor, log, context.globalState);
   const statusBar = new StatusBarController(connection);
-  const nodeTree = new NodeTreeProvider(connection);
+  const nodeTree = new NodeTreeProvider(connection, log);
   const nodeView = vscode.window.createTreeView(ViewIds.node, {
     treeDataProvider: nodeTree,
     showCollapseAll: false,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { themeIconOf } from './themeIcon';
 import { fetchNodeStatus, type NodeStatus } from '../core/workflows/nodeStatus';
 import type { ConnectionManager } from '../connection';
+import type { Logger } from '../core/log';
 import { CommandIds } from '../constants';
 import { DisposableBase } from '../util/lifecycle';
 
@@ -35,7 +36,10 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
   private timer: ReturnType<typeof setInterval> | undefined;
   private visible = false;
 
-  constructor(private readonly connection: ConnectionManager) {
+  constructor(
+    private readonly connection: ConnectionManager,
+    private readonly log: Logger,
+  ) {
     super();
     this.register(connection.onDidChange(() => this.onConnectionChanged()));
     this.register({ dispose: () => this.stop() });
@@ -114,7 +118,12 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       this.changed.fire(undefined);
       return;
     }
-    this.status = await fetchNodeStatus(client, () => Date.now());
+    const status = await fetchNodeStatus(client, () => Date.now());
+    // The profile or key changed while this load ran (its client was disposed, its requests cancelled):
+    // its answer is stale, and the load that the change started will replace it.
+    if (this.connection.state.client !== client) return;
+    this.status = status;
+    if (status.problem) this.log.debug(`Node status: ${status.sync}: ${status.problem}`);
     this.changed.fire(undefined);
   }
 
