@@ -75,8 +75,9 @@ export function findChromium() {
 
 /** Installs the server once into the cache (about a minute); later calls return at once. */
 export function ensureServerInstalled() {
-  if (fs.existsSync(stampFile)) return;
+  // Checked every time (a few dpkg queries): the cache may outlive a package that was removed.
   ensureDebianPackages();
+  if (fs.existsSync(stampFile)) return;
   log(`installing VS Code ${VSCODE_VERSION} server (code-server@${CODE_SERVER_VERSION}) into ${serverRoot}`);
   fs.rmSync(serverRoot, { recursive: true, force: true });
   fs.mkdirSync(serverRoot, { recursive: true });
