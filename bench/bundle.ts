@@ -1,6 +1,6 @@
 /**
- * Production bundle sizes: `node esbuild.js --production`, then the sizes of dist/extension.js and
- * dist/webview/*.js. Deterministic, so one build.
+ * Production bundle sizes: `node esbuild.js --production`, then the sizes of dist/extension.js, the lazily
+ * loaded dist/undici.js and dist/webview/*.js. Deterministic, so one build.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +21,9 @@ export function bundleBench(): { figures: Figure[]; raw: Record<string, number> 
   build(true);
   const raw: Record<string, number> = {};
   raw['dist/extension.js'] = fs.statSync(path.join(root, 'dist', 'extension.js')).size;
+  // Loaded on the first request, not at activation (see esbuild.js); reported so the total is visible.
+  const undici = path.join(root, 'dist', 'undici.js');
+  if (fs.existsSync(undici)) raw['dist/undici.js (lazy)'] = fs.statSync(undici).size;
   const webview = path.join(root, 'dist', 'webview');
   for (const f of fs.existsSync(webview) ? fs.readdirSync(webview).sort() : []) {
     if (f.endsWith('.js')) raw[`dist/webview/${f}`] = fs.statSync(path.join(webview, f)).size;
@@ -35,7 +38,7 @@ export function bundleBench(): { figures: Figure[]; raw: Record<string, number> 
         ? {
             target: '< 400 KB',
             met: (s) => s.max < 400,
-            note: 'mostly undici + zod; being reduced separately',
+            note: 'activation bundle; undici is a separate file loaded on the first request',
           }
         : {},
     ),
