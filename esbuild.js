@@ -92,6 +92,9 @@ async function main() {
     await Promise.all(contexts.map((c) => c.watch()));
     return;
   }
+  // A production build starts from an empty dist/, so no source map of an earlier development build
+  // lingers into the package.
+  if (production) fs.rmSync('dist', { recursive: true, force: true });
   await Promise.all(targets.map((t) => esbuild.build(t)));
   console.log(`bundles (${production ? 'production' : 'development'}):`);
   printSizes();
