@@ -8,6 +8,7 @@
  */
 import { GatewayClient, createUndiciTransport, type RequestRecord } from '../src/core/gateway';
 import { startSandbox } from '../test/sandbox/server';
+import { sandboxProfile } from '../test/sandbox/helpers';
 
 const USER_REQUESTS = 200;
 const POLL_EVERY_MS = 2_000;
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   const sb = await startSandbox({ blockTimeMs: 1_000 });
   const transport = createUndiciTransport();
   const client = new GatewayClient({
-    profile: { kind: 'gateway', baseUrl: sb.baseUrl, slug: sb.slug, network: 'devnet', plan: 'free' },
+    profile: sandboxProfile(sb, 'free'),
     keyProvider: () => sb.apiKeys.free,
     transport: transport.send,
   });

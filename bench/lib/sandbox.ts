@@ -14,6 +14,7 @@ import {
   type SandboxOptions,
   type RequestLogEntry,
 } from '../../test/sandbox/server';
+import { sandboxProfile } from '../../test/sandbox/helpers';
 
 export type { Sandbox };
 
@@ -118,14 +119,7 @@ export function gatewayClient(
   limits?: GatewayProfile['limits'],
 ): GatewayClient {
   return new GatewayClient({
-    profile: {
-      kind: 'gateway',
-      baseUrl: sb.baseUrl,
-      slug: sb.slug,
-      network: 'devnet',
-      plan,
-      ...(limits ? { limits } : {}),
-    },
+    profile: sandboxProfile(sb, plan, limits),
     keyProvider: () => key,
     transport,
   });

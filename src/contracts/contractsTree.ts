@@ -351,11 +351,12 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
         );
       }
       case 'value':
+      case 'message':
         return this.decorate(
           new vscode.TreeItem(n.row.label, vscode.TreeItemCollapsibleState.None),
           n.id,
           n.row,
-          ContextValues.value,
+          n.kind === 'value' ? ContextValues.value : ContextValues.message,
         );
       case 'event': {
         const item = new vscode.TreeItem(
@@ -376,13 +377,6 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
           ContextValues.loadMore,
         );
       }
-      case 'message':
-        return this.decorate(
-          new vscode.TreeItem(n.row.label, vscode.TreeItemCollapsibleState.None),
-          n.id,
-          n.row,
-          ContextValues.message,
-        );
     }
   }
 

@@ -1,4 +1,5 @@
 /** Shared test plumbing: an in-process sandbox with the block timer off, and a tiny fetch wrapper. */
+import type { GatewayProfile } from '../../src/core/gateway';
 import { startSandbox, type Sandbox, type SandboxOptions } from './server';
 
 export interface Api {
@@ -42,4 +43,20 @@ export async function control<T = Record<string, unknown>>(
   const text = await res.text();
   if (res.status !== 200) throw new Error(`control ${method} ${path} -> ${res.status} ${text}`);
   return JSON.parse(text) as T;
+}
+
+/** The gateway profile that points a GatewayClient at a sandbox (tests and benchmarks share it). */
+export function sandboxProfile(
+  sb: Pick<Sandbox, 'baseUrl' | 'slug'>,
+  plan: GatewayProfile['plan'],
+  limits?: GatewayProfile['limits'],
+): GatewayProfile {
+  return {
+    kind: 'gateway',
+    baseUrl: sb.baseUrl,
+    slug: sb.slug,
+    network: 'devnet',
+    plan,
+    ...(limits ? { limits } : {}),
+  };
 }

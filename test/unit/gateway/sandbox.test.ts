@@ -12,6 +12,7 @@ import { fetchLatestEvents } from '../../../src/core/gateway/paging';
 import type { RateHeadroom } from '../../../src/core/gateway/rateLimiter';
 import { createUndiciTransport, type ClosableTransport } from '../../../src/core/gateway/transport';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { sandboxProfile } from '../../sandbox/helpers';
 
 const UNLIMITED = 'sbx_gateway_client_tests_unlimited';
 
@@ -41,14 +42,7 @@ describe('gateway client against the sandbox (HTTP, 127.0.0.1)', function () {
   function client(key = UNLIMITED, options: Partial<GatewayClientOptions> = {}): GatewayClient {
     const plan = key === sb.apiKeys.free ? 'free' : 'enterprise';
     const c = new GatewayClient({
-      profile: {
-        kind: 'gateway',
-        baseUrl: sb.baseUrl,
-        slug: sb.slug,
-        network: 'devnet',
-        plan,
-        ...(plan === 'enterprise' ? { limits: { perSecond: 1_000_000 } } : {}),
-      },
+      profile: sandboxProfile(sb, plan, plan === 'enterprise' ? { perSecond: 1_000_000 } : undefined),
       keyProvider: () => key,
       transport: transport.send,
       retry: { baseDelayMs: 10, maxDelayMs: 40, syncPollIntervalMs: 20 },

@@ -13,7 +13,7 @@ import {
   type CursorStore,
   type WatcherTimers,
 } from '../../../src/core/workflows/eventWatcher';
-import { control, newSandbox } from '../../sandbox/helpers';
+import { control, newSandbox, sandboxProfile } from '../../sandbox/helpers';
 import type { Sandbox } from '../../sandbox/server';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
 
@@ -31,14 +31,7 @@ describe('event watcher against the sandbox gateway', () => {
 
   function client(): GatewayClient {
     return new GatewayClient({
-      profile: {
-        kind: 'gateway',
-        baseUrl: sb.baseUrl,
-        slug: sb.slug,
-        network: 'devnet',
-        plan: 'enterprise',
-        limits: { perSecond: 1000, perMonth: 1_000_000 },
-      },
+      profile: sandboxProfile(sb, 'enterprise', { perSecond: 1000, perMonth: 1_000_000 }),
       keyProvider: () => key,
     });
   }

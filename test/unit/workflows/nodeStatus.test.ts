@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { GatewayClient } from '../../../src/core/gateway';
 import { fetchNodeStatus, syncStateOfError } from '../../../src/core/workflows/nodeStatus';
-import { newSandbox } from '../../sandbox/helpers';
+import { newSandbox, sandboxProfile } from '../../sandbox/helpers';
 import type { Sandbox } from '../../sandbox/server';
 
 describe('node status against the sandbox gateway', () => {
@@ -16,7 +16,7 @@ describe('node status against the sandbox gateway', () => {
 
   function client(apiKey: string | undefined, retry = {}): GatewayClient {
     return new GatewayClient({
-      profile: { kind: 'gateway', baseUrl: sb.baseUrl, slug: sb.slug, network: 'devnet', plan: 'pro' },
+      profile: sandboxProfile(sb, 'pro'),
       keyProvider: () => apiKey,
       retry,
     });

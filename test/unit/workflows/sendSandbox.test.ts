@@ -23,6 +23,7 @@ import {
 import type { TamperMode } from '../../sandbox/chain';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { keyOf } from './verifyFixtures';
+import { sandboxProfile } from '../../sandbox/helpers';
 
 async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${sb.baseUrl}/__sandbox${path}`, {
@@ -57,14 +58,7 @@ describe('send workflow against the sandbox gateway', function () {
     sb = await startSandbox({ blockTimeMs: 0 });
     sb.limiter.add(KEY, 'enterprise', 'active', { perSecond: 10_000, perMonth: 10_000_000 });
     client = new GatewayClient({
-      profile: {
-        kind: 'gateway',
-        baseUrl: sb.baseUrl,
-        slug: sb.slug,
-        network: 'devnet',
-        plan: 'enterprise',
-        limits: { perSecond: 10_000 },
-      },
+      profile: sandboxProfile(sb, 'enterprise', { perSecond: 10_000 }),
       keyProvider: () => KEY,
       retry: { maxServerRetries: 0 },
     });
