@@ -1,6 +1,8 @@
-// For `npm start`: runs the sandbox gateway, copies its Ralph project into a fresh workspace, points the
-// workspace at the sandbox (a profile in the workspace settings) and hands the API key and a funded
-// signer key to the extension through a one-time secrets file (imported into SecretStorage, then deleted).
+// For `npm start`: runs the sandbox gateway with contract activity on a schedule, copies its Ralph project
+// into a fresh workspace with a deployments file that lists the sandbox's contracts (as the Alephium CLI
+// writes it), points the workspace at the sandbox (a profile in the workspace settings) and hands the test
+// API key and a funded test signer key to the extension through a secrets file that lives as long as the
+// session (imported into SecretStorage on every activation where they are missing).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,9 +10,14 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { root } from './setup.mjs';
 
+/** One contract call (with its events) every this many ms, so live events arrive within a minute. */
+const EVENTS_EVERY_MS = 25_000;
+
 export async function startSandboxForStart() {
   const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [path.join(root, 'test', 'sandbox', 'main.ts'), '--port', '0'], {
+  const args = [path.join(root, 'test', 'sandbox', 'main.ts'), '--port', '0'];
+  args.push('--events-every-ms', String(EVENTS_EVERY_MS));
+  const child = spawn(tsx, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,
@@ -40,6 +47,7 @@ export async function startSandboxForStart() {
   if (fs.existsSync(project)) fs.cpSync(project, workspace, { recursive: true });
   else fs.mkdirSync(workspace, { recursive: true });
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  writeDeployments(workspace, info);
   const profile = {
     name: 'Sandbox',
     kind: 'gateway',
@@ -78,5 +86,21 @@ export async function startSandboxForStart() {
     }
     fs.rmSync(tmp, { recursive: true, force: true });
   };
-  return { ...info, workspace, secretsFile, stop };
+  return { ...info, workspace, secretsFile, stop, eventsEveryMs: EVENTS_EVERY_MS };
+}
+
+/** `deployments/.deployments.devnet.json` in the shape the Alephium CLI writes, for the sandbox's contracts. */
+function writeDeployments(workspace, info) {
+  const contracts = {};
+  for (const c of info.contracts) {
+    contracts[c.name] = {
+      txId: c.deployTxId,
+      codeHash: c.codeHash,
+      contractInstance: { address: c.address, contractId: c.contractId, groupIndex: c.groupIndex },
+    };
+  }
+  const dir = path.join(workspace, 'deployments');
+  fs.mkdirSync(dir, { recursive: true });
+  const deployment = { deployerAddress: info.accounts[0].address, contracts, scripts: {}, migrations: {} };
+  fs.writeFileSync(path.join(dir, '.deployments.devnet.json'), `${JSON.stringify([deployment], null, 2)}\n`);
 }

@@ -1,13 +1,15 @@
 // Runs the extension in a real VS Code 1.100.3 (server + web workbench in Chromium), offline.
 //   node scripts/vscode-web.mjs test    extension-host suite (mocha inside the host) then the UI suite
 //   node scripts/vscode-web.mjs start   opens the extension against the sandbox gateway; runs until Ctrl+C
+//   node scripts/vscode-web.mjs start --smoke   the same, but stops once the workbench and the sandbox answer
+// Only node: builtins and dependency-free local modules are imported statically: a fresh clone has no
+// node_modules until ensureNpmDependencies() has run, so anything from npm is imported after it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { format } from 'node:util';
 import path from 'node:path';
 import { startServer, ensureServerInstalled, VSCODE_VERSION } from './vscodeServer.mjs';
 import { launchBrowser, makeTestWorkspace, workbenchUrl } from './browser.mjs';
-import { buildHostTests } from './buildTests.mjs';
 import { buildExtension, ensureNpmDependencies, root } from './setup.mjs';
 
 const outputDir = path.join(root, '.test-output');
@@ -15,6 +17,7 @@ const OVERALL_TIMEOUT_MS = Number(process.env.ALEPHIUM_TEST_TIMEOUT_MS ?? 10 * 6
 
 /** Runs the mocha suite inside the extension host; resolves with its exit code (0 passed, 1 failed). */
 async function runHostSuite() {
+  const { buildHostTests } = await import('./buildTests.mjs');
   const testsPath = await buildHostTests();
   const workspace = makeTestWorkspace();
   const resultsFile = path.join(outputDir, 'host-results.json');
@@ -88,26 +91,68 @@ async function test() {
 }
 
 async function start() {
+  const smoke = process.argv.includes('--smoke');
   ensureNpmDependencies();
   ensureServerInstalled();
   buildExtension();
   const { startSandboxForStart } = await import('./startSandbox.mjs');
   const sandbox = await startSandboxForStart();
   process.env.ALEPHIUM_GATEWAY_DEV_SECRETS_FILE = sandbox.secretsFile;
-  const server = await startServer({});
-  const url = workbenchUrl(server, { folder: sandbox.workspace });
-  console.log('');
-  console.log(`Sandbox gateway: ${sandbox.baseUrl}/${sandbox.slug}`);
-  console.log(`VS Code ${VSCODE_VERSION} with Alephium Gateway: ${url}`);
-  console.log('Open the URL in a browser on this machine. Press Ctrl+C to stop.');
+  let server;
   const stop = () => {
-    server.stop();
+    server?.stop();
     sandbox.stop();
+  };
+  try {
+    server = await startServer({});
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  const url = workbenchUrl(server, { folder: sandbox.workspace });
+  printStartBanner(sandbox, url);
+  if (smoke) {
+    try {
+      await expectOk(url, 'the workbench');
+      await expectOk(`${sandbox.baseUrl}/__sandbox/info`, 'the sandbox gateway');
+      console.log('[smoke] the workbench and the sandbox gateway answer; stopping.');
+      return 0;
+    } finally {
+      stop();
+    }
+  }
+  const onSignal = () => {
+    stop();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   await new Promise(() => undefined);
+}
+
+/** What a person needs to use the sandbox by hand: where it is and its keys, all marked as test-only. */
+function printStartBanner(sandbox, url) {
+  const lines = [
+    '',
+    `Sandbox gateway: ${sandbox.baseUrl}/${sandbox.slug}  (network id 4, devnet; a contract call with events every ${sandbox.eventsEveryMs / 1000} s)`,
+    'TEST-ONLY keys (published in the code; never send real funds to these accounts):',
+    `  API keys: free ${sandbox.apiKeys.free} · starter ${sandbox.apiKeys.starter} · pro ${sandbox.apiKeys.pro}`,
+    ...sandbox.accounts
+      .slice(0, 4)
+      .map((a, i) => `  account ${i} (group ${a.group}): ${a.address}  private key ${a.privateKey}`),
+    `Workspace: ${sandbox.workspace} (profile "Sandbox" with the free key and account 0 as signer; contracts in deployments/.deployments.devnet.json)`,
+    '',
+    `VS Code ${VSCODE_VERSION} with Alephium Gateway: ${url}`,
+    'Open the URL in a browser on this machine. Press Ctrl+C to stop.',
+  ];
+  console.log(lines.join('\n'));
+}
+
+/** One GET that must answer 200 within 30 s. */
+async function expectOk(url, what) {
+  const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  if (response.status !== 200) throw new Error(`${what} answered ${response.status} at ${url}`);
+  await response.arrayBuffer();
 }
 
 const mode = process.argv[2];

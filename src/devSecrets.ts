@@ -3,9 +3,11 @@ import type { Logger } from './core/log';
 import type { SecretStore } from './secrets';
 
 /**
- * `npm start` hands the sandbox's API key and a funded test signer key to the extension through a file
- * named by ALEPHIUM_GATEWAY_DEV_SECRETS_FILE: imported into SecretStorage once, then the file is deleted,
- * so the secrets end up where real ones live and nowhere else. Without the variable this does nothing.
+ * `npm start` hands the sandbox's test API key and a funded test signer key to the extension through a
+ * file named by ALEPHIUM_GATEWAY_DEV_SECRETS_FILE (mode 0600, in the session's temporary folder, deleted
+ * when `npm start` stops). VS Code web keeps SecretStorage in the browser, and a reload of the window can
+ * come back with it empty, so every activation of that session imports what is missing again; a key the
+ * user set themselves in the session is left alone. Without the variable (any real setup) this does nothing.
  */
 export async function importDevSecrets(secrets: SecretStore, log: Logger): Promise<boolean> {
   const file = process.env.ALEPHIUM_GATEWAY_DEV_SECRETS_FILE;
@@ -16,16 +18,24 @@ export async function importDevSecrets(secrets: SecretStore, log: Logger): Promi
       apiKey?: string;
       signerPrivateKey?: string;
     };
-    if (data.profile && data.apiKey) await secrets.setApiKey(data.profile, data.apiKey);
-    if (data.signerPrivateKey) await secrets.setSignerKey(data.signerPrivateKey);
-    log.info(`Imported the development secrets of profile "${data.profile ?? '?'}" into SecretStorage`);
-    return true;
+    const imported: string[] = [];
+    if (data.profile && data.apiKey && !(await secrets.getApiKey(data.profile))) {
+      await secrets.setApiKey(data.profile, data.apiKey);
+      imported.push('API key');
+    }
+    if (data.signerPrivateKey && !(await secrets.getSignerKey())) {
+      await secrets.setSignerKey(data.signerPrivateKey);
+      imported.push('signer key');
+    }
+    if (imported.length)
+      log.info(
+        `Imported the sandbox's test ${imported.join(' and ')} of profile "${data.profile ?? '?'}" into SecretStorage`,
+      );
+    return imported.length > 0;
   } catch (error) {
     log.error(
       `Could not import development secrets: ${error instanceof Error ? error.message : String(error)}`,
     );
     return false;
-  } finally {
-    fs.rmSync(file, { force: true });
   }
 }

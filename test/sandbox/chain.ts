@@ -133,6 +133,8 @@ export interface ContractInstance {
   address: string;
   contractId: string;
   group: number;
+  /** The transaction that created it (what a deployments file records as `txId`). */
+  deployTxId: string;
   fields: Record<string, Val>;
   alph: bigint;
   tokens: Map<string, bigint>;
@@ -406,6 +408,7 @@ export class Chain {
       address,
       contractId,
       group,
+      deployTxId: tx.txId,
       fields: def.initialFields(deployer),
       alph: def.initialAlph,
       tokens: new Map(def.initialSelfTokens > 0n ? [[contractId, def.initialSelfTokens]] : []),

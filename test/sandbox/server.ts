@@ -32,7 +32,15 @@ export interface SandboxInfo {
   slug: string;
   apiKeys: { free: string; starter: string; pro: string; expired: string; revoked: string };
   accounts: Account[];
-  contracts: { name: string; address: string; artifact: string }[];
+  contracts: {
+    name: string;
+    address: string;
+    contractId: string;
+    groupIndex: number;
+    codeHash: string;
+    deployTxId: string;
+    artifact: string;
+  }[];
 }
 
 export interface RequestLogEntry {
@@ -758,6 +766,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     contracts: [...chain.contracts.values()].map((c) => ({
       name: c.def.name,
       address: c.address,
+      contractId: c.contractId,
+      groupIndex: c.group,
+      codeHash: c.def.artifact.codeHash,
+      deployTxId: c.deployTxId,
       artifact: c.def.artifactPath,
     })),
   });
