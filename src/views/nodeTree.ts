@@ -3,7 +3,6 @@ import { themeIconOf } from './themeIcon';
 import { fetchNodeStatus, type NodeStatus } from '../core/workflows/nodeStatus';
 import type { ConnectionManager } from '../connection';
 import type { Logger } from '../core/log';
-import { CommandIds } from '../constants';
 import { DisposableBase } from '../util/lifecycle';
 
 type NodeItem =
@@ -224,5 +223,3 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
     return rows;
   }
 }
-
-export const NODE_REFRESH_COMMAND = CommandIds.refreshNode;

@@ -1,5 +1,5 @@
 /**
- * The gateway client: the one HTTP choke point of the extension (architecture decision 3).
+ * The gateway client: the one HTTP choke point of the extension (docs/ARCHITECTURE.md, "One HTTP choke point").
  *
  * Every request goes through `execute`, which adds authentication, paces against the rate limit,
  * applies the spec's error table as retry policy, and validates the response with zod. Time, randomness,

@@ -2,7 +2,7 @@
  * The polling engine behind "watched contracts". Plain Node with injected client, store and timers, so
  * the VS Code side only wires it (focus, settings, tree refresh) and tests drive it with `pollOnce()`.
  *
- * The spec's polling rules (ARCHITECTURE decision 4), and how they are kept:
+ * The spec's polling rules (docs/ARCHITECTURE.md, "The spec's polling rules"), and how they are kept:
  * - `current-count` at most once per 16 s per contract: every contract remembers when it was last polled,
  *   and the interval is clamped to 16 s whatever the settings or the budget say.
  * - Events are fetched ONLY when the count grew (or a previous fetch was cut short by the page cap).

@@ -1,5 +1,5 @@
 /**
- * Verify-before-sign (ARCHITECTURE decision 1: what you sign is what you asked for).
+ * Verify-before-sign (docs/ARCHITECTURE.md, "Verify before signing": what you sign is what you asked for).
  *
  * The gateway builds the transaction, but we sign a txId, and a txId commits to *bytes* we did not
  * write. So before any signature exists we recompute txId = blake2b-256(unsignedTx), decode those bytes
