@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { themeIconOf } from './themeIcon';
-import { fetchNodeStatus, type NodeStatus } from '../core/workflows/nodeStatus';
+import type { NodeStatus } from '../core/workflows/nodeStatus';
+import { NodeStatusModel } from '../core/workflows/nodeStatusModel';
 import type { ConnectionManager } from '../connection';
 import type { Logger } from '../core/log';
 import { DisposableBase } from '../util/lifecycle';
@@ -17,120 +18,59 @@ const SYNC_ICONS: Record<NodeStatus['sync'], [string, string]> = {
   error: ['error', 'errorForeground'],
 };
 
-/** Refresh while visible; the status changes slowly and every refresh costs 20 requests. */
-const REFRESH_MS = 60_000;
-
 /**
  * The Node view: active profile and base URL (never the key), sync state, version, chain params,
- * hashrate and the heights of all 16 chains. It turns to "syncing" as soon as the client meets a 503
- * and refreshes by itself when the node reports synced again.
+ * hashrate and the heights of all 16 chains. A mapper of `NodeStatusModel` (src/core), which owns the
+ * probing: "syncing" as soon as the node answers 503, "synced" again at the next check by itself, and a
+ * fresh probe on every Refresh.
  */
 export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataProvider<NodeItem> {
   private readonly changed = this.register(new vscode.EventEmitter<NodeItem | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private status: NodeStatus | undefined;
-  private loading: Promise<void> | undefined;
-  private followUp: Promise<void> | undefined;
-  private clientSubscription: { dispose(): void } | undefined;
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private visible = false;
+  private readonly model = this.register(new NodeStatusModel());
 
   constructor(
     private readonly connection: ConnectionManager,
     private readonly log: Logger,
   ) {
     super();
-    this.register(connection.onDidChange(() => this.onConnectionChanged()));
-    this.register({ dispose: () => this.stop() });
-  }
-
-  /** Called by the composition root with the view, to refresh only while it is visible. */
-  attach(view: vscode.TreeView<NodeItem>): void {
+    this.register(connection.onDidChange(() => this.model.setClient(this.connection.state.client)));
     this.register(
-      view.onDidChangeVisibility((e) => {
-        this.visible = e.visible;
-        if (e.visible) this.startTimer();
-        else this.stop();
+      this.model.onDidChange((status) => {
+        if (status?.problem) this.log.debug(`Node status: ${status.sync}: ${status.problem}`);
+        // Every row may change with a new status: refresh from the root.
+        this.changed.fire(undefined);
       }),
     );
-    this.visible = view.visible;
-    if (this.visible) this.startTimer();
+  }
+
+  /** Called by the composition root with the view, to probe only while it is visible. */
+  attach(view: vscode.TreeView<NodeItem>): void {
+    this.register(view.onDidChangeVisibility((e) => this.setVisible(e.visible)));
+    this.setVisible(view.visible);
   }
 
   get current(): NodeStatus | undefined {
-    return this.status;
+    return this.model.current;
   }
 
-  /**
-   * Loads the status. A refresh asked for while a load runs is not merged into it (that load may hold
-   * answers from before the change, e.g. "unsynced" from before the node recovered): one more load
-   * follows it, and the returned promise settles after that one.
-   */
+  /** Sends a fresh probe (abandoning one in flight) and settles once the view shows its answer. */
   refresh(): Promise<void> {
-    if (this.loading) {
-      this.followUp ??= this.loading.then(() => {
-        this.followUp = undefined;
-        return this.refresh();
-      });
-      return this.followUp;
-    }
-    this.loading = this.load().finally(() => (this.loading = undefined));
-    return this.loading;
+    this.model.setClient(this.connection.state.client);
+    return this.model.refresh();
   }
 
-  private onConnectionChanged(): void {
-    this.status = undefined;
-    this.subscribeToClient();
-    this.changed.fire(undefined);
-    if (this.visible) void this.refresh();
-  }
-
-  private subscribeToClient(): void {
-    this.clientSubscription?.dispose();
-    const client = this.connection.state.client;
-    this.clientSubscription = client?.onSyncState((e) => {
-      if (e.state === 'syncing' && this.status) {
-        this.status = { ...this.status, sync: 'syncing', problem: 'The node reported 503: still syncing.' };
-        this.changed.fire(undefined);
-      } else if (e.state === 'synced') {
-        void this.refresh();
-      }
-    });
-  }
-
-  private startTimer(): void {
-    if (this.timer) return;
-    if (!this.clientSubscription) this.subscribeToClient();
-    void this.refresh();
-    this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
-  }
-
-  private stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  private async load(): Promise<void> {
-    const client = this.connection.state.client;
-    if (!client) {
-      this.status = undefined;
-      this.changed.fire(undefined);
-      return;
-    }
-    const status = await fetchNodeStatus(client, () => Date.now());
-    // The profile or key changed while this load ran (its client was disposed, its requests cancelled):
-    // its answer is stale, and the load that the change started will replace it.
-    if (this.connection.state.client !== client) return;
-    this.status = status;
-    if (status.problem) this.log.debug(`Node status: ${status.sync}: ${status.problem}`);
-    this.changed.fire(undefined);
+  private setVisible(visible: boolean): void {
+    // The client is built lazily: only once someone looks.
+    if (visible) this.model.setClient(this.connection.state.client);
+    this.model.setVisible(visible);
   }
 
   getTreeItem(element: NodeItem): vscode.TreeItem {
     if (element.kind === 'chains') {
       const item = new vscode.TreeItem('Chains', vscode.TreeItemCollapsibleState.Collapsed);
       item.id = element.id;
-      const known = this.status?.heights.filter((h) => h.height !== undefined) ?? [];
+      const known = this.model.current?.heights.filter((h) => h.height !== undefined) ?? [];
       item.description = known.length
         ? `16 chains, heights ${Math.min(...known.map((h) => h.height!))}–${Math.max(...known.map((h) => h.height!))}`
         : '16 chains';
@@ -151,7 +91,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
     // No profile: an empty tree lets the view's welcome content guide the user.
     if (!profile) return [];
     if (element?.kind === 'chains') {
-      return (this.status?.heights ?? []).map((h) => ({
+      return (this.model.current?.heights ?? []).map((h) => ({
         kind: 'row',
         id: `chain-${h.fromGroup}-${h.toGroup}`,
         label: `${h.fromGroup} → ${h.toGroup}`,
@@ -187,7 +127,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       });
       return rows;
     }
-    const s = this.status;
+    const s = this.model.current;
     if (!s) {
       rows.push({ kind: 'row', id: 'sync', label: 'Sync', description: 'checking…', icon: 'loading~spin' });
       return rows;

@@ -110,6 +110,14 @@ export interface RequestOptions {
   readonly fresh?: boolean;
 }
 
+export interface SelfCliqueOptions extends RequestOptions {
+  /**
+   * `false` answers a 503 with the error at once instead of waiting for the node to sync: a probe whose
+   * job is to tell "syncing" must not wait until it is over (the Node view did, and wedged).
+   */
+  readonly waitForSync?: boolean;
+}
+
 export type SyncState = 'unknown' | 'synced' | 'syncing';
 
 export interface SyncStateChange {
@@ -527,8 +535,9 @@ export class GatewayClient {
   // ---- infos -----------------------------------------------------------------------------------------
 
   /** `synced` folds the spec's `nodes[].isSynced` and the node's top-level `synced`. */
-  async getSelfClique(options?: RequestOptions): Promise<S.SelfClique> {
-    return this.get('/infos/self-clique', S.SelfCliqueSchema, options);
+  async getSelfClique(options?: SelfCliqueOptions): Promise<S.SelfClique> {
+    const { waitForSync = true, ...rest } = options ?? {};
+    return this.get('/infos/self-clique', S.SelfCliqueSchema, rest, waitForSync ? {} : { noSyncWait: true });
   }
 
   async getVersion(options?: RequestOptions): Promise<S.NodeVersion> {
@@ -805,6 +814,8 @@ export class GatewayClient {
     const priority = options.priority ?? 'user';
     const shareKey = call.method === 'GET' ? call.path : undefined;
     let entry = shareKey !== undefined ? this.inFlight.get(shareKey) : undefined;
+    // A request abandoned by all its callers is on its way out: a new caller must not join it.
+    if (entry?.controller.signal.aborted) entry = undefined;
     if (entry) {
       if (priority === 'user') entry.ticket.priority = 'user';
     } else {
@@ -823,17 +834,19 @@ export class GatewayClient {
     }
     const shared = entry;
     shared.joined++;
-    return raceAbort(
-      shared.promise as Promise<T>,
-      options.signal,
-      () => new CancelledError(call.endpoint),
-    ).then(
-      (value) => value,
-      (error: unknown) => {
-        // The last interested caller gone: nobody needs the answer, free the slot and the socket.
-        if (options.signal?.aborted && --shared.joined === 0) shared.controller.abort();
-        throw error;
-      },
+    const signal = options.signal;
+    if (!signal) return shared.promise as Promise<T>;
+    // Counted synchronously in the abort event, not when the rejection is handled: a caller that aborts
+    // and at once asks again (a second Refresh) must not join the request it just abandoned.
+    const leave = (): void => {
+      // The last interested caller gone: nobody needs the answer, free the slot and the socket.
+      if (--shared.joined > 0) return;
+      shared.controller.abort();
+      if (shareKey !== undefined && this.inFlight.get(shareKey) === shared) this.inFlight.delete(shareKey);
+    };
+    signal.addEventListener('abort', leave, { once: true });
+    return raceAbort(shared.promise as Promise<T>, signal, () => new CancelledError(call.endpoint)).finally(
+      () => signal.removeEventListener('abort', leave),
     );
   }
 

@@ -6,6 +6,7 @@ export {
   type RetryPolicy,
   type CacheOptions,
   type RequestOptions,
+  type SelfCliqueOptions,
   type SyncState,
   type SyncStateChange,
   type UnauthorizedEvent,

@@ -48,7 +48,8 @@ export async function fetchNodeStatus(
   const options: RequestOptions = { priority: 'background', ...(signal ? { signal } : {}) };
   let synced: boolean;
   try {
-    synced = (await client.getSelfClique(options)).synced;
+    // Fresh and without a sync wait: a 503 is the answer "syncing", and a cached answer could be stale.
+    synced = (await client.getSelfClique({ ...options, fresh: true, waitForSync: false })).synced;
   } catch (error) {
     return { ...syncStateOfError(error), heights: [], fetchedAt: now() };
   }
