@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureDebianPackages, ensureServerInstalled } from './vscodeServer.mjs';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -14,6 +15,17 @@ export function ensureNpmDependencies() {
   console.log('[setup] installing npm dependencies (npm ci)');
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('npm ci failed');
+}
+
+/**
+ * Everything `npm start` and `npm test` need, in the order that fails fastest: the Debian packages (a
+ * non-root user gets the apt-get line and a non-zero exit before a long npm ci), the npm dependencies, then
+ * the VS Code server. Entry scripts call this before they import anything from node_modules.
+ */
+export function ensurePrerequisites() {
+  ensureDebianPackages();
+  ensureNpmDependencies();
+  ensureServerInstalled();
 }
 
 export function buildExtension() {

@@ -22,7 +22,7 @@ export async function startSandboxForStart() {
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,
   });
-  const info = await new Promise((resolve, reject) => {
+  const started = new Promise((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout });
     const timer = setTimeout(
       () => reject(new Error('The sandbox gateway did not start within 30 s.')),
@@ -38,18 +38,44 @@ export async function startSandboxForStart() {
     });
     child.once('exit', (code) => reject(new Error(`The sandbox gateway exited (code ${code}).`)));
   });
+  let info;
+  try {
+    info = await started;
+  } catch (error) {
+    killGroup(child);
+    throw error;
+  }
   // Keep draining its stdout so the sandbox never blocks on a full pipe.
   child.stdout.resume();
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'alephium-start-'));
-  const workspace = path.join(tmp, 'sandbox-project');
+  const { workspace, secretsFile } = prepareStartWorkspace(info, tmp);
+  const stop = () => {
+    killGroup(child);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  return { ...info, workspace, secretsFile, stop, eventsEveryMs: EVENTS_EVERY_MS };
+}
+
+/** The profile `npm start` points the workspace at: the sandbox as a gateway on devnet. */
+export const START_PROFILE = 'Sandbox';
+
+/**
+ * Writes, under `dir`, the workspace `npm start` opens (the sandbox's Ralph project, its deployments file
+ * and settings with the Sandbox profile active) and the session's secrets file (the free plan's test API
+ * key and account 0's test private key, mode 0600). `info` is the sandbox's JSON line.
+ */
+export function prepareStartWorkspace(info, dir) {
+  const workspace = path.join(dir, 'sandbox-project');
   const project = path.join(root, 'test', 'sandbox', 'project');
   if (fs.existsSync(project)) fs.cpSync(project, workspace, { recursive: true });
   else fs.mkdirSync(workspace, { recursive: true });
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   writeDeployments(workspace, info);
+  // The sandbox's chain has network id 4; a devnet profile accepts any id (only mainnet 0 and testnet 1 are
+  // enforced before signing), and `devnet` is also the network the deployments file is named after.
   const profile = {
-    name: 'Sandbox',
+    name: START_PROFILE,
     kind: 'gateway',
     baseUrl: info.baseUrl,
     slug: info.slug,
@@ -61,7 +87,7 @@ export async function startSandboxForStart() {
     JSON.stringify(
       {
         'alephium.profiles': [profile],
-        'alephium.activeProfile': 'Sandbox',
+        'alephium.activeProfile': START_PROFILE,
         'workbench.startupEditor': 'none',
         'telemetry.telemetryLevel': 'off',
       },
@@ -69,24 +95,14 @@ export async function startSandboxForStart() {
       2,
     ),
   );
-  const account = info.accounts[0];
-  const secretsFile = path.join(tmp, 'dev-secrets.json');
-  fs.writeFileSync(
-    secretsFile,
-    JSON.stringify({ profile: 'Sandbox', apiKey: info.apiKeys.free, signerPrivateKey: account.privateKey }),
-    {
-      mode: 0o600,
-    },
-  );
-  const stop = () => {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-    fs.rmSync(tmp, { recursive: true, force: true });
+  const secretsFile = path.join(dir, 'dev-secrets.json');
+  const secrets = {
+    profile: START_PROFILE,
+    apiKey: info.apiKeys.free,
+    signerPrivateKey: info.accounts[0].privateKey,
   };
-  return { ...info, workspace, secretsFile, stop, eventsEveryMs: EVENTS_EVERY_MS };
+  fs.writeFileSync(secretsFile, JSON.stringify(secrets), { mode: 0o600 });
+  return { workspace, secretsFile };
 }
 
 /** `deployments/.deployments.devnet.json` in the shape the Alephium CLI writes, for the sandbox's contracts. */
@@ -103,4 +119,13 @@ function writeDeployments(workspace, info) {
   fs.mkdirSync(dir, { recursive: true });
   const deployment = { deployerAddress: info.accounts[0].address, contracts, scripts: {}, migrations: {} };
   fs.writeFileSync(path.join(dir, '.deployments.devnet.json'), `${JSON.stringify([deployment], null, 2)}\n`);
+}
+
+/** The sandbox runs in its own process group (tsx starts a child node): end the group, by its pid. */
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }

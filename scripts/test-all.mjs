@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureNpmDependencies, root } from './setup.mjs';
+import { ensurePrerequisites, root } from './setup.mjs';
 
 const outputDir = path.join(root, '.test-output');
 
@@ -34,7 +34,12 @@ function runTier(name, command, args, resultFiles) {
 }
 
 function main() {
-  ensureNpmDependencies();
+  try {
+    ensurePrerequisites();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
   fs.mkdirSync(outputDir, { recursive: true });
   // The unit tier's files are named here (and in `npm run test:unit`), not in .mocharc.json, so that
   // `npx mocha <file>` runs just that file.

@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { format } from 'node:util';
 import path from 'node:path';
-import { startServer, ensureServerInstalled, VSCODE_VERSION } from './vscodeServer.mjs';
+import { startServer, VSCODE_VERSION } from './vscodeServer.mjs';
 import { launchBrowser, makeTestWorkspace, workbenchUrl } from './browser.mjs';
-import { buildExtension, ensureNpmDependencies, root } from './setup.mjs';
+import { buildExtension, ensurePrerequisites, root } from './setup.mjs';
 
 const outputDir = path.join(root, '.test-output');
 const OVERALL_TIMEOUT_MS = Number(process.env.ALEPHIUM_TEST_TIMEOUT_MS ?? 10 * 60_000);
@@ -80,8 +80,7 @@ function runUiSuite() {
 
 async function test() {
   fs.mkdirSync(outputDir, { recursive: true });
-  ensureNpmDependencies();
-  ensureServerInstalled();
+  ensurePrerequisites();
   buildExtension();
   const hostCode = await runHostSuite();
   console.log(`[integration] extension-host suite exit code ${hostCode}`);
@@ -92,8 +91,7 @@ async function test() {
 
 async function start() {
   const smoke = process.argv.includes('--smoke');
-  ensureNpmDependencies();
-  ensureServerInstalled();
+  ensurePrerequisites();
   buildExtension();
   const { startSandboxForStart } = await import('./startSandbox.mjs');
   const sandbox = await startSandboxForStart();

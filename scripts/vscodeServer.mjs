@@ -57,13 +57,15 @@ export function ensureDebianPackages() {
   }
   const missing = missingDebianPackages();
   if (missing.length === 0) return;
-  const line = `apt-get update && apt-get install -y ${missing.join(' ')}`;
+  const install = `apt-get install -y ${missing.join(' ')}`;
   if (typeof process.getuid === 'function' && process.getuid() === 0) {
     log(`installing Debian packages: ${missing.join(' ')}`);
-    run('sh', ['-c', line], process.cwd(), { DEBIAN_FRONTEND: 'noninteractive' });
+    run('sh', ['-c', `apt-get update && ${install}`], process.cwd(), { DEBIAN_FRONTEND: 'noninteractive' });
     return;
   }
-  throw new Error(`Missing Debian packages: ${missing.join(', ')}. Install them with:\n  sudo ${line}`);
+  throw new Error(
+    `Missing Debian packages: ${missing.join(', ')}. Install them with:\n  sudo apt-get update && sudo ${install}`,
+  );
 }
 
 export function findChromium() {

@@ -1,0 +1,81 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Logger } from '../../src/core/log';
+import { importDevSecrets, type DevSecretsTarget } from '../../src/devSecrets';
+
+const API_KEY = 'sandbox-free-key-0123456789';
+const SIGNER = 'ab'.repeat(32);
+
+/** SecretStorage as a map, like VS Code web's after a reload that lost (or kept) it. */
+function memoryStore(initial: Record<string, string> = {}): DevSecretsTarget & { data: Map<string, string> } {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    getApiKey: async (profile) => data.get(`api:${profile}`),
+    setApiKey: async (profile, key) => void data.set(`api:${profile}`, key),
+    getSignerKey: async () => data.get('signer'),
+    setSignerKey: async (key) => void data.set('signer', key),
+  };
+}
+
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const push = (m: string) => void lines.push(m);
+  return { lines, trace: push, debug: push, info: push, warn: push, error: push };
+}
+
+describe('importDevSecrets (npm start hands its test keys to the extension)', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-secrets-'));
+    file = path.join(dir, 'dev-secrets.json');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('does nothing without a secrets file (any real setup)', async () => {
+    const store = memoryStore();
+    assert.equal(await importDevSecrets(store, recordingLogger(), undefined), false);
+    assert.equal(await importDevSecrets(store, recordingLogger(), file), false);
+    assert.equal(store.data.size, 0);
+  });
+
+  it('imports both keys, and imports them again after a reload lost them', async () => {
+    fs.writeFileSync(file, JSON.stringify({ profile: 'Sandbox', apiKey: API_KEY, signerPrivateKey: SIGNER }));
+    const store = memoryStore();
+    const log = recordingLogger();
+    assert.equal(await importDevSecrets(store, log, file), true);
+    assert.equal(store.data.get('api:Sandbox'), API_KEY);
+    assert.equal(store.data.get('signer'), SIGNER);
+    assert.ok(log.lines.every((l) => !l.includes(API_KEY) && !l.includes(SIGNER)));
+
+    // A second activation with the keys still there changes nothing; one whose storage came back empty
+    // (what Reload Window can do in VS Code web) gets them again.
+    assert.equal(await importDevSecrets(store, log, file), false);
+    store.data.clear();
+    assert.equal(await importDevSecrets(store, log, file), true);
+    assert.equal(store.data.get('api:Sandbox'), API_KEY);
+    assert.equal(store.data.get('signer'), SIGNER);
+  });
+
+  it('leaves keys the user set in the session alone', async () => {
+    fs.writeFileSync(file, JSON.stringify({ profile: 'Sandbox', apiKey: API_KEY, signerPrivateKey: SIGNER }));
+    const store = memoryStore({ 'api:Sandbox': 'users-own-key', signer: 'cd'.repeat(32) });
+    assert.equal(await importDevSecrets(store, recordingLogger(), file), false);
+    assert.equal(store.data.get('api:Sandbox'), 'users-own-key');
+    assert.equal(store.data.get('signer'), 'cd'.repeat(32));
+  });
+
+  it('reports a malformed file without quoting its content', async () => {
+    fs.writeFileSync(file, API_KEY);
+    const store = memoryStore();
+    const log = recordingLogger();
+    assert.equal(await importDevSecrets(store, log, file), false);
+    assert.equal(store.data.size, 0);
+    assert.equal(log.lines.length, 1);
+    assert.match(log.lines[0] as string, /not valid JSON/);
+    assert.ok(!(log.lines[0] as string).includes(API_KEY.slice(0, 8)));
+  });
+});
