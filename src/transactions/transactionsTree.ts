@@ -30,10 +30,22 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
   readonly onDidChangeTreeData = this.changed.event;
   /** Grace countdowns and "not found yet" texts age: refresh while something is pending and visible. */
   private timer: ReturnType<typeof setInterval> | undefined;
+  /**
+   * One element object per txId for as long as the row exists. VS Code finds the row to re-render by the
+   * identity of the element it was given: firing a fresh `{ kind, txId }` object matches no row, and the
+   * row then kept its first status (MemPooled) for good.
+   */
+  private readonly nodes = new Map<string, TxNode>();
 
   constructor(private readonly store: TrackedTransactions) {
     super();
-    this.register(store.onDidChange((txId) => this.changed.fire(txId ? { kind: 'tx', txId } : undefined)));
+    this.register(
+      store.onDidChange((txId) => {
+        const node = txId === undefined ? undefined : this.nodes.get(txId.toLowerCase());
+        // A tx the tree has not shown yet is a new row: only a refresh of the root adds it.
+        this.changed.fire(node);
+      }),
+    );
     this.register({ dispose: () => this.stopTimer() });
   }
 
@@ -62,7 +74,19 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
   getChildren(element?: TxNode): TxNode[] {
     if (element) return [];
     this.store.ensureRestored();
-    return this.store.records().map((r) => ({ kind: 'tx', txId: r.txId }));
+    const records = this.store.records();
+    const shown = new Set(records.map((r) => r.txId));
+    for (const txId of this.nodes.keys()) if (!shown.has(txId)) this.nodes.delete(txId);
+    return records.map((r) => this.nodeOf(r.txId));
+  }
+
+  private nodeOf(txId: string): TxNode {
+    let node = this.nodes.get(txId);
+    if (!node) {
+      node = { kind: 'tx', txId };
+      this.nodes.set(txId, node);
+    }
+    return node;
   }
 
   getTreeItem(node: TxNode): vscode.TreeItem {
