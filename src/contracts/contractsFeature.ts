@@ -18,6 +18,7 @@ import {
   contractAddressProblem,
   decodeListing,
   eventsMarkdown,
+  latestEventsTitle,
   makeWatched,
   parseWatchList,
   removeFromWatchList,
@@ -264,10 +265,7 @@ export function registerContractsFeature(
     const mode = showMode(args, 'document');
     if (mode !== 'none')
       await openMarkdown(
-        eventsMarkdown(
-          `Latest ${n} event(s) of ${w.name ?? w.address} (count ${latest.count}), newest first`,
-          decoded,
-        ),
+        eventsMarkdown(latestEventsTitle(w.name ?? w.address, n, decoded.length, latest.count), decoded),
       );
     return { count: latest.count, events: result };
   };

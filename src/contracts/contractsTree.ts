@@ -14,6 +14,8 @@ import {
   contractRow,
   EventFeed,
   eventRow,
+  eventsHeader,
+  problemBadge,
   olderWindow,
   resolveWatched,
   shortAddress,
@@ -68,6 +70,7 @@ interface StateEntry {
   /** Results of the contract's zero-argument getters (through one multicall). */
   getters?: { name: string; value: string; type: string }[];
   error?: string;
+  errorBadge?: string;
   loading?: Promise<void>;
 }
 
@@ -156,19 +159,21 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     try {
       client = this.requireClient();
     } catch (e) {
-      for (const a of addresses) this.states.set(a, { error: errorMessage(e) });
+      for (const a of addresses) this.states.set(a, { error: errorMessage(e), errorBadge: problemBadge(e) });
       this.changed.fire(undefined);
       return;
     }
-    const options = fresh ? { fresh: true } : {};
+    // A re-read after new events is background work: user actions go first.
+    const options = fresh ? { fresh: true, priority: 'background' as const } : {};
     await Promise.all(
       addresses.map(async (a) => {
         try {
           const state = await client.getContractState(a, options);
           this.states.set(a, { ...this.states.get(a), state, loading: undefined });
           delete this.states.get(a)!.error;
+          delete this.states.get(a)!.errorBadge;
         } catch (e) {
-          this.states.set(a, { error: errorMessage(e) });
+          this.states.set(a, { error: errorMessage(e), errorBadge: problemBadge(e) });
         }
       }),
     );
@@ -311,11 +316,16 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     return added;
   }
 
-  /** Events from the watcher (each once): shown at once in a loaded feed. */
+  /**
+   * Events from the watcher (each once): shown at once in a loaded feed. New events mean the contract's
+   * state may have changed, so a state that is shown is read again (one state read and one getters
+   * multicall per growth, at background priority), or the view would show an event beside the old state.
+   */
   addWatcherEvents(address: string, events: readonly ContractEvent[]): void {
+    if (events.length === 0) return;
     const f = this.feeds.get(address);
-    if (!f?.loaded) return;
-    if (f.addNewer(events) > 0) this.changed.fire(undefined);
+    if (f?.loaded && f.addNewer(events) > 0) this.changed.fire(undefined);
+    if (this.states.get(address)?.state) void this.loadStates([address], true);
   }
 
   // ---- TreeDataProvider --------------------------------------------------------------------------------
@@ -341,12 +351,12 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
         );
       case 'events': {
         const f = this.feeds.get(n.address);
-        const description = f?.count !== undefined ? `${f.count} emitted · newest first` : undefined;
+        const header = f?.loaded ? eventsHeader(f.size, f.count) : undefined;
         const item = new vscode.TreeItem('Events', vscode.TreeItemCollapsibleState.Collapsed);
         return this.decorate(
           item,
           n.id,
-          { label: 'Events', icon: 'symbol-event', ...(description ? { description } : {}) },
+          { label: 'Events', icon: 'symbol-event', ...header },
           ContextValues.events,
         );
       }
@@ -412,6 +422,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
       resolved,
       codeHash: entry?.state?.codeHash,
       ...(entry?.error !== undefined ? { error: entry.error } : {}),
+      ...(entry?.errorBadge !== undefined ? { errorBadge: entry.errorBadge } : {}),
     });
   }
 

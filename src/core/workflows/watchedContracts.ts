@@ -19,6 +19,7 @@ import {
   type ResolvedContract,
 } from '../artifacts';
 import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../protocol';
+import { isGatewayError } from '../gateway/errors';
 import type { ContractState } from '../gateway/schemas';
 
 // ---- watch list ---------------------------------------------------------------------------------------
@@ -269,6 +270,62 @@ export interface ContractRowInput {
   readonly codeHash: string | undefined;
   /** Why the state could not be read (shown as a warning). */
   readonly error?: string;
+  /** The short badge for that error (`problemBadge`); "⚠ unreachable" when not given. */
+  readonly errorBadge?: string;
+}
+
+/**
+ * The badge a contract row shows when its state could not be read: what went wrong, in words a user can
+ * act on. A rejected key is not an unreachable node (the user must fix the key, not the network).
+ */
+export function problemBadge(error: unknown): string {
+  if (isGatewayError(error)) {
+    switch (error.kind) {
+      case 'unauthorized':
+        return '⚠ API key rejected';
+      case 'missingKey':
+        return '⚠ no API key';
+      case 'network':
+      case 'timeout':
+        return '⚠ unreachable';
+      case 'unavailable':
+        return '⚠ node syncing';
+      case 'rateLimited':
+        return '⚠ rate limited';
+      case 'notFound':
+        return '⚠ no contract at this address';
+      default:
+        return '⚠ error';
+    }
+  }
+  return '⚠ error';
+}
+
+/**
+ * The title of a "Show Latest Events" listing: the number it lists, not the number asked for (a contract
+ * may have fewer), nor the event counter (which also counts Debug events the node does not list).
+ */
+export function latestEventsTitle(name: string, asked: number, listed: number, counter: number): string {
+  const what =
+    listed === asked ? `Latest ${listed} event(s)` : `All ${listed} listed event(s) (${asked} asked for)`;
+  return `${what} of ${name}, newest first (event counter ${counter}, Debug events included)`;
+}
+
+/**
+ * The Events node's description: how many events the list shows, never the contract's event counter,
+ * which also counts Debug events that the node does not list (the counter goes in the tooltip).
+ */
+export function eventsHeader(
+  shown: number,
+  counter: number | undefined,
+): { description: string; tooltip: string } {
+  return {
+    description: `${shown} shown · newest first`,
+    tooltip:
+      counter === undefined
+        ? `${shown} event(s) shown, newest first.`
+        : `${shown} event(s) shown, newest first. The contract's event counter is at ${counter}: it also counts Debug events, which the node does not list.`,
+  };
 }
 
 const DRIFT_ICON: Record<DriftCheck['status'], string> = {
@@ -288,7 +345,7 @@ export function contractRow(input: ContractRowInput): Row {
   const drift = resolved?.drift;
   const badge =
     input.error !== undefined
-      ? '⚠ unreachable'
+      ? (input.errorBadge ?? '⚠ unreachable')
       : drift?.status === 'drift'
         ? '⚠ code drift'
         : drift?.status === 'match'

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { GatewayHttpError, MissingKeyError, NetworkError } from '../../../src/core/gateway';
+import {
+  contractRow,
+  eventsHeader,
+  latestEventsTitle,
+  problemBadge,
+} from '../../../src/core/workflows/watchedContracts';
+
+describe('watched contracts: counts and problems say what the user sees', () => {
+  it('the Events header counts the events listed, not the counter that includes hidden Debug slots', () => {
+    // 3 events listed while the counter is at 6 (each call also emitted a Debug event the node hides).
+    const header = eventsHeader(3, 6);
+    assert.equal(header.description, '3 shown · newest first');
+    assert.match(header.tooltip, /counter is at 6/);
+    assert.match(header.tooltip, /Debug/);
+    // Events delivered by the watcher before the counter was read still count.
+    assert.equal(eventsHeader(3, undefined).description, '3 shown · newest first');
+  });
+
+  it('a latest-events listing is titled by what it lists', () => {
+    assert.match(
+      latestEventsTitle('Counter', 5, 4, 8),
+      /^All 4 listed event\(s\) \(5 asked for\) of Counter/,
+    );
+    assert.match(latestEventsTitle('Counter', 5, 5, 12), /^Latest 5 event\(s\) of Counter/);
+    assert.match(latestEventsTitle('Counter', 5, 5, 12), /event counter 12, Debug events included/);
+  });
+
+  it('a rejected key is not reported as an unreachable node', () => {
+    assert.equal(
+      problemBadge(new GatewayHttpError('GET /contracts/x/state', 401, 'bad key')),
+      '⚠ API key rejected',
+    );
+    assert.equal(problemBadge(new MissingKeyError('GET /contracts/x/state')), '⚠ no API key');
+    assert.equal(problemBadge(new NetworkError('GET /x', new Error('ECONNREFUSED'))), '⚠ unreachable');
+    assert.equal(problemBadge(new GatewayHttpError('GET /x', 503, 'syncing')), '⚠ node syncing');
+    assert.equal(problemBadge(new Error('boom')), '⚠ error');
+  });
+
+  it('the contract row carries the problem badge it is given', () => {
+    const row = contractRow({
+      watched: { address: '25AYwUgBexTJnpdbYRaWn3hcmnGKPsjaSSYgyZ8ZJeAv9', group: 0, name: 'Counter' },
+      resolved: undefined,
+      codeHash: undefined,
+      error: 'GET /contracts/x/state: 401 bad key',
+      errorBadge: '⚠ API key rejected',
+    });
+    assert.match(row.description ?? '', /⚠ API key rejected/);
+    assert.doesNotMatch(row.description ?? '', /unreachable/);
+  });
+});
