@@ -4,6 +4,7 @@ import { limitsOf } from '../core/gateway';
 import { statusBarView } from '../core/presentation/statusBar';
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
+import type { SecretStore } from '../secrets';
 import { CommandIds } from '../constants';
 import { DisposableBase } from '../util/lifecycle';
 
@@ -13,9 +14,14 @@ export class StatusBarController extends DisposableBase {
   private headroom: RateHeadroom | undefined;
   private usage: MonthlyUsage | undefined;
   private lastError: { kind: string; message: string; at: number } | undefined;
-  private clearWarning: ReturnType<typeof setTimeout> | undefined;
+  /** One timer at most: the moment the view changes by itself (window reset, warning expiry). */
+  private nextRender: ReturnType<typeof setTimeout> | undefined;
+  private hasKey: boolean | undefined;
 
-  constructor(private readonly connection: ConnectionManager) {
+  constructor(
+    private readonly connection: ConnectionManager,
+    private readonly secrets: SecretStore,
+  ) {
     super();
     this.item = this.register(
       vscode.window.createStatusBarItem('alephium.headroom', vscode.StatusBarAlignment.Left, 50),
@@ -28,6 +34,7 @@ export class StatusBarController extends DisposableBase {
         this.lastError = undefined;
         this.render();
         void this.loadUsage();
+        void this.loadKeyPresence();
       }),
     );
     this.register(
@@ -48,14 +55,20 @@ export class StatusBarController extends DisposableBase {
       connection.onError((e) => {
         this.lastError = { ...e, at: Date.now() };
         this.render();
-        // Re-render when the 429 warning expires, so the colour does not stick.
-        clearTimeout(this.clearWarning);
-        this.clearWarning = setTimeout(() => this.render(), 61_000);
       }),
     );
-    this.register({ dispose: () => clearTimeout(this.clearWarning) });
+    this.register({ dispose: () => clearTimeout(this.nextRender) });
     this.render();
     void this.loadUsage();
+    void this.loadKeyPresence();
+  }
+
+  /** A gateway profile without a stored key says so (a node profile's key is optional). */
+  private async loadKeyPresence(): Promise<void> {
+    const profile = this.connection.state.profile;
+    this.hasKey =
+      profile?.kind === 'gateway' ? (await this.secrets.getApiKey(profile.name)) !== undefined : undefined;
+    this.render();
   }
 
   /** What the item shows now (the integration tests read this as well as the DOM). */
@@ -79,8 +92,16 @@ export class StatusBarController extends DisposableBase {
       headroom: this.headroom,
       usage: this.usage,
       lastError: this.lastError,
+      ...(this.hasKey !== undefined ? { hasKey: this.hasKey } : {}),
       now: Date.now(),
     });
+    clearTimeout(this.nextRender);
+    this.nextRender = undefined;
+    if (view.nextChangeAt !== undefined) {
+      // Capped: a reset announced far in the future must not arm a timer past Node's 24.8-day maximum.
+      const delay = Math.min(Math.max(0, view.nextChangeAt - Date.now()) + 50, 60_000);
+      this.nextRender = setTimeout(() => this.render(), delay);
+    }
     if (!view.visible) {
       this.item.hide();
       return;

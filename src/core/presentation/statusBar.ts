@@ -8,6 +8,8 @@ export interface StatusBarInput {
   readonly headroom: RateHeadroom | undefined;
   readonly usage: MonthlyUsage | undefined;
   readonly lastError: { kind: string; message: string; at: number } | undefined;
+  /** False when the profile needs an API key (a gateway profile) and none is stored. */
+  readonly hasKey?: boolean;
   readonly now: number;
 }
 
@@ -17,6 +19,11 @@ export interface StatusBarView {
   readonly severity: 'normal' | 'warning' | 'error';
   /** Markdown. */
   readonly tooltip: string;
+  /**
+   * When the view changes by itself (the rate-limit window resets, a 429 warning expires): render again
+   * then. Undefined when nothing changes until the next event.
+   */
+  readonly nextChangeAt?: number;
 }
 
 /** A 429 keeps the warning colour this long after it happened. */
@@ -42,13 +49,33 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
     );
   }
   if (input.lastError) lines.push(`Last error (${clock(input.lastError.at)}): ${input.lastError.message}`);
+  if (input.hasKey === false)
+    lines.push('No API key is stored for this profile: run "Alephium: Set API Key".');
   lines.push('', 'Click for actions: switch profile, set API key, show logs.');
   const tooltip = lines.join('\n\n');
+
+  if (input.hasKey === false) {
+    return { visible: true, text: '$(key) Alephium: no API key', severity: 'warning', tooltip };
+  }
 
   if (input.lastError?.kind === 'unauthorized') {
     return { visible: true, text: '$(error) Alephium: API key rejected', severity: 'error', tooltip };
   }
   const recent429 = input.lastError?.kind === 'rateLimited' && input.now - input.lastError.at < RECENT_429_MS;
+  const monthlyLow = input.usage?.fraction !== undefined && input.usage.fraction >= 0.9;
+  const warningEndsAt = recent429 ? input.lastError!.at + RECENT_429_MS : undefined;
+  // Past its reset the window is whole again, whatever the last response said: the headroom decays to
+  // the full limit instead of showing "0/5 · resets <a time in the past>" until the next request.
+  if (input.headroom && input.headroom.resetAt <= input.now) {
+    const { limit } = input.headroom;
+    return {
+      visible: true,
+      text: `$(pulse) Alephium: ${limit}/${limit} req/s`,
+      severity: recent429 || monthlyLow ? 'warning' : 'normal',
+      tooltip,
+      ...(warningEndsAt !== undefined ? { nextChangeAt: warningEndsAt } : {}),
+    };
+  }
   if (!input.headroom) {
     const limit = input.limitPerSecond !== undefined ? `${input.limitPerSecond}/s` : 'no limit known';
     return {
@@ -56,15 +83,16 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
       text: `$(pulse) Alephium: ${limit}`,
       severity: recent429 ? 'warning' : 'normal',
       tooltip,
+      ...(warningEndsAt !== undefined ? { nextChangeAt: warningEndsAt } : {}),
     };
   }
   const { remaining, limit } = input.headroom;
   const low = remaining <= Math.max(1, Math.floor(limit * 0.2));
-  const monthlyLow = input.usage?.fraction !== undefined && input.usage.fraction >= 0.9;
   return {
     visible: true,
     text: `$(pulse) Alephium: ${remaining}/${limit} req/s · resets ${clock(input.headroom.resetAt)}`,
     severity: recent429 || low || monthlyLow ? 'warning' : 'normal',
     tooltip,
+    nextChangeAt: Math.min(input.headroom.resetAt, warningEndsAt ?? Number.POSITIVE_INFINITY),
   };
 }

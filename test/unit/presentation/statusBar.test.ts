@@ -66,4 +66,23 @@ describe('status bar presentation', () => {
     // 91 % of the monthly budget used: worth a warning even with full per-second headroom.
     assert.equal(view.severity, 'warning');
   });
+
+  it('decays to the full limit once the window has reset, and says when to render again', () => {
+    const exhausted = { limit: 5, remaining: 0, resetAt: base.now + 800, observedAt: base.now };
+    const before = statusBarView({ ...base, headroom: exhausted });
+    assert.match(before.text, /0\/5 req\/s · resets/);
+    assert.equal(before.severity, 'warning');
+    assert.equal(before.nextChangeAt, exhausted.resetAt, 'the controller re-renders at the reset');
+    const after = statusBarView({ ...base, headroom: exhausted, now: exhausted.resetAt + 1 });
+    assert.equal(after.text, '$(pulse) Alephium: 5/5 req/s');
+    assert.equal(after.severity, 'normal');
+    assert.equal(after.nextChangeAt, undefined, 'nothing changes by itself after that');
+  });
+
+  it('says "no API key" when a gateway profile has none, instead of a limit', () => {
+    const view = statusBarView({ ...base, hasKey: false });
+    assert.equal(view.text, '$(key) Alephium: no API key');
+    assert.equal(view.severity, 'warning');
+    assert.match(view.tooltip, /Set API Key/);
+  });
 });
