@@ -1,13 +1,15 @@
 // The same extension-host suite under @vscode/test-electron, for machines that can download VS Code
 // desktop (this project's CI cannot; it uses scripts/vscode-web.mjs instead). One suite, one run() entry.
+// Only node: builtins and dependency-free local modules are imported statically: on a fresh clone
+// node_modules exists only after ensureNpmDependencies().
 import path from 'node:path';
-import { runTests } from '@vscode/test-electron';
-import { buildHostTests } from './buildTests.mjs';
 import { buildExtension, ensureNpmDependencies, root } from './setup.mjs';
 import { makeTestWorkspace } from './browser.mjs';
 
 ensureNpmDependencies();
 buildExtension();
+const { runTests } = await import('@vscode/test-electron');
+const { buildHostTests } = await import('./buildTests.mjs');
 const extensionTestsPath = await buildHostTests();
 try {
   await runTests({
