@@ -73,6 +73,29 @@ export class ConnectionManager implements vscode.Disposable {
     this.changed.fire(this.state);
   }
 
+  /**
+   * Asks the gateway of `profile` whether it accepts `key`, without storing it: a short-lived client with
+   * the profile's settings sends one uncached request. Resolves with the node's version; rejects with the
+   * gateway's error (a 401 for a rejected key). The key is registered with the redactor first.
+   */
+  async checkApiKey(profile: config.ProfileSetting, key: string): Promise<string> {
+    this.redactor.addSecret(key);
+    const proxy = config.proxySettings();
+    const probe = new GatewayClient({
+      profile: config.toConnectionProfile(profile),
+      keyProvider: () => key,
+      logger: this.log,
+      redactor: this.redactor,
+      ...(proxy ? { proxy } : {}),
+      userAgent: 'alephium-gateway-vscode',
+    });
+    try {
+      return (await probe.getVersion({ fresh: true })).version;
+    } finally {
+      probe.dispose();
+    }
+  }
+
   reportError(kind: string, message: string): void {
     this.errorEmitter.fire({ kind, message: this.redactor.redact(message) });
   }

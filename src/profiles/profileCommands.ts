@@ -202,25 +202,47 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
       password: true,
       validate: (v) => (v.trim().length < 8 ? 'That looks too short for an API key.' : undefined),
     }));
-  await deps.secrets.setApiKey(profile.name, key.trim());
-  const client = deps.connection.requireClient();
+  const candidate = key.trim();
+  const interactive = argString(args, 'key') === undefined;
+  // Checked before it is stored: a mistyped key must not replace one that works.
+  let version: string | undefined;
   try {
-    const version = await client.getVersion({ priority: 'user' });
-    const message = `API key saved for "${profile.name}"; the gateway answered (node ${version.version}).`;
-    deps.log.info(message);
-    if (argString(args, 'key') === undefined) void vscode.window.showInformationMessage(message);
-    return { ok: true, message };
+    version = await deps.connection.checkApiKey(profile, candidate);
   } catch (error) {
     if (isGatewayError(error) && error.kind === 'unauthorized') {
-      const message = `The gateway rejected this API key for "${profile.name}" (401). It is saved, but requests will fail until you set a valid key.`;
-      deps.connection.reportError('unauthorized', message);
-      void vscode.window.showErrorMessage(message, 'Set API Key').then((c) => {
-        if (c) void vscode.commands.executeCommand(CommandIds.setApiKey);
-      });
+      const kept = (await deps.secrets.getApiKey(profile.name)) !== undefined;
+      const message = `The gateway rejected this API key for "${profile.name}" (401). ${kept ? 'The previous key is kept.' : 'Nothing was stored.'}`;
+      deps.log.warn(message);
+      if (interactive)
+        void vscode.window.showErrorMessage(message, 'Set API Key').then((c) => {
+          if (c) void vscode.commands.executeCommand(CommandIds.setApiKey);
+        });
       return { ok: false, message };
     }
-    throw error;
+    // Not a verdict on the key (the gateway is unreachable, say): store it only if the user says so.
+    const reason = redactedMessage(deps, error);
+    const save = interactive
+      ? await vscode.window.showWarningMessage(
+          `Could not check the API key for "${profile.name}": ${reason}`,
+          { modal: true, detail: 'Save it anyway? Requests will tell whether the gateway accepts it.' },
+          'Save Anyway',
+        )
+      : undefined;
+    if (save !== 'Save Anyway')
+      return { ok: false, message: `Not stored: could not check the key (${reason}).` };
   }
+  await deps.secrets.setApiKey(profile.name, candidate);
+  const message =
+    version !== undefined
+      ? `API key saved for "${profile.name}"; the gateway answered (node ${version}).`
+      : `API key saved for "${profile.name}" without a check.`;
+  deps.log.info(message);
+  if (interactive) void vscode.window.showInformationMessage(message);
+  return { ok: true, message };
+}
+
+function redactedMessage(deps: ProfileDeps, error: unknown): string {
+  return deps.redactor.redact(error instanceof Error ? error.message : String(error));
 }
 
 async function removeApiKey(deps: ProfileDeps, args: unknown): Promise<void> {

@@ -71,7 +71,7 @@ describe('Node view and status bar against the sandbox gateway', () => {
     assert.equal(api.nodeStatus()?.heights.length, 16);
   });
 
-  it('says plainly when the key is rejected (401), in the status bar and the node view', async () => {
+  it('keeps the working key when a new one is rejected (401)', async () => {
     const result = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
       CommandIds.setApiKey,
       {
@@ -79,7 +79,20 @@ describe('Node view and status bar against the sandbox gateway', () => {
       },
     );
     assert.equal(result.ok, false);
-    assert.match(result.message, /rejected this API key/);
+    assert.match(result.message, /rejected this API key.*previous key is kept/);
+    await api.refreshNode();
+    assert.equal(api.nodeStatus()?.sync, 'synced', 'the node is still read with the working key');
+  });
+
+  it('says plainly when the stored key is rejected (401), in the status bar and the node view', async () => {
+    // The gateway revokes the key in use.
+    const res = await fetch(`${sandbox.baseUrl}/__sandbox/keys/${sandbox.apiKeys.free}/usage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'revoked' }),
+    });
+    assert.equal(res.status, 200);
+    await api.refreshNode();
     await until('the status bar to report the rejected key', () =>
       api.statusBarText().includes('API key rejected') ? true : undefined,
     );
