@@ -12,6 +12,7 @@ import { SecretStore } from './secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommand } from './util/commands';
+import { registerResultsDocuments } from './util/resultsDocument';
 import { NodeTreeProvider } from './views/nodeTree';
 
 /**
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     nodeTree,
     nodeView,
     registerCommand(deps, CommandIds.showLogs, () => channel.show(true)),
+    registerResultsDocuments(),
     registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
     registerStatusBarActions(),
     ...registerProfileCommands(deps),

@@ -30,6 +30,7 @@ import {
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
 import { CommandIds, ViewIds } from '../constants';
+import { showResult } from '../util/resultsDocument';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
@@ -54,11 +55,6 @@ type Show = 'document' | 'quickPick' | 'none';
 function showMode(args: unknown, fallback: Show): Show {
   const v = argString(args, 'show');
   return v === 'document' || v === 'quickPick' || v === 'none' ? v : fallback;
-}
-
-async function openMarkdown(content: string): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-  await vscode.window.showTextDocument(doc, { preview: true });
 }
 
 /** A tree node or `{address}` from a command argument. */
@@ -264,7 +260,8 @@ export function registerContractsFeature(
     }));
     const mode = showMode(args, 'document');
     if (mode !== 'none')
-      await openMarkdown(
+      await showResult(
+        'Latest Events',
         eventsMarkdown(latestEventsTitle(w.name ?? w.address, n, decoded.length, latest.count), decoded),
       );
     return { count: latest.count, events: result };
@@ -298,7 +295,8 @@ export function registerContractsFeature(
     }));
     const mode = showMode(args, 'quickPick');
     if (mode === 'document')
-      await openMarkdown(
+      await showResult(
+        `Events of ${kind === 'txId' ? 'transaction' : 'block'}`,
         eventsMarkdown(`Events of ${kind === 'txId' ? 'transaction' : 'block'} ${id}`, decoded),
       );
     else if (mode === 'quickPick') {
@@ -420,7 +418,10 @@ export function registerContractsFeature(
       `Called ${artifact.name}.${fn.name}: ${summary.returns.map((r) => `${r.name}=${formatValue(r.value)}`).join(', ') || 'no returns'}, gas ${summary.gasUsed}`,
     );
     if (showMode(args, 'document') !== 'none')
-      await openMarkdown(callMarkdown(summary, w.address, built.call.args as Val[]));
+      await showResult(
+        `Simulated ${artifact.name}.${fn.name}`,
+        callMarkdown(summary, w.address, built.call.args as Val[]),
+      );
     return summary;
   };
 

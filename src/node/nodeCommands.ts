@@ -3,7 +3,7 @@ import {
   addressInfo,
   addressInfoMarkdown,
   blockRows,
-  blocksMarkdown,
+  blocksTable,
   checkAddress,
   presetRange,
   rangeProblem,
@@ -18,14 +18,10 @@ import type { ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
+import { showResult } from '../util/resultsDocument';
 
 export interface NodeCommandDeps extends CommandContext {
   readonly connection: ConnectionManager;
-}
-
-async function openMarkdown(content: string): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-  await vscode.window.showTextDocument(doc, { preview: true });
 }
 
 function showDocument(args: unknown): boolean {
@@ -48,7 +44,7 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
     const check = checkAddress(text);
     // A malformed address is answered locally: the gateway would only say 400.
     if (!check.valid) {
-      if (showDocument(args)) await openMarkdown(addressInfoMarkdown(check));
+      if (showDocument(args)) await showResult('Address Info', addressInfoMarkdown(check));
       return check;
     }
     const client = deps.connection.requireClient();
@@ -57,7 +53,7 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
       client.getAddressBalance(check.address),
     ]);
     const info = addressInfo(check, group, balance);
-    if (showDocument(args)) await openMarkdown(addressInfoMarkdown(info));
+    if (showDocument(args)) await showResult('Address Info', addressInfoMarkdown(info));
     return info;
   };
 
@@ -122,7 +118,7 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
       },
     );
     const rows = blockRows(blocks);
-    if (showDocument(args)) await openMarkdown(blocksMarkdown(fromTs, toTs, rows));
+    if (showDocument(args)) await showResult('Blocks in Time Range', blocksTable(fromTs, toTs, rows), 'text');
     return { fromTs, toTs, blocks: rows };
   };
 

@@ -9,6 +9,13 @@ export interface CommandContext {
   readonly redact: (text: string) => string;
 }
 
+/** Tree elements of this extension's views carry a `kind` and an `id` or `txId`; argument objects do not. */
+function isViewElement(arg: unknown): boolean {
+  if (typeof arg !== 'object' || arg === null) return false;
+  const a = arg as Record<string, unknown>;
+  return typeof a.kind === 'string' && (typeof a.id === 'string' || typeof a.txId === 'string');
+}
+
 /**
  * Registers a command with the extension's house rules: the failure of a command is logged and shown
  * with a "Show Logs" action, a user cancellation ends quietly, and the result is returned to callers
@@ -33,9 +40,9 @@ export function registerCommand(
         if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
       });
       // Callers that pass arguments (automation, keybindings with args, tests) get the failure too. From
-      // the palette (no arguments) it is not rethrown: the toast says it, and the palette would add a
-      // modal "Command resulted in an error" dialog on top of it.
-      if (args.length > 0 && args[0] !== undefined) throw error;
+      // the palette (no arguments) or a view's menu (a tree element) it is not rethrown: the toast says
+      // it, and VS Code would add a second error of its own on top of it.
+      if (args.length > 0 && args[0] !== undefined && !isViewElement(args[0])) throw error;
       return undefined;
     }
   });

@@ -168,7 +168,9 @@ export function summariseCall(
 
 export function callMarkdown(summary: CallSummary, address: string, args: readonly Val[]): string {
   const lines = [
-    `# ${summary.contract}.${summary.method} (methodIndex ${summary.methodIndex})`,
+    `# Simulated call: ${summary.contract}.${summary.method} (methodIndex ${summary.methodIndex})`,
+    '',
+    '_A dry run through `call-contract`: nothing was signed or sent, and the chain did not change._',
     '',
     `- contract: \`${address}\``,
     `- arguments: ${args.length ? args.map((a) => `\`${JSON.stringify(a.value)}\``).join(', ') : 'none'}`,

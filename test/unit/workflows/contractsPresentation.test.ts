@@ -6,6 +6,7 @@ import {
   latestEventsTitle,
   problemBadge,
 } from '../../../src/core/workflows/watchedContracts';
+import { blocksTable } from '../../../src/core/workflows/nodeQueries';
 
 describe('watched contracts: counts and problems say what the user sees', () => {
   it('the Events header counts the events listed, not the counter that includes hidden Debug slots', () => {
@@ -48,5 +49,27 @@ describe('watched contracts: counts and problems say what the user sees', () => 
     });
     assert.match(row.description ?? '', /⚠ API key rejected/);
     assert.doesNotMatch(row.description ?? '', /unreachable/);
+  });
+});
+
+describe('blocks in a time range, as text', () => {
+  it('aligns thousands of rows in columns, newest first as given, with the count in the title', () => {
+    const rows = Array.from({ length: 1200 }, (_, i) => ({
+      hash: i.toString(16).padStart(64, '0'),
+      timestamp: Date.UTC(2026, 10, 24, 12) - i * 1000,
+      chainFrom: i % 4,
+      chainTo: (i >> 2) % 4,
+      height: 100_000 - i,
+      txCount: i % 3 === 0 ? 12 : 1,
+    }));
+    const text = blocksTable(Date.UTC(2026, 10, 24, 11), Date.UTC(2026, 10, 24, 12), rows);
+    const lines = text.trimEnd().split('\n');
+    assert.match(lines[0]!, /: 1200 block\(s\), newest first$/);
+    assert.equal(lines.length, 4 + rows.length, 'title, blank line, header, rule, then one line per block');
+    // Every hash starts in the same column, so the table reads as a table in any editor.
+    const hashColumn = lines[4]!.indexOf(rows[0]!.hash);
+    assert.ok(hashColumn > 0);
+    for (let i = 0; i < rows.length; i++) assert.equal(lines[4 + i]!.indexOf(rows[i]!.hash), hashColumn);
+    assert.doesNotMatch(text, /\|/, 'no Markdown table syntax');
   });
 });
