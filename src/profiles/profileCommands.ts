@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { isGatewayError } from '../core/gateway';
+import { isGatewayError, slugProblem } from '../core/gateway';
 import {
   addressFromPublicKey,
   deriveKeyFromMnemonic,
+  mnemonicProblem,
   groupOfAddress,
   publicKeyFromPrivateKey,
 } from '../core/protocol';
@@ -52,7 +53,7 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
   const name =
     argString(args, 'name') ??
     (await askText({
-      title: 'Add Profile (1/5)',
+      title: 'Add Profile (1/6)',
       prompt: 'A name for this profile',
       placeHolder: 'mainnet gateway',
       validate: (v) =>
@@ -71,12 +72,17 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
           { label: 'gateway', description: 'Node Gateway API: base URL + slug, Bearer key, plan limits' },
           { label: 'node', description: 'A full node directly (local devnet): optional X-API-KEY' },
         ],
-        { title: 'Add Profile (2/5)', placeHolder: 'What does this profile talk to?' },
+        {
+          title: 'Add Profile (2/6)',
+          placeHolder: 'What does this profile talk to? (a node profile takes 4 steps)',
+        },
       )
     ).label) as 'gateway' | 'node';
+  // Honest step counts: a gateway profile asks for a slug and a plan, a node profile does not.
+  const total = kind === 'gateway' ? 6 : 4;
   const baseUrl = (
     argString(args, 'baseUrl') ??
-    (await askText({ title: 'Add Profile (3/5)', prompt: 'Base URL', validate: validateUrl }))
+    (await askText({ title: `Add Profile (3/${total})`, prompt: 'Base URL', validate: validateUrl }))
   ).trim();
   const urlProblem = validateUrl(baseUrl);
   if (urlProblem) throw new Error(`Base URL: ${urlProblem}`);
@@ -85,18 +91,19 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
       ? (
           argString(args, 'slug') ??
           (await askText({
-            title: 'Add Profile (4/5)',
+            title: 'Add Profile (4/6)',
             prompt: 'Slug: the path segment that selects your node endpoint',
-            validate: (v) =>
-              /^[A-Za-z0-9._~-]+$/.test(v.trim()) ? undefined : 'One path segment: letters, digits, . _ ~ -',
+            validate: (v) => slugProblem(baseUrl, v.trim()),
           }))
         ).trim()
       : undefined;
+  const slugError = slug !== undefined ? slugProblem(baseUrl, slug) : undefined;
+  if (slugError) throw new Error(`Slug: ${slugError}`);
   const network =
     argString(args, 'network') ??
     (
       await pick([{ label: 'mainnet' }, { label: 'testnet' }, { label: 'devnet' }], {
-        title: 'Add Profile (5/5)',
+        title: `Add Profile (${total === 6 ? 5 : 4}/${total})`,
         placeHolder: 'Network',
       })
     ).label;
@@ -106,7 +113,10 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
           (
             await pick(
               PLANS.map((p) => ({ label: p })),
-              { title: 'Plan (sets the rate limits)', placeHolder: 'free: 5 requests/s, 100,000/month' },
+              {
+                title: 'Add Profile (6/6): plan (sets the rate limits)',
+                placeHolder: 'free: 5 requests/s, 100,000/month',
+              },
             )
           ).label) as config.ProfileSetting['plan'])
       : undefined;
@@ -269,10 +279,13 @@ async function importSignerKey(
       prompt:
         "A hex private key (64 hex digits) or a BIP39 mnemonic (path m/44'/1234'/0'/0/i). Stored only in SecretStorage.",
       password: true,
+      // A phrase is checked whole (words, checksum) as it is typed, before the address-index prompt.
       validate: (v) =>
-        isHexKey(v) || v.trim().split(/\s+/).length >= 12
+        isHexKey(v)
           ? undefined
-          : 'Enter 64 hex digits or 12-24 mnemonic words.',
+          : v.trim().split(/\s+/).length < 12
+            ? 'Enter 64 hex digits or 12-24 mnemonic words.'
+            : mnemonicProblem(v),
     }));
   deps.redactor.addSecret(secret);
   let privateKey: string;

@@ -23,6 +23,7 @@ export {
   PLAN_LIMITS,
   limitsOf,
   validateProfile,
+  slugProblem,
   urlPrefix,
   authHeaders,
   type Plan,

@@ -55,6 +55,25 @@ export function limitsOf(profile: ConnectionProfile): Partial<PlanLimits> {
   return { ...base, ...profile.limits };
 }
 
+/**
+ * What is wrong with a gateway slug for this base URL, or undefined. The slug is exactly one path
+ * segment: `.` and `..` would be removed by URL normalisation (the request would leave the slug's
+ * prefix), and a base URL that already ends with the slug would double it (`/slug/slug/...`).
+ */
+export function slugProblem(baseUrl: string, slug: string): string | undefined {
+  if (!/^[A-Za-z0-9._~-]+$/.test(slug) || slug === '.' || slug === '..')
+    return 'must be one path segment (letters, digits, . _ ~ -), not "." or ".."';
+  let last: string | undefined;
+  try {
+    last = new URL(baseUrl).pathname.split('/').filter(Boolean).pop();
+  } catch {
+    return undefined; // the base URL's own check names that problem
+  }
+  if (last !== undefined && decodeURIComponent(last) === slug)
+    return `the base URL already ends with /${slug}: give the base URL without it (requests go to {baseUrl}/{slug}/...)`;
+  return undefined;
+}
+
 /** Checks a profile before it is used, naming the offending field. */
 export function validateProfile(profile: ConnectionProfile): void {
   let url: URL;
@@ -69,9 +88,8 @@ export function validateProfile(profile: ConnectionProfile): void {
   if (url.search || url.hash) throw new ValidationError('baseUrl', 'must not carry a query or fragment');
   if (profile.kind === 'gateway') {
     // The slug is exactly one path segment; anything else would silently address another endpoint.
-    if (!/^[A-Za-z0-9._~-]+$/.test(profile.slug)) {
-      throw new ValidationError('slug', 'must be one non-empty path segment (letters, digits, . _ ~ -)');
-    }
+    const problem = slugProblem(profile.baseUrl, profile.slug);
+    if (problem) throw new ValidationError('slug', problem);
     if (profile.plan === 'enterprise' && !profile.limits?.perSecond) {
       throw new ValidationError('limits.perSecond', 'is required for an enterprise plan');
     }

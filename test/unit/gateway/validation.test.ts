@@ -226,6 +226,16 @@ describe('gateway input validation', () => {
     assert.throws(() => validateProfile({ ...base, baseUrl: 'ftp://gw.test' }), { field: 'baseUrl' });
     assert.throws(() => validateProfile({ ...base, slug: 'a/b' }), { field: 'slug' });
     assert.throws(() => validateProfile({ ...base, slug: '' }), { field: 'slug' });
+    // URL normalisation would drop these segments and send the request outside the slug's prefix.
+    assert.throws(() => validateProfile({ ...base, slug: '..' }), { field: 'slug' });
+    assert.throws(() => validateProfile({ ...base, slug: '.' }), { field: 'slug' });
+    // A base URL that already ends with the slug would double it: /abc/abc/...
+    assert.throws(() => validateProfile({ ...base, baseUrl: 'https://gw.test/abc' }), {
+      field: 'slug',
+      message: /already ends with \/abc/,
+    });
+    assert.throws(() => validateProfile({ ...base, baseUrl: 'https://gw.test/v1/abc/' }), { field: 'slug' });
+    assert.doesNotThrow(() => validateProfile({ ...base, baseUrl: 'https://gw.test/v1' }));
     assert.throws(() => validateProfile({ ...base, plan: 'enterprise' }), { field: 'limits.perSecond' });
     assert.doesNotThrow(() => validateProfile({ ...base, plan: 'enterprise', limits: { perSecond: 500 } }));
     assert.doesNotThrow(() =>

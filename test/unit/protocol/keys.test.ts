@@ -3,6 +3,7 @@ import * as sdk from '@alephium/web3';
 import {
   addressFromPublicKey,
   deriveKeyFromMnemonic,
+  mnemonicProblem,
   groupOfAddress,
   publicKeyFromPrivateKey,
   randomPrivateKey,
@@ -176,5 +177,13 @@ describe('protocol/keys mnemonic derivation (alephium-web3 hd-wallet.test.ts vec
     const swapped = [words[1], words[0], ...words.slice(2)].join(' ');
     assertProtocolError(() => deriveKeyFromMnemonic(swapped), /checksum is invalid/);
     assertProtocolError(() => deriveKeyFromMnemonic(mnemonic, -1), /Derivation index -1/);
+  });
+
+  it('checks a phrase as it is typed (mnemonicProblem), with the same reasons', () => {
+    assert.equal(mnemonicProblem(mnemonic), undefined);
+    assert.equal(mnemonicProblem(`  ${mnemonic.toUpperCase().split(' ').join('   ')} `), undefined);
+    const words = mnemonic.split(' ');
+    assert.match(mnemonicProblem([words[1], words[0], ...words.slice(2)].join(' ')) ?? '', /checksum/);
+    assert.match(mnemonicProblem(words.slice(0, 11).join(' ')) ?? '', /has 11 words/);
   });
 });
