@@ -6,6 +6,8 @@ import * as config from './config';
 import type { SecretStore } from './secrets';
 
 const USAGE_STATE_KEY = 'alephium.monthlyUsage';
+/** Context key: true while the active profile has (or can have) a client. */
+export const CONNECTED_CONTEXT = 'alephium.connected';
 
 export interface ConnectionState {
   readonly profile: config.ProfileSetting | undefined;
@@ -56,8 +58,23 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   get state(): ConnectionState {
-    this.current ??= this.build();
+    if (!this.current) {
+      this.current = this.build();
+      this.publishContext();
+    }
     return this.current;
+  }
+
+  /**
+   * `alephium.connected` gates the commands and view buttons that need a client (package.json `when`
+   * clauses). Before the client is built (it is built lazily) a configured active profile counts, so
+   * nothing is hidden from a user who has set one up; once built, whether it could be built.
+   */
+  publishContext(): void {
+    const connected = this.current ? this.current.client !== undefined : config.activeProfile() !== undefined;
+    if (connected === this.connectedContext) return;
+    this.connectedContext = connected;
+    void vscode.commands.executeCommand('setContext', CONNECTED_CONTEXT, connected);
   }
 
   /** The client of the active profile, or a clear error saying what to set up. */
@@ -72,6 +89,8 @@ export class ConnectionManager implements vscode.Disposable {
     this.current = undefined;
     this.changed.fire(this.state);
   }
+
+  private connectedContext: boolean | undefined;
 
   /**
    * Asks the gateway of `profile` whether it accepts `key`, without storing it: a short-lived client with

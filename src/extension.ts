@@ -42,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const redact = (text: string) => redactor.redact(text);
   const secrets = new SecretStore(context.secrets, redactor);
   const connection = new ConnectionManager(secrets, redactor, log, context.globalState);
+  connection.publishContext();
   const statusBar = new StatusBarController(connection, secrets);
   const nodeTree = new NodeTreeProvider(connection, log);
   const nodeView = vscode.window.createTreeView(ViewIds.node, {
