@@ -5,6 +5,7 @@ import type { NodeStatus } from './core/workflows/nodeStatus';
 import { ConnectionManager } from './connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
+import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
 import { importDevSecrets } from './devSecrets';
 import { registerNodeCommands } from './node/nodeCommands';
 import { registerProfileCommands } from './profiles/profileCommands';
@@ -66,8 +67,14 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     ...registerNodeCommands(deps),
   );
 
-  const transactions = registerTransactionsFeature(context, deps);
-  const contracts = registerContractsFeature(context, deps);
+  // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
+  const artifacts = new WorkspaceArtifacts(log);
+  context.subscriptions.push(artifacts);
+  const contracts = registerContractsFeature(context, { ...deps, artifacts });
+  const transactions = registerTransactionsFeature(context, {
+    ...deps,
+    eventDecoder: contracts.eventDecoder,
+  });
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
   void importDevSecrets(secrets, log).then((imported) => {
@@ -84,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     nodeStatus: () => nodeTree.current,
     refreshNode: () => nodeTree.refresh(),
     ...transactions,
-    ...contracts,
+    ...contracts.api,
   };
 }
 

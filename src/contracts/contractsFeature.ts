@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import { formatValue, type ContractArtifact, type DriftCheck } from '../core/artifacts';
+import {
+  decodeEvent,
+  formatValue,
+  type ContractArtifact,
+  type DecodedEvent,
+  type DriftCheck,
+  type EventLike,
+} from '../core/artifacts';
 import { fetchLatestEvents, type GatewayClient, type Val } from '../core/gateway';
 import { validate } from '../core/gateway';
 import type { Logger } from '../core/log';
@@ -35,12 +42,19 @@ import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
 import { EventWatch, type DeliveredEvent } from './eventWatch';
-import { WorkspaceArtifacts } from './workspaceArtifacts';
+import type { WorkspaceArtifacts } from './workspaceArtifacts';
 
 export interface ContractsFeatureDeps extends CommandContext {
   readonly log: Logger;
   readonly connection: ConnectionManager;
+  /** The one artifacts service of the extension (also behind the tx details webview's event names). */
+  readonly artifacts: WorkspaceArtifacts;
 }
+
+/** Names events as the Watched Contracts view does, for other features (the tx details webview). */
+export type EventDecoderFactory = () => Promise<
+  (event: EventLike & { contractAddress: string }) => DecodedEvent
+>;
 
 /** Read-only views of the feature for the extension's API (no client, no secrets). */
 export interface ContractsFeatureApi {
@@ -69,9 +83,8 @@ function addressOf(args: unknown): string | undefined {
 export function registerContractsFeature(
   context: vscode.ExtensionContext,
   deps: ContractsFeatureDeps,
-): ContractsFeatureApi {
-  const { connection, log } = deps;
-  const artifacts = new WorkspaceArtifacts(log);
+): { api: ContractsFeatureApi; eventDecoder: EventDecoderFactory } {
+  const { connection, log, artifacts } = deps;
   const profileName = () => connection.state.profile?.name;
   const readList = (): WatchedContract[] => {
     const name = profileName();
@@ -426,7 +439,6 @@ export function registerContractsFeature(
   };
 
   context.subscriptions.push(
-    artifacts,
     tree,
     view,
     watch,
@@ -447,8 +459,29 @@ export function registerContractsFeature(
   tree.setList(readList());
   if (tree.watched.length > 0) watch.rebuild();
 
+  /**
+   * Watched contracts are named with the artifact the view uses for them (chosen by hand, drift
+   * included); any other contract with the registry's match by address. One rule for every view.
+   */
+  const eventDecoder: EventDecoderFactory = async () => {
+    const registry = await artifacts.registry();
+    const watched = await artifactLookup(tree.watched.map((w) => w.address));
+    return (event) => {
+      const found = watched(event.contractAddress) ?? {
+        artifact: registry.matchAddress(event.contractAddress)?.artifact,
+      };
+      return decodeEvent(event, found.artifact, {
+        ...(found.drift ? { drift: found.drift } : {}),
+        structs: registry.structs,
+      });
+    };
+  };
+
   return {
-    contractsSnapshot: () => tree.snapshot(),
-    contractEventsDelivered: () => [...watch.deliveredEvents],
+    api: {
+      contractsSnapshot: () => tree.snapshot(),
+      contractEventsDelivered: () => [...watch.deliveredEvents],
+    },
+    eventDecoder,
   };
 }

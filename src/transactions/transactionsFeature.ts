@@ -14,8 +14,8 @@ export interface TransactionsFeatureDeps extends CommandContext {
   readonly log: Logger;
   readonly connection: ConnectionManager;
   readonly secrets: SecretStore;
-  /** Optional: names events with the contracts feature's artifacts. */
-  readonly eventDecoder?: () => Promise<EventDecoder | undefined>;
+  /** Names events as the Watched Contracts view does (the extension's one artifacts service). */
+  readonly eventDecoder: () => Promise<EventDecoder>;
 }
 
 /** Read-only views for the extension's API (tests compare them with what the workbench shows). */
@@ -39,7 +39,7 @@ export function registerTransactionsFeature(
     store,
     log: deps.log,
     redact: deps.redact,
-    ...(deps.eventDecoder ? { eventDecoder: deps.eventDecoder } : {}),
+    eventDecoder: deps.eventDecoder,
   });
   const tree = new TransactionsTreeProvider(store);
   const view = vscode.window.createTreeView(ViewIds.transactions, {

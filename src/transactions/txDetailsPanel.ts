@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ArtifactRegistry, decodeEvent } from '../core/artifacts';
+import { decodeEvent } from '../core/artifacts';
 import { errorMessage } from '../core/errors';
 import type { EventByTxId, TxDetails, TxStatus } from '../core/gateway';
 import type { Logger } from '../core/log';
@@ -27,11 +27,8 @@ export interface TxDetailsDeps {
   readonly store: TrackedTransactions;
   readonly log: Logger;
   readonly redact: (text: string) => string;
-  /**
-   * Names events with the workspace's artifacts. When the contracts feature offers one it is used;
-   * otherwise the panel reads the workspace's artifacts itself (system events decode either way).
-   */
-  readonly eventDecoder?: () => Promise<EventDecoder | undefined>;
+  /** Names events with the workspace's artifacts, as the Watched Contracts view does. */
+  readonly eventDecoder: () => Promise<EventDecoder>;
 }
 
 /** What the last panel showed: for the extension's API (tests), never anything secret. */
@@ -163,42 +160,14 @@ export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPan
     return host;
   }
 
-  /** The decoder for this load: the contracts feature's, else the workspace's artifacts, else none. */
+  /** The decoder for this load; without one (it failed), system events still decode by index. */
   async eventDecoder(): Promise<EventDecoder> {
     try {
-      const provided = await this.deps.eventDecoder?.();
-      if (provided) return provided;
+      return await this.deps.eventDecoder();
     } catch (error) {
       this.deps.log.warn(`Event decoder unavailable: ${errorMessage(error)}`);
+      return (event) => decodeEvent(event, undefined, {});
     }
-    const registry = await loadWorkspaceArtifacts(this.deps.log);
-    return (event) => {
-      const artifact = registry?.matchAddress(event.contractAddress)?.artifact;
-      return decodeEvent(event, artifact, registry ? { structs: registry.structs } : {});
-    };
-  }
-}
-
-/** Reads the workspace's artifacts and deployments (bounded), so event names can be shown. */
-async function loadWorkspaceArtifacts(log: Logger): Promise<ArtifactRegistry | undefined> {
-  if (!vscode.workspace.workspaceFolders?.length) return undefined;
-  try {
-    const uris = await vscode.workspace.findFiles(
-      '**/{*.ral.json,.project.json,*.json}',
-      '**/{node_modules,.git,dist,out}/**',
-      2000,
-    );
-    const wanted = uris.filter((u) => /\.ral\.json$|\.project\.json$|deployments/i.test(u.path));
-    const files = await Promise.all(
-      wanted.slice(0, 500).map(async (u) => ({
-        path: vscode.workspace.asRelativePath(u),
-        text: new TextDecoder().decode(await vscode.workspace.fs.readFile(u)),
-      })),
-    );
-    return ArtifactRegistry.fromFiles(files);
-  } catch (error) {
-    log.warn(`Could not read the workspace's artifacts: ${errorMessage(error)}`);
-    return undefined;
   }
 }
 
