@@ -41,7 +41,11 @@ export interface DeployedContract {
   readonly address: string;
   readonly contractId: string;
   readonly group: number;
-  /** Lowercase. The hash of what was deployed (the debug build on devnets). */
+  /**
+   * Lowercase. What the deploy tool wrote: `@alephium/cli` hashes the deploy bytecode together with the
+   * initial fields, so this is NOT the on-chain code hash and is never compared with it. Drift is decided
+   * from the code hash the node reports in the contract's state (`ArtifactRegistry.checkDrift`).
+   */
   readonly codeHash: string;
   readonly txId: string;
   readonly deployerAddress: string;

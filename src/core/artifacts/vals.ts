@@ -36,6 +36,8 @@ export type TypeNode =
   /** A contract-typed value: its contract id, a ByteVec on the wire. */
   | { readonly kind: 'contract'; readonly name: string }
   | { readonly kind: 'array'; readonly element: TypeNode; readonly size: number; readonly text: string }
+  /** `(U256,Bool)`: compilers from v4.5 write tuples (map values, multiple returns); flattened in order. */
+  | { readonly kind: 'tuple'; readonly elements: readonly TypeNode[]; readonly text: string }
   | {
       readonly kind: 'struct';
       readonly name: string;
@@ -93,6 +95,14 @@ export function parseType(type: string, structs?: StructsLike, depth = 0): TypeN
     throw new ArtifactError(`type '${type}' nests too deeply`, undefined, undefined);
   const t = type.trim();
   if (isPrimitiveType(t)) return { kind: 'primitive', type: t };
+  if (t.startsWith('(')) {
+    if (!t.endsWith(')')) throw new ArtifactError(`malformed tuple type '${type}'`, undefined, undefined);
+    const parts = splitTopLevel(t.slice(1, -1));
+    if (parts.length === 0 || parts.some((p) => p.trim() === '')) {
+      throw new ArtifactError(`malformed tuple type '${type}'`, undefined, undefined);
+    }
+    return { kind: 'tuple', elements: parts.map((p) => parseType(p, map, depth + 1)), text: t };
+  }
   if (t.startsWith('[')) {
     // `[[U256;2];3]`: the size belongs to the outermost brackets, so split at the LAST ';'.
     const semi = t.lastIndexOf(';');
@@ -124,6 +134,26 @@ export function parseType(type: string, structs?: StructsLike, depth = 0): TypeN
   return { kind: 'contract', name: t };
 }
 
+/** Splits `a,(b,c),[d;2]` at the commas that are not inside brackets or parentheses. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+    if (depth < 0) throw new ArtifactError(`unbalanced brackets in '${text}'`, undefined, undefined);
+  }
+  if (depth !== 0) throw new ArtifactError(`unbalanced brackets in '${text}'`, undefined, undefined);
+  parts.push(text.slice(start));
+  return parts;
+}
+
 /** How many primitive Vals a value of this type flattens into. */
 export function flattenedSize(node: TypeNode): number {
   switch (node.kind) {
@@ -132,6 +162,8 @@ export function flattenedSize(node: TypeNode): number {
       return 1;
     case 'array':
       return node.size * flattenedSize(node.element);
+    case 'tuple':
+      return node.elements.reduce((n, e) => n + flattenedSize(e), 0);
     case 'struct':
       return node.fields.reduce((n, f) => n + flattenedSize(f.type), 0);
   }
@@ -145,6 +177,7 @@ function typeText(node: TypeNode): string {
     case 'struct':
       return node.name;
     case 'array':
+    case 'tuple':
       return node.text;
   }
 }
@@ -169,6 +202,9 @@ function leaves(node: TypeNode, mutable: boolean, out: Leaf[]): void {
       return;
     case 'array':
       for (let i = 0; i < node.size; i++) leaves(node.element, mutable, out);
+      return;
+    case 'tuple':
+      for (const e of node.elements) leaves(e, mutable, out);
       return;
     case 'struct':
       for (const f of node.fields) leaves(f.type, mutable && f.isMutable, out);
@@ -216,6 +252,8 @@ function build(node: TypeNode, vals: readonly InputVal[], pos: { i: number }, wh
       for (let k = 0; k < node.size; k++) out.push(build(node.element, vals, pos, `${where}[${k}]`));
       return out;
     }
+    case 'tuple':
+      return node.elements.map((e, k) => build(e, vals, pos, `${where}.${k}`));
     case 'struct':
       return {
         struct: node.name,
@@ -347,6 +385,8 @@ export interface EncodeOptions {
 
 function describe(node: TypeNode): string {
   if (node.kind === 'array') return `a JSON array of exactly ${node.size} ${typeText(node.element)} values`;
+  if (node.kind === 'tuple')
+    return `a JSON array of ${node.elements.length} values (${node.elements.map(typeText).join(', ')})`;
   if (node.kind === 'struct') return `a JSON object with ${node.fields.map((f) => f.name).join(', ')}`;
   return typeText(node);
 }
@@ -450,7 +490,10 @@ function encodePrimitive(
 }
 
 function encodeNode(node: TypeNode, input: unknown, param: string, out: ApiVal[]): void {
-  if ((node.kind === 'array' || node.kind === 'struct') && typeof input === 'string') {
+  if (
+    (node.kind === 'array' || node.kind === 'tuple' || node.kind === 'struct') &&
+    typeof input === 'string'
+  ) {
     try {
       input = JSON.parse(input);
     } catch {
@@ -475,6 +518,14 @@ function encodeNode(node: TypeNode, input: unknown, param: string, out: ApiVal[]
       const inner: ApiVal[] = [];
       input.forEach((el, k) => encodeNode(node.element, el, `${param}[${k}]`, inner));
       out.push({ type: 'Array', value: inner });
+      return;
+    }
+    case 'tuple': {
+      if (!Array.isArray(input) || input.length !== node.elements.length) {
+        throw new ArgumentError(`parameter '${param}' (${node.text}): expected ${describe(node)}`, param);
+      }
+      // Like a struct, a tuple has no Val of its own: its elements, flattened in order.
+      node.elements.forEach((e, k) => encodeNode(e, input[k], `${param}.${k}`, out));
       return;
     }
     case 'struct': {

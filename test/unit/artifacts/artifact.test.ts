@@ -8,6 +8,7 @@ import {
   parseStructs,
   parseProjectFile,
   parseJsonText,
+  decodeFields,
 } from '../../../src/core/artifacts';
 import { blake2b256, bytesToHex, hexToBytes } from '../../../src/core/protocol';
 import {
@@ -123,10 +124,49 @@ describe('artifacts: parsing .ral.json files', () => {
     );
   });
 
-  it('rejects malformed type strings and a non-hex code hash', () => {
-    const bad = clone(fixtureJson(VAULT_FILE)) as { fieldsSig: { types: string[] } };
+  it('keeps a file with one type it cannot read: only that field degrades to raw values with the reason', () => {
+    const bad = clone(fixtureJson(VAULT_FILE)) as { fieldsSig: { names: string[]; types: string[] } };
     bad.fieldsSig.types[2] = '[U256;x]';
-    expectArtifactError(() => parseContractArtifact(bad, VAULT_FILE), 'fieldsSig.types.2', /invalid size/);
+    const artifact = parseContractArtifact(bad, VAULT_FILE);
+    assert.equal(artifact.name, 'Vault', 'the file is not discarded');
+    const vals = artifact.fieldsSig.names.map(() => ({ type: 'U256', value: '1' }));
+    const decoded = decodeFields(artifact.fieldsSig.names, artifact.fieldsSig.types, vals);
+    assert.equal(decoded.ok, false);
+    assert.match(!decoded.ok ? decoded.error : '', new RegExp(`${bad.fieldsSig.names[2]}: .*invalid size`));
+    assert.equal(!decoded.ok && decoded.raw.length, vals.length, 'the values are still shown, raw');
+  });
+
+  it('parses a .project.json whose scripts, interfaces and structs have an empty codeHashDebug', () => {
+    const p = parseProjectFile({
+      fullNodeVersion: 'v4.6.0',
+      compilerOptionsUsed: {},
+      infos: {
+        Vault: {
+          sourceFile: 'vault.ral',
+          sourceCodeHash: 'ab'.repeat(32),
+          bytecodeDebugPatch: '',
+          codeHashDebug: VAULT_DEBUG_HASH,
+        },
+        Deposit: {
+          sourceFile: 'deposit.ral',
+          sourceCodeHash: 'cd'.repeat(32),
+          bytecodeDebugPatch: '',
+          codeHashDebug: '',
+        },
+        IVault: {
+          sourceFile: 'ivault.ral',
+          sourceCodeHash: 'ef'.repeat(32),
+          bytecodeDebugPatch: '',
+          codeHashDebug: '',
+        },
+      },
+    });
+    assert.equal(p.infos.get('Vault')?.codeHashDebug, VAULT_DEBUG_HASH);
+    assert.equal(p.infos.get('Deposit')?.codeHashDebug, undefined, 'empty means no debug build');
+    assert.equal(p.infos.get('IVault')?.codeHashDebug, undefined);
+  });
+
+  it('rejects a non-hex code hash', () => {
     const hash = clone(fixtureJson(VAULT_FILE));
     hash.codeHash = 'zz';
     expectArtifactError(() => parseContractArtifact(hash, VAULT_FILE), 'codeHash', /32-byte hex/);

@@ -304,3 +304,54 @@ describe('artifacts: call arguments from user input', () => {
     );
   });
 });
+
+describe('artifacts: tuple types (compilers v4.5+)', () => {
+  const pair = parseStructs([
+    { name: 'Pair', fieldNames: ['a', 'b'], fieldTypes: ['U256', 'Bool'], isMutable: [false, true] },
+    {
+      name: 'Holder',
+      fieldNames: ['x', 'y'],
+      fieldTypes: ['((U256,U256),Bool)', '[(I256,ByteVec);2]'],
+      isMutable: [false, false],
+    },
+  ]).structs;
+
+  it('parses nested tuples, tuples of structs and arrays of tuples, and counts their Vals', () => {
+    assert.equal(flattenedSize(parseType('(U256,Pair)', pair)), 3);
+    assert.equal(flattenedSize(parseType('((U256,U256),Bool)', pair)), 3);
+    assert.equal(flattenedSize(parseType('[(I256,ByteVec);2]', pair)), 4);
+    assert.equal(flattenedSize(parseType('Holder', pair)), 7);
+    assert.throws(() => parseType('(U256,', pair), /malformed|unbalanced/);
+    assert.throws(() => parseType('(U256,,Bool)', pair), /malformed tuple/);
+  });
+
+  it('re-nests tuple values in order, inside structs too', () => {
+    const decoded = decodeFields(
+      ['h'],
+      ['Holder'],
+      [u(1), u(2), b(true), i(-3), bv('aa'), i(4), bv('bb')],
+      pair,
+    );
+    assert.ok(decoded.ok, !decoded.ok ? decoded.error : '');
+    const holder = decoded.fields[0]!.value as DecodedStruct;
+    assert.deepEqual(holder.fields[0]!.value, [['1', '2'], true]);
+    assert.deepEqual(holder.fields[1]!.value, [
+      ['-3', 'aa'],
+      ['4', 'bb'],
+    ]);
+    assert.equal(formatValue(decoded.fields[0]!.value), 'Holder{x: [[1, 2], true], y: [[-3, aa], [4, bb]]}');
+  });
+
+  it('encodes a tuple argument as its elements, flattened, and names a wrong shape', () => {
+    const out = encodeArgs(['(U256,Bool)'], [['7', true]], { paramNames: ['t'] });
+    assert.deepEqual(out, [
+      { type: 'U256', value: '7' },
+      { type: 'Bool', value: true },
+    ] satisfies ApiVal[]);
+    expectArgError(
+      () => encodeArgs(['(U256,Bool)'], [['7']], { paramNames: ['t'] }),
+      't',
+      /2 values \(U256, Bool\)/,
+    );
+  });
+});
