@@ -708,10 +708,22 @@ export class Chain {
           `destinations[${i}].address ${address} is a contract address; use a script to pay contracts`,
         );
       }
-      if (dest.attoCoinAmount === undefined) {
+      // The spec calls it attoCoinAmount; the real node (and so @alephium/web3) sends attoAlphAmount.
+      const field = dest.attoCoinAmount !== undefined ? 'attoCoinAmount' : 'attoAlphAmount';
+      const raw = dest.attoCoinAmount ?? dest.attoAlphAmount;
+      if (raw === undefined) {
         throw new BadRequest(`Invalid value for: body (missing destinations[${i}].attoCoinAmount)`);
       }
-      const amount = parseIntStrict(dest.attoCoinAmount, `destinations[${i}].attoCoinAmount`);
+      if (
+        dest.attoCoinAmount !== undefined &&
+        dest.attoAlphAmount !== undefined &&
+        String(dest.attoCoinAmount) !== String(dest.attoAlphAmount)
+      ) {
+        throw new BadRequest(
+          `destinations[${i}]: attoCoinAmount and attoAlphAmount differ; send one amount (they are the same field)`,
+        );
+      }
+      const amount = parseIntStrict(raw, `destinations[${i}].${field}`);
       if (amount < DUST_ATTO) {
         throw new BadRequest(
           `Tx output value is too small, avoid spreading dust: destinations[${i}] has ${amount}, minimum is ${DUST_ATTO}`,

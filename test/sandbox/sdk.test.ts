@@ -9,19 +9,49 @@ import {
   codec,
   groupOfAddress,
   hexToBinUnsafe,
+  NodeProvider,
+  SignerProviderSimple,
   transactionSign,
   transactionVerifySignature,
+  type Account,
 } from '@alephium/web3';
 import { deterministicAccount } from './chain';
 import { control, newSandbox, type Api } from './helpers';
 import type { Sandbox } from './server';
 
+/**
+ * The SDK's own signer flow (what PrivateKeyWallet does, without the extra package): the SDK builds the
+ * request body, signs the txId it is given and submits, all through its NodeProvider.
+ */
+class TestWallet extends SignerProviderSimple {
+  constructor(
+    readonly nodeProvider: NodeProvider,
+    private readonly account: { address: string; publicKey: string; privateKey: string; group: number },
+  ) {
+    super();
+  }
+  get explorerProvider(): undefined {
+    return undefined;
+  }
+  protected unsafeGetSelectedAccount(): Promise<Account> {
+    const { address, publicKey, group } = this.account;
+    return Promise.resolve({ address, publicKey, group, keyType: 'default' });
+  }
+  protected getPublicKey(): Promise<string> {
+    return Promise.resolve(this.account.publicKey);
+  }
+  signRaw(_signer: string, hex: string): Promise<string> {
+    return Promise.resolve(transactionSign(hex, this.account.privateKey));
+  }
+}
+
 describe('sandbox gateway vs @alephium/web3', () => {
   let sb: Sandbox;
   let api: Api;
+  let key: string;
 
   before(async () => {
-    ({ sb, api } = await newSandbox());
+    ({ sb, api, key } = await newSandbox());
   });
   after(() => sb.close());
 
@@ -69,6 +99,37 @@ describe('sandbox gateway vs @alephium/web3', () => {
     );
     assert.equal(status.type, 'Confirmed');
     assert.equal(status.chainConfirmations, 1);
+  });
+
+  it("the SDK's own wallet flow (signAndSubmitTransferTx, attoAlphAmount) signs, submits and confirms", async () => {
+    const from = sb.accounts[2]!;
+    const to = deterministicAccount('sdk wallet recipient', 1);
+    // The gateway's Bearer key travels in a fetch wrapper; everything else is the SDK's own request.
+    const bearerFetch: typeof fetch = (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${key}` },
+      });
+    const wallet = new TestWallet(new NodeProvider(sb.apiUrl, undefined, bearerFetch), {
+      address: from.address,
+      publicKey: from.publicKey,
+      privateKey: from.privateKey,
+      group: from.group,
+    });
+    const result = await wallet.signAndSubmitTransferTx({
+      signerAddress: from.address,
+      destinations: [{ address: to.address, attoAlphAmount: 2_000_000_000_000_000_000n }],
+    });
+    const build = sb.requests.find(
+      (r) => r.path.endsWith('/transactions/build') && r.body.includes(from.publicKey),
+    );
+    assert.ok(build, 'the SDK built through the sandbox');
+    assert.match(build.body, /"attoAlphAmount"/, "the SDK sends the real node's field name");
+    await control(sb, 'POST', '/mine');
+    const status = await api.json<{ type: string }>(
+      `/transactions/status?txId=${result.txId}&fromGroup=${result.fromGroup}&toGroup=${result.toGroup}`,
+    );
+    assert.equal(status.type, 'Confirmed');
   });
 
   it('SDK decodes multi-input (SameAsPrevious) txs from sweep with the same txIds', async () => {
