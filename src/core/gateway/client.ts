@@ -17,11 +17,14 @@ import {
   GatewayHttpError,
   MissingKeyError,
   NetworkError,
+  QuotaExhaustedError,
   RequestTimeoutError,
+  ResponseTooLargeError,
   SchemaError,
   SubmitOutcomeUnknownError,
   ValidationError,
   isGatewayError,
+  sanitizeDetail,
   type GatewayError,
 } from './errors';
 import {
@@ -35,7 +38,13 @@ import {
 import { RateLimiter, type Priority, type RateHeadroom, type Ticket } from './rateLimiter';
 import type * as z from 'zod';
 import * as S from './schemas';
-import { createUndiciTransport, type HttpMethod, type ProxySettings, type Transport } from './transport';
+import {
+  createUndiciTransport,
+  DEFAULT_MAX_BODY_BYTES,
+  type HttpMethod,
+  type ProxySettings,
+  type Transport,
+} from './transport';
 import { UsageTracker, keyFingerprint, type MonthlyUsage } from './usage';
 import * as V from './validate';
 
@@ -94,6 +103,8 @@ export interface GatewayClientOptions {
   readonly redactor?: Redactor;
   /** Per-request timeout (default 30 s); a request option overrides it. */
   readonly timeoutMs?: number;
+  /** Largest response body read (default DEFAULT_MAX_BODY_BYTES, 8 MB); past it the request fails. */
+  readonly maxBodyBytes?: number;
   readonly retry?: Partial<RetryPolicy>;
   readonly cache?: CacheOptions;
   /** See RateLimiterOptions.marginMs. */
@@ -233,6 +244,7 @@ export class GatewayClient {
   private readonly log: Logger;
   private readonly redactor: Redactor;
   private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number;
   private readonly policy: RetryPolicy;
   private readonly mutableTtlMs: number;
   private readonly hashrateTtlMs: number;
@@ -280,6 +292,7 @@ export class GatewayClient {
     this.redactor = options.redactor ?? new Redactor();
     this.log = redactingLogger(options.logger ?? silentLogger, (text) => this.redactor.redact(text));
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     const mutable = options.cache?.mutableTtlMs ?? MUTABLE_TTL_DEFAULT;
     if (mutable < 5_000 || mutable > 15_000) {
@@ -298,6 +311,15 @@ export class GatewayClient {
     });
     this.usage = new UsageTracker(this.clock, limits.perMonth);
     this.onRateLimit = this.limiter.onHeadroom;
+    // Said once per client: a gateway that keeps sending it should not flood the log.
+    let implausibleReported = false;
+    this.limiter.onImplausibleReset(({ resetAt }) => {
+      if (implausibleReported) return;
+      implausibleReported = true;
+      this.log.warn(
+        `The gateway announced a rate-limit reset ${Math.round((resetAt - this.clock.now()) / 1000)} s ahead, which is no per-second window (a reset in milliseconds?); it is ignored and the window is learned from the next response.`,
+      );
+    });
     this.onUsage = this.usage.onDidChange;
   }
 
@@ -327,6 +349,7 @@ export class GatewayClient {
   }
 
   dispose(): void {
+    if (this.lifetime.signal.aborted) return;
     this.lifetime.abort();
     for (const controller of this.active) controller.abort();
     this.limiter.dispose();
@@ -576,6 +599,8 @@ export class GatewayClient {
     options?: RequestOptions & { mempool?: boolean },
   ): Promise<S.Balance> {
     V.validateAddress('address', address);
+    if (options?.mempool !== undefined && typeof options.mempool !== 'boolean')
+      throw new ValidationError('mempool', 'must be true or false');
     const qs = options?.mempool !== undefined ? `?mempool=${options.mempool}` : '';
     return this.cached(`balance:${address}${qs}`, this.mutableTtlMs, options, () =>
       this.get(`/addresses/${address}/balance${qs}`, S.BalanceSchema, options, {
@@ -880,6 +905,9 @@ export class GatewayClient {
         this.emitRequest(call, ticket, 0, attempt, started);
         if (signal.aborted && !(error instanceof RequestTimeoutError))
           throw new CancelledError(call.endpoint);
+        // Too large is an answer, not a network failure: asking again would read the same.
+        if (error instanceof ResponseTooLargeError)
+          throw new ResponseTooLargeError(call.endpoint, error.limitBytes);
         const failure = error instanceof RequestTimeoutError ? error : new NetworkError(call.endpoint, error);
         this.log.warn(`${call.endpoint}: ${failure.message}`);
         if (call.idempotent && tries.network < this.policy.maxNetworkRetries) {
@@ -898,8 +926,12 @@ export class GatewayClient {
 
       if (status >= 200 && status < 300) return this.parse(call, response.bodyText);
 
-      const { detail, resource } = errorBody(response.bodyText);
-      const error = new GatewayHttpError(call.endpoint, status, detail, resource);
+      const body = errorBody(response.bodyText);
+      // What the server said reaches messages, toasts, trees and logs: cut, stripped of control
+      // characters, and with any secret (a key the server echoed) masked, before it is kept anywhere.
+      const detail =
+        body.detail === undefined ? undefined : this.redactor.redact(sanitizeDetail(body.detail)!);
+      const error = new GatewayHttpError(call.endpoint, status, detail, body.resource);
       // The detail may echo request data (even a key); the redacting logger masks it.
       if (!(error.kind === 'notFound' && call.on404)) this.log.warn(error.message);
       switch (error.kind) {
@@ -923,6 +955,9 @@ export class GatewayClient {
           throw error;
         }
         case 'rateLimited': {
+          // The monthly quota is not a window to wait out: waiting would hang every request for days.
+          const quotaEnd = monthlyQuotaEnd(error.detail, this.clock.now());
+          if (quotaEnd !== undefined) throw new QuotaExhaustedError(call.endpoint, quotaEnd, error.detail);
           if (tries.rateLimited++ >= this.policy.maxRateLimitRetries) throw error;
           const resetAt = this.limiter.headroom?.resetAt;
           const now = this.clock.now();
@@ -990,6 +1025,7 @@ export class GatewayClient {
         headers,
         ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
         signal: AbortSignal.any([signal, timeout.signal]),
+        maxBodyBytes: this.maxBodyBytes,
       });
     } catch (error) {
       if (timedOut) throw new RequestTimeoutError(call.endpoint, timeoutMs);
@@ -1099,6 +1135,16 @@ function isTransient(error: unknown): boolean {
 
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * When a 429 says the monthly quota is used up (the spec's 429 covers both limits; the detail tells
+ * them apart), the moment it renews: the first day of the next month, UTC.
+ */
+export function monthlyQuotaEnd(detail: string | undefined, now: number): number | undefined {
+  if (!detail || !/\bmonth(ly)?\b/i.test(detail)) return undefined;
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
 function errorBody(text: string): { detail: string | undefined; resource: string | undefined } {

@@ -54,6 +54,27 @@ export function kindOfStatus(status: number): HttpErrorKind {
   }
 }
 
+/** Longest `detail` kept in a message or a log line; a server may send megabytes. */
+export const MAX_DETAIL_CHARS = 2048;
+
+/**
+ * What a server said, made safe to show: control characters (ANSI escapes, CR/LF that would forge log
+ * lines, NUL, bidi overrides) become spaces or are dropped, and the text is cut to MAX_DETAIL_CHARS.
+ */
+export function sanitizeDetail(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const clean = text
+    // ANSI/VT escape sequences first, whole, so their parameters do not survive as text.
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/[\t\n\r]+/g, ' ')
+    .trim();
+  return clean.length > MAX_DETAIL_CHARS
+    ? `${clean.slice(0, MAX_DETAIL_CHARS)}… (${clean.length} characters)`
+    : clean;
+}
+
 const HINTS: Record<HttpErrorKind, string> = {
   badRequest: 'The request was rejected; fix it before trying again.',
   unauthorized: 'The API key was refused (missing, wrong, expired or revoked); it must be replaced.',
@@ -75,13 +96,48 @@ export class GatewayHttpError extends GatewayError {
 
   constructor(endpoint: string, status: number, detail?: string, resource?: string) {
     const kind = kindOfStatus(status);
-    super(`${endpoint}: HTTP ${status}. ${HINTS[kind]}${detail ? ` (${detail})` : ''}`, endpoint);
+    // A redirect is not a malformed request: say what happened and why it is not followed.
+    const hint =
+      status >= 300 && status < 400
+        ? 'The gateway redirected; redirects are not followed so your key stays with the configured host.'
+        : HINTS[kind];
+    super(`${endpoint}: HTTP ${status}. ${hint}${detail ? ` (${detail})` : ''}`, endpoint);
     this.name = 'GatewayHttpError';
     this.kind = kind;
     this.status = status;
     this.detail = detail;
     this.resource = resource;
     this.keyMustBeReplaced = kind === 'unauthorized';
+  }
+}
+
+/** The key's monthly quota is used up: nothing will be answered before `until` (ms since epoch). */
+export class QuotaExhaustedError extends GatewayError {
+  readonly kind = 'rateLimited' as const;
+  readonly until: number;
+
+  constructor(endpoint: string, until: number, detail?: string) {
+    super(
+      `${endpoint}: monthly quota used up until ${new Date(until).toISOString().slice(0, 10)}${detail ? ` (${detail})` : ''}`,
+      endpoint,
+    );
+    this.name = 'QuotaExhaustedError';
+    this.until = until;
+  }
+}
+
+/** The response body was larger than the cap for its endpoint; it was not read further. */
+export class ResponseTooLargeError extends GatewayError {
+  readonly kind = 'schema' as const;
+  readonly limitBytes: number;
+
+  constructor(endpoint: string | undefined, limitBytes: number) {
+    super(
+      `${endpoint ? `${endpoint}: ` : ''}the response is larger than ${Math.round(limitBytes / 1024)} KB; it was not read further`,
+      endpoint,
+    );
+    this.name = 'ResponseTooLargeError';
+    this.limitBytes = limitBytes;
   }
 }
 

@@ -64,6 +64,12 @@ interface Waiter {
 }
 
 const WINDOW_MS = 1000;
+/**
+ * The spec's windows are one second; a reset further ahead than this is not a per-second window (a
+ * reset sent in milliseconds instead of seconds, a clock far off). Holding every request until then
+ * would freeze the client, so it is ignored and the window re-learned from the next response.
+ */
+export const MAX_RESET_AHEAD_MS = 60_000;
 
 export class RateLimiter {
   private readonly clock: Clock;
@@ -78,6 +84,9 @@ export class RateLimiter {
   private wake: AbortController | undefined;
   private last: RateHeadroom | undefined;
   private readonly headroomEmitter = new Emitter<RateHeadroom>();
+  private readonly implausibleEmitter = new Emitter<{ resetAt: number; observedAt: number }>();
+  /** A response announced a reset too far ahead to be a rate window; it was ignored. */
+  readonly onImplausibleReset: Event<{ resetAt: number; observedAt: number }> = this.implausibleEmitter.event;
 
   /** Fired for every response that carries the rate-limit headers. */
   readonly onHeadroom: Event<RateHeadroom> = this.headroomEmitter.event;
@@ -137,7 +146,12 @@ export class RateLimiter {
     const reset = intHeader(headers['x-ratelimit-reset']);
     if (limit === undefined || remaining === undefined || reset === undefined || limit <= 0) return undefined;
     this.announcedLimit = limit;
-    const headroom: RateHeadroom = { limit, remaining, resetAt: reset * 1000, observedAt: this.clock.now() };
+    const now = this.clock.now();
+    if (reset * 1000 - now > MAX_RESET_AHEAD_MS) {
+      this.implausibleEmitter.fire({ resetAt: reset * 1000, observedAt: now });
+      return undefined;
+    }
+    const headroom: RateHeadroom = { limit, remaining, resetAt: reset * 1000, observedAt: now };
     this.last = headroom;
     // The server's count includes other clients of the same key (another window, a script): when it
     // says the window is used up, nothing goes out before it resets, whatever our own log says.
@@ -148,11 +162,14 @@ export class RateLimiter {
 
   /** Holds every request until `time` (after a 429, or a window the server reports as exhausted). */
   blockUntil(time: number): void {
-    if (time > this.blockedUntil) this.blockedUntil = time;
+    // Capped: no single answer may hold every request (user actions included) for longer than this.
+    const capped = Math.min(time, this.clock.now() + MAX_RESET_AHEAD_MS);
+    if (capped > this.blockedUntil) this.blockedUntil = capped;
   }
 
   dispose(): void {
     this.headroomEmitter.dispose();
+    this.implausibleEmitter.dispose();
     for (const waiter of this.waiters.splice(0)) {
       waiter.cleanup();
       waiter.reject(abortError());

@@ -5,6 +5,10 @@
  */
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
+import { ResponseTooLargeError } from './errors';
+
+/** Largest response body read (the node's biggest answers, blocks of a range, are a few MB). */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * undici is most of the extension's code by size (about 300 KB minified), so it is loaded on the first
@@ -22,6 +26,8 @@ export interface TransportRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly signal: AbortSignal;
+  /** The body is read up to this many bytes; past it the read stops with ResponseTooLargeError. */
+  readonly maxBodyBytes?: number;
 }
 
 export interface TransportResponse {
@@ -103,18 +109,36 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Clo
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    // Reading the whole body also returns the socket to the keep-alive pool.
-    const bodyText = await response.body.text();
-    return { status: response.statusCode, headers, bodyText };
+    const limit = req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      response.body.destroy();
+      throw new ResponseTooLargeError(undefined, limit);
+    }
+    // Read in chunks with a running total: a body that never ends, or a huge one, costs at most `limit`.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        response.body.destroy();
+        throw new ResponseTooLargeError(undefined, limit);
+      }
+      chunks.push(chunk);
+    }
+    return { status: response.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8') };
   };
 
+  let closing: Promise<void> | undefined;
   return {
     send,
-    close: async () => {
-      if (!dispatchers) return;
-      const { direct, proxy } = await dispatchers;
-      await Promise.all([direct.close(), proxy?.close()]);
-    },
+    // Idempotent: a second close must not ask undici's already-closed agent again (it rejects).
+    close: () =>
+      (closing ??= (async () => {
+        if (!dispatchers) return;
+        const { direct, proxy } = await dispatchers;
+        await Promise.all([direct.close(), proxy?.close()]);
+      })().catch(() => undefined)),
   };
 }
 
