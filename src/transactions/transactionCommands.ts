@@ -41,6 +41,7 @@ import {
   signVerifiedTransfer,
   type TransferRequest,
   type VerifiedTransfer,
+  type VerifyOptions,
 } from '../core/workflows/verifyTransfer';
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
@@ -171,24 +172,30 @@ function withSendProgress<T>(
   );
 }
 
-function expectedNetworkId(network: string): number | undefined {
-  // A mainnet or testnet profile must get bytes of that network; devnets have arbitrary ids.
-  return network === 'mainnet' ? 0 : network === 'testnet' ? 1 : undefined;
+/**
+ * What the bytes' network id may be: a mainnet or testnet profile gets exactly its id; a devnet profile
+ * (arbitrary ids) the id its node reports (learned once, the client caches chain params), and never
+ * mainnet's or testnet's, which would make the signed transaction replayable there.
+ */
+async function networkPin(ctx: SigningContext): Promise<VerifyOptions> {
+  if (ctx.network === 'mainnet') return { expectedNetworkId: 0 };
+  if (ctx.network === 'testnet') return { expectedNetworkId: 1 };
+  const { networkId } = await ctx.client.getChainParams({ priority: 'user' });
+  return { expectedNetworkId: networkId, refusedNetworkIds: [0, 1] };
 }
 
-function sendDeps(
+async function sendDeps(
   ctx: SigningContext,
   confirm: SendDeps['confirm'],
   report: (s: ProgressStep) => void,
   signal: AbortSignal,
-): SendDeps {
-  const networkId = expectedNetworkId(ctx.network);
+): Promise<SendDeps> {
   return {
     client: ctx.client,
     signer: ctx.signer,
     confirm,
     confirmation: { profileNetwork: ctx.network },
-    ...(networkId !== undefined ? { verify: { expectedNetworkId: networkId } } : {}),
+    verify: await networkPin(ctx),
     // Spec rule: decode before signing. The local decoding decides; the gateway's must agree with it.
     crossCheckDecode: true,
     signal,
@@ -281,8 +288,8 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
   const { confirm, skipped } = confirmer(deps, args);
   let sent: SentTransfer;
   try {
-    sent = await withSendProgress('Alephium: Send Transfer', (report, signal) =>
-      sendTransfer(sendDeps(ctx, confirm, report, signal), request),
+    sent = await withSendProgress('Alephium: Send Transfer', async (report, signal) =>
+      sendTransfer(await sendDeps(ctx, confirm, report, signal), request),
     );
   } catch (error) {
     rethrow(deps, error);
@@ -324,8 +331,8 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   const { confirm, skipped } = confirmer(deps, args);
   let swept;
   try {
-    swept = await withSendProgress('Alephium: Sweep Address', (report, signal) =>
-      sendSweep(sendDeps(ctx, confirm, report, signal), {
+    swept = await withSendProgress('Alephium: Sweep Address', async (report, signal) =>
+      sendSweep(await sendDeps(ctx, confirm, report, signal), {
         fromPublicKey: ctx.signer.publicKey,
         toAddress: to,
         ...(gasPrice !== undefined ? { gasPrice } : {}),

@@ -4,7 +4,7 @@
  * Pure functions returning plain data (strings, no HTML): the glue shows it in a modal, the webview
  * renders it, and tests read it.
  */
-import { attoToAlph, groupOfAddress } from '../protocol';
+import { DEFAULT_GAS_AMOUNT, DEFAULT_GAS_PRICE, attoToAlph, groupOfAddress } from '../protocol';
 import type { VerifiedOutput, VerifiedSweep, VerifiedToken, VerifiedTransfer } from './verifyTransfer';
 
 export interface AmountText {
@@ -162,13 +162,21 @@ function summarize(parts: Parts, options: ConfirmationOptions): ConfirmationSumm
   lines.push(
     `Fee: ${formatAmount(fee)}${parts.txs.length > 1 ? ` over ${parts.txs.length} transactions` : ` (gas ${fee.gasAmount} × ${fee.gasPrice} atto)`}`,
   );
+  // Above twice the default fee (20,000 gas at the minimum price) is worth a second look per transaction.
+  const usualFee = 2n * BigInt(DEFAULT_GAS_AMOUNT) * DEFAULT_GAS_PRICE;
+  const costly = parts.txs.filter((t) => t.fee > usualFee);
+  if (costly.length > 0)
+    lines.push(
+      `⚠ Fee above the usual ${attoToAlph(usualFee)} ALPH per transaction: ${costly.map((t) => `${attoToAlph(t.fee)} ALPH (gas ${t.gasAmount})`).join(', ')}`,
+    );
   lines.push(`Total leaving your address: ${formatAmount(total)}`);
   for (const t of tokensTotal) lines.push(`Total token: ${t.amount} of ${t.id}`);
-  lines.push(
-    parts.txs.length > 1
-      ? `Transactions (${parts.txs.length}): ${parts.txs.map((t) => t.txId).join(', ')}`
-      : `Transaction: ${first.txId}`,
-  );
+  if (parts.txs.length > 1) {
+    lines.push(`Transactions (${parts.txs.length}):`);
+    // Each transaction of a sweep is signed on its own: show what each one costs.
+    for (const t of parts.txs)
+      lines.push(`  ${t.txId}: gas ${t.gasAmount} × ${t.gasPrice} atto = ${attoToAlph(t.fee)} ALPH`);
+  } else lines.push(`Transaction: ${first.txId}`);
   lines.push(`Chain: group ${first.fromGroup} → group ${first.toGroup}`);
 
   return {

@@ -12,6 +12,8 @@
  * instance issued), so no code path can sign bytes that skipped verification.
  */
 import {
+  DEFAULT_GAS_AMOUNT,
+  DEFAULT_GAS_PRICE,
   DUST_ATTO,
   ONE_ALPH,
   ProtocolError,
@@ -86,9 +88,24 @@ export interface VerifyOptions {
   readonly feeCapAtto?: bigint;
   /** When set, the bytes must carry this network id (0 mainnet, 1 testnet, 4 devnet...). */
   readonly expectedNetworkId?: number;
+  /**
+   * Network ids the bytes must not carry. A devnet profile refuses 0 and 1: a transaction for mainnet
+   * or testnet signed "on a devnet" could be replayed there.
+   */
+  readonly refusedNetworkIds?: readonly number[];
 }
 
 export const DEFAULT_FEE_CAP_ATTO = ONE_ALPH;
+
+/**
+ * The most gas an honest node asks for a transfer of this shape when the user asked for none: the
+ * node's schedule (1,000 per tx, 4,500 per output, about 4,100 per P2PKH input with its signature
+ * check, 20,000 at least) with a 25 % margin. Real transfers of 1 to 128 inputs stay under it.
+ */
+export function transferGasBound(tx: Pick<DecodedUnsignedTx, 'inputs' | 'fixedOutputs'>): number {
+  const schedule = 1_000 + 4_200 * tx.inputs.length + 4_500 * tx.fixedOutputs.length;
+  return Math.ceil(Math.max(DEFAULT_GAS_AMOUNT, schedule) * 1.25);
+}
 
 // ---- errors ------------------------------------------------------------------------------------------
 
@@ -343,6 +360,12 @@ function checkEnvelope(
       message: `the transaction is for network id ${decoded.networkId}, but the active profile is network id ${options.expectedNetworkId}`,
     });
   }
+  if (options.refusedNetworkIds?.includes(decoded.networkId)) {
+    problems.push({
+      check: 'network',
+      message: `the transaction is for network id ${decoded.networkId} (${decoded.networkId === 0 ? 'mainnet' : decoded.networkId === 1 ? 'testnet' : 'refused'}), but the active profile is a devnet`,
+    });
+  }
   if (decoded.scriptOpt !== undefined && decoded.scriptOpt !== '') {
     problems.push({
       check: 'script',
@@ -425,6 +448,23 @@ function checkGas(
       check: 'gas',
       message: `gasAmount is ${decoded.gasAmount}, but ${requested.gasAmount} was requested`,
     });
+  }
+  // An honest node builds at the minimum gas price when none is asked for: anything above it is a fee
+  // raised by the gateway (x100 is still under the 1 ALPH cap), not a choice the user made.
+  if (requested.gasPrice === undefined && gasPrice !== DEFAULT_GAS_PRICE) {
+    problems.push({
+      check: 'gas',
+      message: `gasPrice is ${gasPrice}, but none was requested and the network minimum is ${DEFAULT_GAS_PRICE}`,
+    });
+  }
+  if (requested.gasAmount === undefined) {
+    const bound = transferGasBound(decoded);
+    if (decoded.gasAmount > bound) {
+      problems.push({
+        check: 'gas',
+        message: `gasAmount is ${decoded.gasAmount}, more than a transfer of ${decoded.inputs.length} input(s) and ${decoded.fixedOutputs.length} output(s) needs (at most ${bound})`,
+      });
+    }
   }
   if (requested.gasPrice !== undefined && requested.gasPrice !== gasPrice) {
     problems.push({
@@ -860,6 +900,14 @@ export function verifySweep(
       tokensSpent: tokenList(tokens),
     });
   });
+  // The cap is what the user may lose to fees in one go: a sweep of N transactions must not cost N caps.
+  const totalFee = verified.reduce((s, f) => s + f.fee, 0n);
+  if (totalFee > feeCap) {
+    problems.push({
+      check: 'gas',
+      message: `the sweep's fees add up to ${formatAlph(totalFee)} over ${verified.length} transaction(s), above the cap of ${formatAlph(feeCap)}`,
+    });
+  }
   if (problems.length > 0) throw new TransferVerificationError(problems);
   const txs = verified.map((f) => new VerifiedTransfer(ISSUE, f));
   const tokens = new Map<string, bigint>();

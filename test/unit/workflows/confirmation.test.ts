@@ -99,6 +99,8 @@ describe('verifySweep and its confirmation', () => {
     assert.match(s.title, /Sweep 6 ALPH from .* in 2 transactions\?/);
     assert.equal(s.txIds.length, 2);
     assert.equal(s.change.atto, '0');
+    // Each transaction of the sweep shows its own gas and fee.
+    for (const t of sweep.txs) assert.ok(s.lines.includes(`  ${t.txId}: gas 20000 × 100000000000 atto = 0.002 ALPH`));
   });
 
   it('refuses change elsewhere, a wrong txId, shared inputs, and an empty set', () => {
@@ -116,5 +118,15 @@ describe('verifySweep and its confirmation', () => {
       /sweep tx 1: input a1\d* is also spent by sweep tx 0/,
     );
     assert.throws(() => verifySweep(req, []), /no transactions to sign/);
+  });
+
+  it('applies the fee cap to the whole sweep, not to each transaction', () => {
+    // Three transactions at 0.002 ALPH each: under a 0.005 ALPH cap one by one, over it together.
+    const three = [sweepTx('a1'), sweepTx('b2'), sweepTx('c3')];
+    assert.throws(
+      () => verifySweep(req, three, { feeCapAtto: 5n * 10n ** 15n }),
+      /the sweep's fees add up to 0\.006 ALPH .* over 3 transaction\(s\), above the cap of 0\.005 ALPH/,
+    );
+    assert.equal(verifySweep(req, three, { feeCapAtto: 6n * 10n ** 15n }).totalFee, 6n * 10n ** 15n);
   });
 });

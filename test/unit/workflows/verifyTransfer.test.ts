@@ -297,10 +297,46 @@ describe('verifyTransfer: tampering is refused with a message saying what differ
     );
   });
 
+  it('refuses a fee raised under the cap when no gas was asked for: price above the minimum, or gas beyond the shape', () => {
+    // x100 the price: 0.2 ALPH instead of 0.002, under the 1 ALPH cap, and nobody asked for it.
+    const pricey = { ...honestTx(), gasPrice: String(10n ** 13n) };
+    refused(
+      () => verifyTransfer(honestRequest(), responseFor(pricey)),
+      'gas',
+      /gasPrice is 10000000000000, but none was requested and the network minimum is 100000000000/,
+    );
+    // x100 the gas: 2,000,000 for a 2-input, 2-output transfer.
+    const greedy = { ...honestTx(), gasAmount: 2_000_000 };
+    refused(
+      () => verifyTransfer(honestRequest(), responseFor(greedy)),
+      'gas',
+      /gasAmount is 2000000, more than a transfer of 2 input\(s\) and 2 output\(s\) needs \(at most 25000\)/,
+    );
+    // What the user asks for explicitly is what they get (within the cap).
+    assert.doesNotThrow(() =>
+      verifyTransfer(
+        { ...honestRequest(), gasAmount: 2_000_000 },
+        responseFor({ ...greedy, gasPrice: String(10n ** 11n) }),
+      ),
+    );
+  });
+
+  it('a devnet profile refuses bytes for mainnet or testnet (replay)', () => {
+    for (const networkId of [0, 1]) {
+      const tx = { ...honestTx(), networkId };
+      refused(
+        () => verifyTransfer(honestRequest(), responseFor(tx), undefined, { refusedNetworkIds: [0, 1] }),
+        'network',
+        new RegExp(`network id ${networkId} \\((mainnet|testnet)\\), but the active profile is a devnet`),
+      );
+    }
+  });
+
   it('refuses a fee above the cap (default 1 ALPH, configurable)', () => {
     const tx = { ...honestTx(), gasPrice: String(10n ** 14n) }; // 20000 × 1e14 = 2 ALPH
+    // Even a gas price the user asked for cannot take the fee over the cap.
     refused(
-      () => verifyTransfer(honestRequest(), responseFor(tx)),
+      () => verifyTransfer({ ...honestRequest(), gasPrice: 10n ** 14n }, responseFor(tx)),
       'fee',
       /fee 2 ALPH \(2000000000000000000 atto\) \(gas 20000 × price 100000000000000\) exceeds the cap of 1 ALPH/,
     );
@@ -388,10 +424,10 @@ describe('verifyTransfer: tampering is refused with a message saying what differ
       /cannot be decoded locally/,
     );
     const tx = { ...honestTx([out(ATTACKER.address, 3n * ONE_ALPH)]), gasPrice: String(10n ** 14n) };
-    const error = refused(() => verifyTransfer(honestRequest(), responseFor(tx)), 'outputs', /3 problems/);
+    const error = refused(() => verifyTransfer(honestRequest(), responseFor(tx)), 'outputs', /4 problems/);
     assert.deepEqual(
       error.problems.map((p) => p.check),
-      ['outputs', 'outputs', 'fee'],
+      ['outputs', 'outputs', 'gas', 'fee'],
     );
   });
 });
