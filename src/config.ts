@@ -91,9 +91,13 @@ export function notFoundGraceSeconds(): number {
   return Math.max(16, section().get<number>('transactions.notFoundGraceSeconds', 64));
 }
 
-/** Turning this off is an explicit choice in settings; it is never turned off implicitly. */
+/**
+ * Turning this off is an explicit choice in the user's own settings; it is never turned off implicitly,
+ * and never by a workspace: a cloned repository's .vscode/settings.json must not switch off the
+ * confirmation before signing, so only the user (global) value counts.
+ */
 export function confirmBeforeSigning(): boolean {
-  return section().get<boolean>('transactions.confirmBeforeSigning', true);
+  return section().inspect<boolean>('transactions.confirmBeforeSigning')?.globalValue ?? true;
 }
 
 export function mutableCacheSeconds(): number {

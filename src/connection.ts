@@ -1,11 +1,22 @@
 import * as vscode from 'vscode';
-import { GatewayClient, type MonthlyUsage, type RateHeadroom, type UsageRecord } from './core/gateway';
+import {
+  GatewayClient,
+  urlPrefix,
+  type MonthlyUsage,
+  type RateHeadroom,
+  type UsageRecord,
+} from './core/gateway';
 import type { Logger } from './core/log';
 import type { Redactor } from './core/util/redact';
 import * as config from './config';
 import type { SecretStore } from './secrets';
 
 const USAGE_STATE_KEY = 'alephium.monthlyUsage';
+/** Where a profile's requests go, which is what its API key is bound to: `{baseUrl}/{slug}` or `{baseUrl}`. */
+export function originOf(profile: config.ProfileSetting): string {
+  return urlPrefix(config.toConnectionProfile(profile));
+}
+
 /** Context key: true while the active profile has (or can have) a client. */
 export const CONNECTED_CONTEXT = 'alephium.connected';
 
@@ -115,6 +126,36 @@ export class ConnectionManager implements vscode.Disposable {
     }
   }
 
+  private warnedOrigins = new Set<string>();
+
+  /**
+   * The key for requests of `profile`, only if it was entered for the profile's current origin. Otherwise
+   * nothing is sent (the request fails as "no API key") and the user is asked, once, whether the key
+   * may go to the new origin.
+   */
+  private async keyFor(profile: config.ProfileSetting): Promise<string | undefined> {
+    const origin = originOf(profile);
+    const { key, boundTo } = await this.secrets.apiKeyFor(profile.name, origin);
+    if (key || !boundTo) return key;
+    const warning = `${profile.name}|${origin}`;
+    if (!this.warnedOrigins.has(warning)) {
+      this.warnedOrigins.add(warning);
+      const message = `The API key of profile "${profile.name}" was entered for ${boundTo}, but the profile now points at ${origin}. It is not sent there until you allow it.`;
+      this.log.warn(message);
+      void vscode.window
+        .showWarningMessage(message, { modal: false }, 'Send the Key There', 'Set API Key')
+        .then(async (choice) => {
+          if (choice === 'Send the Key There') {
+            const stored = await this.secrets.getApiKey(profile.name);
+            if (stored) await this.secrets.setApiKey(profile.name, stored, origin);
+          } else if (choice === 'Set API Key') {
+            void vscode.commands.executeCommand('alephium.setApiKey');
+          }
+        });
+    }
+    return undefined;
+  }
+
   reportError(kind: string, message: string): void {
     this.errorEmitter.fire({ kind, message: this.redactor.redact(message) });
   }
@@ -131,7 +172,7 @@ export class ConnectionManager implements vscode.Disposable {
       const proxy = config.proxySettings();
       const client = new GatewayClient({
         profile: config.toConnectionProfile(profile),
-        keyProvider: () => this.secrets.getApiKey(profile.name),
+        keyProvider: () => this.keyFor(profile),
         logger: this.log,
         redactor: this.redactor,
         cache: { mutableTtlMs: config.mutableCacheSeconds() * 1000 },

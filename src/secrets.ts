@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Redactor } from './core/util/redact';
+import { decodeStoredKey, encodeBoundKey, keyForOrigin, type StoredKey } from './core/util/boundKey';
 
 /**
  * The only place secrets are read or written: VS Code's SecretStorage (the OS keychain on desktop).
@@ -25,15 +26,35 @@ export class SecretStore implements vscode.Disposable {
     });
   }
 
+  /** The stored key of a profile, wherever it is bound (for "is there a key" questions). */
   async getApiKey(profileName: string): Promise<string | undefined> {
-    const value = await this.storage.get(API_KEY_PREFIX + profileName);
-    this.redactor.addSecret(value);
-    return value || undefined;
+    return (await this.readApiKey(profileName))?.key;
   }
 
-  async setApiKey(profileName: string, key: string): Promise<void> {
+  /**
+   * The key of a profile for requests to `origin` (`{baseUrl}/{slug}`): only when it was entered for
+   * that origin (see core/util/boundKey); otherwise `boundTo` says where it belongs. A key stored before
+   * keys were bound is bound to the first origin it is used for.
+   */
+  async apiKeyFor(profileName: string, origin: string): Promise<{ key?: string; boundTo?: string }> {
+    const stored = await this.readApiKey(profileName);
+    const { key, boundTo, bindNow } = keyForOrigin(stored, origin);
+    if (bindNow && key) await this.setApiKey(profileName, key, origin);
+    return { ...(key ? { key } : {}), ...(boundTo ? { boundTo } : {}) };
+  }
+
+  async setApiKey(profileName: string, key: string, origin?: string): Promise<void> {
     this.redactor.addSecret(key);
-    await this.storage.store(API_KEY_PREFIX + profileName, key);
+    await this.storage.store(
+      API_KEY_PREFIX + profileName,
+      origin === undefined ? key : encodeBoundKey(key, origin),
+    );
+  }
+
+  private async readApiKey(profileName: string): Promise<StoredKey | undefined> {
+    const stored = decodeStoredKey(await this.storage.get(API_KEY_PREFIX + profileName));
+    this.redactor.addSecret(stored?.key);
+    return stored;
   }
 
   async deleteApiKey(profileName: string): Promise<void> {

@@ -8,7 +8,7 @@ import {
   publicKeyFromPrivateKey,
 } from '../core/protocol';
 import * as config from '../config';
-import type { ConnectionManager } from '../connection';
+import { originOf, type ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
 import type { SecretStore } from '../secrets';
 import type { Redactor } from '../core/util/redact';
@@ -241,7 +241,7 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
     if (save !== 'Save Anyway')
       return { ok: false, message: `Not stored: could not check the key (${reason}).` };
   }
-  await deps.secrets.setApiKey(profile.name, candidate);
+  await deps.secrets.setApiKey(profile.name, candidate, originOf(profile));
   const message =
     version !== undefined
       ? `API key saved for "${profile.name}"; the gateway answered (node ${version}).`

@@ -84,6 +84,38 @@ describe('Node view and status bar against the sandbox gateway', () => {
     assert.equal(api.nodeStatus()?.sync, 'synced', 'the node is still read with the working key');
   });
 
+  it('does not send the key to another origin when the profile is pointed elsewhere', async () => {
+    const section = vscode.workspace.getConfiguration('alephium');
+    const inspected = section.inspect<{ name: string; baseUrl: string }[]>('profiles');
+    const target =
+      inspected?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+    const before = (inspected?.workspaceValue ?? inspected?.globalValue ?? []).map((p) => ({ ...p }));
+    // Same server, another origin string: what a cloned repository's settings could do to a keyed profile.
+    const moved = before.map((p) =>
+      p.name === 'Node test' ? { ...p, baseUrl: p.baseUrl.replace('127.0.0.1', 'localhost') } : p,
+    );
+    const seen = sandbox.requests.length;
+    await section.update('profiles', moved, target);
+    try {
+      await until('the node view to say the key is not usable there', async () => {
+        await api.refreshNode();
+        return api.nodeStatus()?.sync === 'unauthorized' ? true : undefined;
+      });
+      const sent = sandbox.requests
+        .slice(seen)
+        .filter((r) => JSON.stringify(r.headers).includes(sandbox.apiKeys.free));
+      assert.equal(sent.length, 0, 'the key reached the other origin');
+    } finally {
+      await section.update('profiles', before, target);
+    }
+    await until('the node view to be synced again at the original origin', async () => {
+      await api.refreshNode();
+      return api.nodeStatus()?.sync === 'synced' ? true : undefined;
+    });
+  });
+
   it('says plainly when the stored key is rejected (401), in the status bar and the node view', async () => {
     // The gateway revokes the key in use.
     const res = await fetch(`${sandbox.baseUrl}/__sandbox/keys/${sandbox.apiKeys.free}/usage`, {
