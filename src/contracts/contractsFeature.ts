@@ -139,8 +139,19 @@ export function registerContractsFeature(
     const list = tree.watched;
     if (list.length === 0)
       throw new Error('No contract is watched yet. Run "Alephium: Watch Contract" first.');
+    const registry = await artifacts.registry();
+    // Named as the tree names them: the watch entry, the deployments file, the artifact, else the address.
     const chosen = await pick(
-      list.map((w) => ({ label: w.name ?? shortAddress(w.address), description: w.address, watched: w })),
+      list.map((w) => {
+        const resolved = resolveWatched(registry, w, undefined, connection.state.profile?.network);
+        const name = w.name ?? resolved.deployment?.name ?? resolved.artifact?.name;
+        return {
+          label: name ?? shortAddress(w.address),
+          description: `${name ? `${shortAddress(w.address)} · ` : ''}group ${w.group}`,
+          detail: w.address,
+          watched: w,
+        };
+      }),
       { title },
     );
     return chosen.watched;
