@@ -1,11 +1,12 @@
 // Journeys: a person drives the workbench (palette, quick inputs, modal) and then only watches. Each
 // assertion reads the rendered DOM over time, polling with a bound; none asks the extension's API.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
-import { sandboxControl, sandboxProfile } from './sandbox';
+import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 /** Polls `read` until `done` holds (bounded); on timeout, a screenshot and the last text in the error. */
@@ -100,5 +101,107 @@ describe('UI journeys: the views follow the chain with no interaction', () => {
     await watchUntil(page, 'the Node view shows syncing', sync, (t) => /Sync\s*syncing/.test(t), 90_000);
     await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: 'DELETE' });
     await watchUntil(page, 'the Node view is back to synced', sync, (t) => /Sync\s*synced/.test(t), 30_000);
+  });
+
+  it('events emitted on the chain: the Events rows, their count and the State agree, with no click', async function () {
+    this.timeout(240_000);
+    const page = ui.page;
+    // The workspace is a Ralph project: the sandbox's artifacts and a deployments file, as the CLI writes.
+    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+    const artifactsDir = path.join(ui.workspace, 'artifacts');
+    fs.mkdirSync(artifactsDir, { recursive: true });
+    fs.copyFileSync(counter.artifact, path.join(artifactsDir, 'Counter.ral.json'));
+    const deployments = path.join(ui.workspace, 'deployments');
+    fs.mkdirSync(deployments, { recursive: true });
+    fs.writeFileSync(
+      path.join(deployments, '.deployments.devnet.json'),
+      JSON.stringify({
+        deployerAddress: sandbox.accounts[0]!.address,
+        contracts: {
+          Counter: {
+            txId: counter.deployTxId,
+            codeHash: counter.codeHash,
+            contractInstance: {
+              address: counter.address,
+              contractId: counter.contractId,
+              groupIndex: counter.groupIndex,
+            },
+          },
+        },
+      }),
+    );
+    // A headless window may not have focus; the default would slow polling down.
+    const restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
+    try {
+      // The deployments file reaches the extension a moment after it is written: offer again (bounded).
+      for (let attempt = 1; ; attempt++) {
+        await runCommandByTitle(page, 'Alephium: Watch Contract');
+        const widget = page.locator('.quick-input-widget');
+        await widget
+          .locator('.quick-input-title', { hasText: 'Watch Contract' })
+          .waitFor({ state: 'visible', timeout: 30_000 });
+        await widget.locator('input').first().fill('Counter');
+        const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
+        try {
+          await offered.waitFor({ state: 'visible', timeout: 5_000 });
+          await widget.locator('input').first().press('Enter');
+          break;
+        } catch (error) {
+          await page.keyboard.press('Escape');
+          if (attempt === 6) throw error;
+        }
+      }
+      await runCommandByTitle(page, 'View: Show Alephium');
+      const sidebar = page.locator('.part.sidebar');
+      const row = (text: RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
+      // Open Counter, its Events and its State once, as a person would; after that, hands off.
+      for (const [parent, child] of [
+        [/^Counter/, /^Events/],
+        [/^Events/, /shown|Incremented|no events/i],
+        [/^State/, /^count/],
+      ] as const) {
+        for (let attempt = 1; ; attempt++) {
+          const r = row(parent);
+          await r.waitFor({ state: 'visible', timeout: 30_000 });
+          if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
+          try {
+            await row(child).waitFor({ state: 'visible', timeout: 5_000 });
+            break;
+          } catch (error) {
+            if (attempt === 6) throw error;
+          }
+        }
+      }
+
+      // The chain moves: three increments, each with its event (and a hidden Debug event).
+      await sandboxControl('/events/trigger', { count: 3 });
+      const agree = (text: string): boolean => {
+        const newCounts = [...text.matchAll(/newCount=(\d+)/g)].map((m) => Number(m[1]));
+        // A row's label and description come out of innerText glued together ("Incrementedby=…").
+        const listed = (text.match(/^(Incremented|Reset)(?=by=|\s|$)/gm) ?? []).length;
+        const shown = /Events\s*(\d+) shown/.exec(text);
+        const count = /^count\s*(\d+)/m.exec(text);
+        const getter = /^get\(\)\s*(\d+)/m.exec(text);
+        return (
+          newCounts.length >= 3 &&
+          shown !== null &&
+          Number(shown[1]) === listed &&
+          count !== null &&
+          Number(count[1]) === Math.max(...newCounts) &&
+          getter !== null &&
+          Number(getter[1]) === Math.max(...newCounts)
+        );
+      };
+      const text = await watchUntil(
+        page,
+        'Events rows, their count and State agree',
+        () => sidebar.innerText(),
+        agree,
+        90_000,
+      );
+      assert.ok(agree(text));
+    } finally {
+      restore();
+    }
   });
 });

@@ -39,12 +39,11 @@ export async function runCommandByTitle(page: Page, title: string): Promise<void
   await openPalette(page);
   const input = page.locator('.quick-input-widget input');
   await input.fill(`>${title}`);
-  // The row must be the command itself; Enter runs the highlighted (first) row, so check it is ours.
-  const first = page.locator('.quick-input-list .monaco-list-row').first();
-  await first.waitFor({ state: 'visible', timeout: 30_000 });
-  const label = await first.getAttribute('aria-label');
-  if (!label?.startsWith(title)) throw new Error(`The palette offers "${label}" first, not "${title}".`);
-  await input.press('Enter');
+  // The palette may rank a similar title first ("Focus on Watched Contracts View" for "Watch Contract"):
+  // choose the row whose label is the command's title, not the first one.
+  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title}"]`).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await row.click();
 }
 
 /** Text of all frames, webviews included (they are nested iframes). */
