@@ -192,6 +192,12 @@ export class ConnectionManager implements vscode.Disposable {
             message: `The API key of "${profile.name}" was rejected (401) at ${e.endpoint}.`,
           }),
         ),
+        client.onQuotaExhausted(({ until }) =>
+          this.errorEmitter.fire({
+            kind: 'quota',
+            message: `monthly quota used up until ${new Date(until).toISOString().slice(0, 10)}`,
+          }),
+        ),
         client.onRequest((r) => {
           if (r.status === 429)
             this.errorEmitter.fire({ kind: 'rateLimited', message: `429 at ${r.endpoint}` });

@@ -355,6 +355,7 @@ export class GatewayClient {
     this.limiter.dispose();
     this.usage.dispose();
     this.syncEmitter.dispose();
+    this.quotaEmitter.dispose();
     this.unauthorizedEmitter.dispose();
     this.requestEmitter.dispose();
     void this.closeTransport?.();
@@ -887,6 +888,10 @@ export class GatewayClient {
     let attempt = 0;
     for (;;) {
       const key = await this.currentKey(call.endpoint);
+      // Nothing is sent while the month's quota is known to be used up: user requests fail at once with
+      // the date it renews, and background polling stops costing requests until then.
+      const quotaEnd = this.quotaEndFor(key);
+      if (quotaEnd !== undefined) throw new QuotaExhaustedError(call.endpoint, quotaEnd);
       let settle: () => void;
       try {
         settle = await this.limiter.acquire(ticket, signal);
@@ -957,7 +962,10 @@ export class GatewayClient {
         case 'rateLimited': {
           // The monthly quota is not a window to wait out: waiting would hang every request for days.
           const quotaEnd = monthlyQuotaEnd(error.detail, this.clock.now());
-          if (quotaEnd !== undefined) throw new QuotaExhaustedError(call.endpoint, quotaEnd, error.detail);
+          if (quotaEnd !== undefined) {
+            this.quotaExhausted(quotaEnd);
+            throw new QuotaExhaustedError(call.endpoint, quotaEnd, error.detail);
+          }
           if (tries.rateLimited++ >= this.policy.maxRateLimitRetries) throw error;
           const resetAt = this.limiter.headroom?.resetAt;
           const now = this.clock.now();
@@ -992,6 +1000,28 @@ export class GatewayClient {
           throw error;
       }
     }
+  }
+
+  private quotaUntil = 0;
+  private readonly quotaEmitter = new Emitter<{ until: number }>();
+  /** The monthly quota is used up (a 429 said so, or this client counted the plan's limit) until `until`. */
+  readonly onQuotaExhausted: Event<{ until: number }> = this.quotaEmitter.event;
+
+  private quotaExhausted(until: number): void {
+    if (until <= this.quotaUntil) return;
+    this.quotaUntil = until;
+    this.quotaEmitter.fire({ until });
+  }
+
+  private quotaEndFor(key: string | undefined): number | undefined {
+    const now = this.clock.now();
+    if (now < this.quotaUntil) return this.quotaUntil;
+    if (!key) return undefined;
+    const usage = this.usage.usage(keyFingerprint(key));
+    if (usage.limit === undefined || usage.count < usage.limit) return undefined;
+    const d = new Date(now);
+    this.quotaExhausted(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+    return this.quotaUntil;
   }
 
   private async currentKey(endpoint: string): Promise<string | undefined> {

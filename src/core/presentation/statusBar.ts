@@ -58,6 +58,14 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
     return { visible: true, text: '$(key) Alephium: no API key', severity: 'warning', tooltip };
   }
 
+  if (input.lastError?.kind === 'quota') {
+    return {
+      visible: true,
+      text: `$(error) Alephium: ${input.lastError.message}`,
+      severity: 'error',
+      tooltip,
+    };
+  }
   if (input.lastError?.kind === 'unauthorized') {
     return { visible: true, text: '$(error) Alephium: API key rejected', severity: 'error', tooltip };
   }

@@ -101,6 +101,49 @@ describe('gateway client against a hostile gateway', () => {
     assert.ok(Date.now() - started < 2_000);
   });
 
+  it('sends nothing more once the quota is known to be used up: background polling pauses, users are told', async () => {
+    let calls = 0;
+    handler = (_req, res) => {
+      calls++;
+      res.writeHead(429, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: 'monthly quota of 100000 requests is used up' }));
+    };
+    const c = client();
+    const announced: number[] = [];
+    c.onQuotaExhausted(({ until }) => announced.push(until));
+    await failure(c.getVersion({ fresh: true }));
+    const background = await failure(c.getChainParams({ priority: 'background', fresh: true }));
+    assert.ok(background instanceof QuotaExhaustedError, String(background));
+    assert.equal(calls, 1, 'the background request was not sent');
+    assert.equal(announced.length, 1);
+  });
+
+  it("stops at the plan's monthly limit by its own count, before the server has to refuse", async () => {
+    let calls = 0;
+    handler = (_req, res) => {
+      calls++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(VERSION);
+    };
+    const c = new GatewayClient({
+      profile: {
+        kind: 'gateway',
+        baseUrl,
+        slug: 'hostile',
+        network: 'devnet',
+        plan: 'pro',
+        limits: { perMonth: 2 },
+      },
+      keyProvider: () => KEY,
+    });
+    clients.push(c);
+    await c.getVersion({ fresh: true });
+    await c.getVersion({ fresh: true });
+    const error = await failure(c.getVersion({ fresh: true }));
+    assert.match(error.message, /monthly quota used up until \d{4}-\d\d-01/);
+    assert.equal(calls, 2);
+  });
+
   it('stops reading a body that never ends, past the cap, without growing memory', async function () {
     this.timeout(20_000);
     handler = (_req, res) => {

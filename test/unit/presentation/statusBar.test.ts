@@ -85,4 +85,13 @@ describe('status bar presentation', () => {
     assert.equal(view.severity, 'warning');
     assert.match(view.tooltip, /Set API Key/);
   });
+
+  it('says when the monthly quota is used up, in red, until when', () => {
+    const view = statusBarView({
+      ...base,
+      lastError: { kind: 'quota', message: 'monthly quota used up until 2026-12-01', at: base.now },
+    });
+    assert.equal(view.text, '$(error) Alephium: monthly quota used up until 2026-12-01');
+    assert.equal(view.severity, 'error');
+  });
 });
