@@ -100,7 +100,8 @@ describe('verifySweep and its confirmation', () => {
     assert.equal(s.txIds.length, 2);
     assert.equal(s.change.atto, '0');
     // Each transaction of the sweep shows its own gas and fee.
-    for (const t of sweep.txs) assert.ok(s.lines.includes(`  ${t.txId}: gas 20000 × 100000000000 atto = 0.002 ALPH`));
+    for (const t of sweep.txs)
+      assert.ok(s.lines.includes(`  ${t.txId}: gas 20000 × 100000000000 atto = 0.002 ALPH`));
   });
 
   it('refuses change elsewhere, a wrong txId, shared inputs, and an empty set', () => {
