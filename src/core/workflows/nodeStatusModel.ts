@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Emitter, type Disposable, type Event } from '../gateway/emitter';
 import type { GatewayClient } from '../gateway';
 import { fetchNodeStatus, type NodeStatus } from './nodeStatus';
@@ -91,6 +92,8 @@ export class NodeStatusModel implements Disposable {
     }
     const generation = ++this.generation;
     const controller = new AbortController();
+    // One probe is about 20 requests on this signal, each listening for its abort: not a leak.
+    setMaxListeners(64, controller.signal);
     this.inFlight = controller;
     let status: NodeStatus;
     try {
