@@ -1,18 +1,11 @@
+import type { SandboxInfo } from '../test/sandbox/server';
+
 export const START_PROFILE: string;
+/** The parts of the sandbox's startup line that `npm start`'s workspace is written from. */
 export function prepareStartWorkspace(
-  info: {
-    baseUrl: string;
-    slug: string;
-    apiKeys: { free: string };
-    accounts: { address: string; privateKey: string }[];
-    contracts: {
-      name: string;
-      address: string;
-      contractId: string;
-      groupIndex: number;
-      codeHash: string;
-      deployTxId: string;
-    }[];
+  info: Pick<SandboxInfo, 'baseUrl' | 'slug' | 'contracts'> & {
+    apiKeys: Pick<SandboxInfo['apiKeys'], 'free'>;
+    accounts: Pick<SandboxInfo['accounts'][number], 'address' | 'privateKey'>[];
   },
   dir: string,
 ): { workspace: string; secretsFile: string };
