@@ -399,6 +399,15 @@ export function fieldRow(field: DecodedField, mutable?: boolean): FieldRow {
   };
 }
 
+/**
+ * A token's id is the id of the contract that issued it: when a deployments file of the workspace knows
+ * that contract, its name names the token (no request needed). Undefined otherwise.
+ */
+export function tokenIssuerName(tokenId: string, registry: ArtifactRegistry | undefined): string | undefined {
+  const id = tokenId.toLowerCase();
+  return registry?.deployments().find((d) => d.contractId === id)?.name;
+}
+
 export interface StateRows {
   readonly rows: FieldRow[];
   /** Set when the values could not be matched to the artifact (shown raw). */
@@ -419,13 +428,16 @@ export function stateRows(
     icon: 'credit-card',
     copy: String(state.asset.attoAlphAmount),
   };
-  const tokens: FieldRow[] = (state.asset.tokens ?? []).map((t) => ({
-    label: `Token ${shortAddress(t.id)}`,
-    description: String(t.amount),
-    tooltip: `${t.id}\n${t.amount}`,
-    icon: 'symbol-number',
-    copy: String(t.amount),
-  }));
+  const tokens: FieldRow[] = (state.asset.tokens ?? []).map((t) => {
+    const issuer = tokenIssuerName(t.id, registry);
+    return {
+      label: `Token ${issuer ?? shortAddress(t.id)}`,
+      description: String(t.amount),
+      tooltip: `${issuer ? `${issuer} token\n` : ''}${t.id}\n${t.amount}`,
+      icon: 'symbol-number',
+      copy: String(t.amount),
+    };
+  });
   if (!artifact) {
     const raw = decodeState({ names: [], types: [], isMutable: [] }, state.immFields, state.mutFields);
     const fields = raw.ok ? raw.fields : raw.raw;

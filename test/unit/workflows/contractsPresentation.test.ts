@@ -5,7 +5,11 @@ import {
   eventsHeader,
   latestEventsTitle,
   problemBadge,
+  stateRows,
+  tokenIssuerName,
 } from '../../../src/core/workflows/watchedContracts';
+import { ArtifactRegistry } from '../../../src/core/artifacts';
+import { addressFromContractId } from '../../../src/core/protocol';
 import { blocksTable } from '../../../src/core/workflows/nodeQueries';
 
 describe('watched contracts: counts and problems say what the user sees', () => {
@@ -71,5 +75,55 @@ describe('blocks in a time range, as text', () => {
     assert.ok(hashColumn > 0);
     for (let i = 0; i < rows.length; i++) assert.equal(lines[4 + i]!.indexOf(rows[i]!.hash), hashColumn);
     assert.doesNotMatch(text, /\|/, 'no Markdown table syntax');
+  });
+});
+
+describe('tokens named by their issuing contract', () => {
+  const faucetId = '33'.repeat(31) + '00';
+  const registry = ArtifactRegistry.fromFiles([
+    {
+      path: 'deployments/.deployments.devnet.json',
+      text: JSON.stringify({
+        deployerAddress: '1DrDyTr9RpRsQnDnXo2YRiPzPW4ooHX5LLoqXrqfMrpQH',
+        contracts: {
+          TokenFaucet: {
+            txId: 'ab'.repeat(32),
+            codeHash: 'cd'.repeat(32),
+            contractInstance: {
+              address: addressFromContractId(faucetId),
+              contractId: faucetId,
+              groupIndex: 0,
+            },
+          },
+        },
+      }),
+    },
+  ]);
+
+  it('names a token after the deployment whose contract issued it, and leaves unknown ones by id', () => {
+    assert.equal(tokenIssuerName(faucetId.toUpperCase(), registry), 'TokenFaucet');
+    assert.equal(tokenIssuerName('44'.repeat(32), registry), undefined);
+    const { rows } = stateRows(
+      undefined,
+      {
+        immFields: [],
+        mutFields: [],
+        codeHash: 'cd'.repeat(32),
+        asset: {
+          attoAlphAmount: '1',
+          tokens: [
+            { id: faucetId, amount: '5' },
+            { id: '44'.repeat(32), amount: '7' },
+          ],
+        },
+      } as never,
+      registry,
+    );
+    const labels = rows.map((r) => r.label);
+    assert.ok(labels.includes('Token TokenFaucet'), labels.join(', '));
+    assert.ok(
+      labels.some((l) => l.startsWith('Token 444444')),
+      labels.join(', '),
+    );
   });
 });
