@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ArtifactRegistry } from '../../../src/core/artifacts';
+import { fetchEventsFrom, GatewayClient } from '../../../src/core/gateway';
+import { silentLogger } from '../../../src/core/log';
+import { makeWatched } from '../../../src/core/workflows/watchedContracts';
+import { WatchedContractsModel } from '../../../src/core/workflows/watchedContractsModel';
+import { control, newSandbox, sandboxProfile } from '../../sandbox/helpers';
+import type { Sandbox } from '../../sandbox/server';
+
+const ARTIFACTS = path.join(__dirname, '..', '..', 'sandbox', 'project', 'artifacts');
+const registry = ArtifactRegistry.fromFiles(
+  fs
+    .readdirSync(ARTIFACTS)
+    .map((f) => ({ path: `artifacts/${f}`, text: fs.readFileSync(path.join(ARTIFACTS, f), 'utf8') })),
+);
+
+/** Resolves once the model has changed and `test` holds (bounded). */
+function changedUntil(model: WatchedContractsModel, test: () => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the model did not get there within 10 s')), 10_000);
+    const sub = model.onDidChange(() => {
+      if (!test()) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    });
+  });
+}
+
+describe('watched contracts model (what the Watched Contracts view shows) against the sandbox', () => {
+  let sb: Sandbox;
+  let key: string;
+  let client: GatewayClient;
+
+  before(async () => {
+    ({ sb, key } = await newSandbox());
+    client = new GatewayClient({ profile: sandboxProfile(sb, 'pro'), keyProvider: () => key });
+  });
+  after(async () => {
+    client.dispose();
+    await sb.close();
+  });
+
+  it('reads the state again when new events arrive, once, so State agrees with Events', async () => {
+    const counter = sb.contracts.find((c) => c.name === 'Counter')!;
+    const model = new WatchedContractsModel({
+      log: silentLogger,
+      client: () => client,
+      registry: () => Promise.resolve(registry),
+      network: () => 'devnet',
+      pageSize: () => 10,
+    });
+    model.setList([makeWatched(counter.address, { artifactName: 'Counter' })]);
+    await model.loadStates([counter.address]);
+    await model.loadLatestEvents(counter.address);
+    const countField = () => {
+      const mut = model.stateOf(counter.address)?.state?.mutFields ?? [];
+      return Number(mut[0]?.value);
+    };
+    const before = countField();
+    const cursor = model.feed(counter.address).nextStart ?? 0;
+
+    await control(sb, 'POST', '/events/trigger', { count: 2 });
+    // What the watcher delivers: the new events, fetched from the feed's cursor.
+    const fresh = await fetchEventsFrom(client, counter.address, cursor, { pageSize: 100 });
+    const requestsBefore = sb.requests.length;
+    const agreed = changedUntil(model, () => countField() === before + 2);
+    model.addWatcherEvents(counter.address, fresh.events);
+    await agreed;
+
+    const getter = model.stateOf(counter.address)?.getters?.find((g) => g.name === 'get');
+    assert.equal(getter?.value, String(before + 2), 'the getter was read again too');
+    const newest = model.feed(counter.address).items()[0]!.event;
+    assert.equal(newest.fields[1]?.value, String(before + 2), 'the newest event and the state agree');
+    const reads = sb.requests.slice(requestsBefore).map((r) => r.path.replace(/\?.*$/, ''));
+    assert.deepEqual(
+      reads.map((p) =>
+        p.endsWith('/state') ? 'state' : p.endsWith('/multicall-contract') ? 'multicall' : p,
+      ),
+      ['state', 'multicall'],
+      'one state read and one getters multicall per growth, nothing else',
+    );
+    model.dispose();
+  });
+});
