@@ -175,6 +175,48 @@ export interface SweepRequest {
   readonly group?: number;
 }
 
+/** `POST /contracts/unsigned-tx/execute-script` (the node's BuildExecuteScriptTx). */
+export interface BuildExecuteScriptRequest {
+  readonly fromPublicKey: string;
+  /** The TxScript's bytecode, hex; it is carried into the transaction as is. */
+  readonly bytecode: string;
+  /** ALPH approved to the script (atto units). */
+  readonly attoAlphAmount?: string;
+  readonly tokens?: readonly S.Token[];
+  readonly gasAmount?: number;
+  readonly gasPrice?: string;
+  readonly group?: number;
+}
+
+/** `POST /contracts/unsigned-tx/deploy-contract` (the node's BuildDeployContractTx). */
+export interface BuildDeployContractRequest {
+  readonly fromPublicKey: string;
+  /** Contract code followed by its encoded immutable and mutable fields, hex. */
+  readonly bytecode: string;
+  readonly initialAttoAlphAmount?: string;
+  readonly initialTokenAmounts?: readonly S.Token[];
+  readonly issueTokenAmount?: string;
+  readonly issueTokenTo?: string;
+  readonly gasAmount?: number;
+  readonly gasPrice?: string;
+  readonly group?: number;
+}
+
+/** An address's assets offered to a simulation (the node's TestInputAsset). */
+export interface InputAsset {
+  readonly address: string;
+  readonly asset: { readonly attoAlphAmount: string; readonly tokens?: readonly S.Token[] };
+}
+
+/** `POST /contracts/call-tx-script` (the node's CallTxScript). */
+export interface CallTxScriptRequest {
+  readonly group: number;
+  readonly bytecode: string;
+  readonly callerAddress?: string;
+  readonly inputAssets?: readonly InputAsset[];
+  readonly interestedContracts?: readonly string[];
+}
+
 export interface SubmitRequest extends GroupPair {
   readonly unsignedTx: string;
   readonly signature: string;
@@ -498,6 +540,91 @@ export class GatewayClient {
     if (request.group !== undefined) V.validateGroup('group', request.group);
     const body = Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined));
     return this.post('/transactions/sweep-address/build', body, S.SweepResultSchema, true, options);
+  }
+
+  // ---- scripts and deployment ------------------------------------------------------------------------
+
+  /** Builds a script transaction; changes nothing on the node, so it is safe to repeat. */
+  async buildExecuteScript(
+    request: BuildExecuteScriptRequest,
+    options?: RequestOptions,
+  ): Promise<S.BuiltExecuteScript> {
+    V.required('request', request);
+    V.validatePublicKey('fromPublicKey', request.fromPublicKey);
+    const bytecode = V.validateHex('bytecode', request.bytecode);
+    if (bytecode.length === 0) throw new ValidationError('bytecode', 'must not be empty');
+    const body: Record<string, unknown> = { fromPublicKey: request.fromPublicKey, bytecode };
+    if (request.attoAlphAmount !== undefined) {
+      body.attoAlphAmount = V.validateAmount('attoAlphAmount', request.attoAlphAmount).toString();
+    }
+    if (request.tokens !== undefined) body.tokens = validateTokens('tokens', request.tokens);
+    addGasAndGroup(body, request);
+    return this.post(
+      '/contracts/unsigned-tx/execute-script',
+      body,
+      S.BuiltExecuteScriptSchema,
+      true,
+      options,
+    );
+  }
+
+  /** Builds a deploy transaction; the node compiles the deploy script around `bytecode`. */
+  async buildDeployContract(
+    request: BuildDeployContractRequest,
+    options?: RequestOptions,
+  ): Promise<S.BuiltDeployContract> {
+    V.required('request', request);
+    V.validatePublicKey('fromPublicKey', request.fromPublicKey);
+    const bytecode = V.validateHex('bytecode', request.bytecode);
+    if (bytecode.length === 0) throw new ValidationError('bytecode', 'must not be empty');
+    const body: Record<string, unknown> = { fromPublicKey: request.fromPublicKey, bytecode };
+    if (request.initialAttoAlphAmount !== undefined) {
+      body.initialAttoAlphAmount = V.validateAmount(
+        'initialAttoAlphAmount',
+        request.initialAttoAlphAmount,
+      ).toString();
+    }
+    if (request.initialTokenAmounts !== undefined) {
+      body.initialTokenAmounts = validateTokens('initialTokenAmounts', request.initialTokenAmounts);
+    }
+    if (request.issueTokenAmount !== undefined) {
+      body.issueTokenAmount = V.validateAmount('issueTokenAmount', request.issueTokenAmount).toString();
+    }
+    if (request.issueTokenTo !== undefined) {
+      if (request.issueTokenAmount === undefined) {
+        throw new ValidationError('issueTokenTo', 'needs issueTokenAmount');
+      }
+      body.issueTokenTo = V.validateAddress('issueTokenTo', request.issueTokenTo);
+    }
+    addGasAndGroup(body, request);
+    return this.post(
+      '/contracts/unsigned-tx/deploy-contract',
+      body,
+      S.BuiltDeployContractSchema,
+      true,
+      options,
+    );
+  }
+
+  /** A dry run of a whole script: nothing is signed and the chain does not change. */
+  async callTxScript(request: CallTxScriptRequest, options?: RequestOptions): Promise<S.CallTxScriptResult> {
+    V.required('request', request);
+    const group = V.validateGroup('group', request.group);
+    const bytecode = V.validateHex('bytecode', request.bytecode);
+    if (bytecode.length === 0) throw new ValidationError('bytecode', 'must not be empty');
+    const body: Record<string, unknown> = { group, bytecode };
+    if (request.callerAddress !== undefined) {
+      body.callerAddress = V.validateAddress('callerAddress', request.callerAddress);
+    }
+    if (request.inputAssets !== undefined) {
+      body.inputAssets = validateInputAssets('inputAssets', request.inputAssets);
+    }
+    if (request.interestedContracts !== undefined) {
+      body.interestedContracts = request.interestedContracts.map((a, i) =>
+        V.validateAddress(`interestedContracts[${i}]`, a, V.CONTRACT_ADDRESS_TYPES),
+      );
+    }
+    return this.post('/contracts/call-tx-script', body, S.CallTxScriptResultSchema, true, options);
   }
 
   // ---- events ----------------------------------------------------------------------------------------
@@ -1193,6 +1320,52 @@ function mergeBlocks(a: S.Blocks, b: S.Blocks): S.Blocks {
   const blocks: S.BlockEntry[][] = [];
   for (let i = 0; i < chains; i++) blocks.push([...(a.blocks[i] ?? []), ...(b.blocks[i] ?? [])]);
   return { ...a, blocks };
+}
+
+function validateTokens(field: string, tokens: unknown): S.Token[] {
+  if (!Array.isArray(tokens)) throw new ValidationError(field, 'must be an array');
+  const seen = new Set<string>();
+  return tokens.map((t: unknown, i) => {
+    if (typeof t !== 'object' || t === null)
+      throw new ValidationError(`${field}[${i}]`, 'must be {id, amount}');
+    const { id, amount } = t as { id?: unknown; amount?: unknown };
+    const tokenId = V.validateHex(`${field}[${i}].id`, id, 32).toLowerCase();
+    if (seen.has(tokenId)) throw new ValidationError(`${field}[${i}].id`, 'is listed twice');
+    seen.add(tokenId);
+    const value = V.validateAmount(`${field}[${i}].amount`, amount);
+    if (value === 0n) throw new ValidationError(`${field}[${i}].amount`, 'must be positive');
+    return { id: tokenId, amount: value.toString() };
+  });
+}
+
+function validateInputAssets(field: string, assets: unknown): InputAsset[] {
+  if (!Array.isArray(assets)) throw new ValidationError(field, 'must be an array');
+  return assets.map((a: unknown, i) => {
+    if (typeof a !== 'object' || a === null)
+      throw new ValidationError(`${field}[${i}]`, 'must be {address, asset}');
+    const { address, asset } = a as { address?: unknown; asset?: unknown };
+    if (typeof asset !== 'object' || asset === null) {
+      throw new ValidationError(`${field}[${i}].asset`, 'must be {attoAlphAmount, tokens?}');
+    }
+    const { attoAlphAmount, tokens } = asset as { attoAlphAmount?: unknown; tokens?: unknown };
+    return {
+      address: V.validateAddress(`${field}[${i}].address`, address),
+      asset: {
+        attoAlphAmount: V.validateAmount(`${field}[${i}].asset.attoAlphAmount`, attoAlphAmount).toString(),
+        ...(tokens !== undefined ? { tokens: validateTokens(`${field}[${i}].asset.tokens`, tokens) } : {}),
+      },
+    };
+  });
+}
+
+function addGasAndGroup(
+  body: Record<string, unknown>,
+  request: { readonly gasAmount?: number; readonly gasPrice?: string; readonly group?: number },
+): void {
+  if (request.gasAmount !== undefined) body.gasAmount = V.validateInt('gasAmount', request.gasAmount, 1);
+  if (request.gasPrice !== undefined)
+    body.gasPrice = V.validateAmount('gasPrice', request.gasPrice).toString();
+  if (request.group !== undefined) body.group = V.validateGroup('group', request.group);
 }
 
 function contractCallBody(field: string, call: ContractCall): Record<string, unknown> {

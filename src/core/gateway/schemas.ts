@@ -103,6 +103,33 @@ export const BuiltTransferSchema = z.looseObject({
 });
 export type BuiltTransfer = z.infer<typeof BuiltTransferSchema>;
 
+/** Assets of an address before or after a script runs (the node's AddressAssetState). */
+export const AddressAssetStateSchema = z.looseObject({
+  address: z.string().min(1),
+  attoAlphAmount: amount,
+  tokens: z.array(TokenSchema).optional(),
+});
+export type AddressAssetState = z.infer<typeof AddressAssetStateSchema>;
+
+/** `POST /contracts/unsigned-tx/execute-script`: a built script transaction (BuildSimpleExecuteScriptTxResult). */
+export const BuiltExecuteScriptSchema = z.looseObject({
+  ...BuiltTxCore,
+  simulationResult: z
+    .looseObject({
+      contractInputs: z.array(AddressAssetStateSchema),
+      generatedOutputs: z.array(AddressAssetStateSchema),
+    })
+    .optional(),
+});
+export type BuiltExecuteScript = z.infer<typeof BuiltExecuteScriptSchema>;
+
+/** `POST /contracts/unsigned-tx/deploy-contract` (BuildSimpleDeployContractTxResult). */
+export const BuiltDeployContractSchema = z.looseObject({
+  ...BuiltTxCore,
+  contractAddress: z.string().min(1),
+});
+export type BuiltDeployContract = z.infer<typeof BuiltDeployContractSchema>;
+
 export const SubmittedTxSchema = z.looseObject({ txId: hash32, fromGroup: group, toGroup: group });
 export type SubmittedTx = z.infer<typeof SubmittedTxSchema>;
 
@@ -288,6 +315,10 @@ const CallSucceededSchema = z.looseObject({
   debugMessages: z.array(z.looseObject({ contractAddress: z.string(), message: z.string() })).default([]),
 });
 export type CallContractSucceeded = z.infer<typeof CallSucceededSchema>;
+
+/** `POST /contracts/call-tx-script`: a dry run of a whole script (CallTxScriptResult, no `type`). */
+export const CallTxScriptResultSchema = CallSucceededSchema.omit({ type: true });
+export type CallTxScriptResult = z.infer<typeof CallTxScriptResultSchema>;
 
 export const CallContractResultSchema = tagged({
   CallContractSucceeded: CallSucceededSchema,

@@ -168,8 +168,17 @@ export interface VerifiedOutput {
   readonly message: string;
 }
 
+/** What a verified script transaction runs: the exact script, and the assets it approves. */
+export interface VerifiedScript {
+  readonly kind: 'execute' | 'deploy';
+  /** The script's hex, byte-equal to the one built locally from the user's choice. */
+  readonly bytecode: string;
+  readonly approvedAttoAlph: bigint;
+  readonly approvedTokens: readonly VerifiedToken[];
+}
+
 interface VerifiedFields {
-  readonly kind: 'transfer' | 'sweep';
+  readonly kind: 'transfer' | 'sweep' | 'script';
   readonly txId: string;
   readonly unsignedTx: string;
   readonly fromPublicKey: string;
@@ -184,6 +193,8 @@ interface VerifiedFields {
   readonly change: readonly VerifiedOutput[];
   readonly totalAlphSpent: bigint;
   readonly tokensSpent: readonly VerifiedToken[];
+  /** Set for script transactions (execute, deploy). */
+  readonly script?: VerifiedScript;
 }
 
 /** Never exported: holding it is what "this module made the object" means. */
@@ -196,7 +207,7 @@ const issued = new WeakSet<object>();
  * sender, `totalAlphSpent` = destinations' ALPH + fee (what leaves the sender), `tokensSpent` per token.
  */
 export class VerifiedTransfer implements VerifiedFields {
-  readonly kind!: 'transfer' | 'sweep';
+  readonly kind!: 'transfer' | 'sweep' | 'script';
   readonly txId!: string;
   readonly unsignedTx!: string;
   readonly fromPublicKey!: string;
@@ -211,6 +222,7 @@ export class VerifiedTransfer implements VerifiedFields {
   readonly change!: readonly VerifiedOutput[];
   readonly totalAlphSpent!: bigint;
   readonly tokensSpent!: readonly VerifiedToken[];
+  readonly script?: VerifiedScript;
 
   /** @internal Callers cannot obtain the token, so `new VerifiedTransfer(...)` elsewhere always throws. */
   constructor(token: typeof ISSUE, fields: VerifiedFields) {
@@ -350,6 +362,7 @@ function checkEnvelope(
   decoded: DecodedUnsignedTx,
   options: VerifyOptions,
   problems: VerificationProblem[],
+  allowScript = false,
 ): void {
   if (decoded.version !== 0) {
     problems.push({ check: 'decode', message: `transaction version is ${decoded.version}, expected 0` });
@@ -366,7 +379,7 @@ function checkEnvelope(
       message: `the transaction is for network id ${decoded.networkId} (${decoded.networkId === 0 ? 'mainnet' : decoded.networkId === 1 ? 'testnet' : 'refused'}), but the active profile is a devnet`,
     });
   }
-  if (decoded.scriptOpt !== undefined && decoded.scriptOpt !== '') {
+  if (!allowScript && decoded.scriptOpt !== undefined && decoded.scriptOpt !== '') {
     problems.push({
       check: 'script',
       message: `the transaction carries a script (${decoded.scriptOpt.length / 2} bytes); a transfer must not run any code`,
@@ -919,6 +932,121 @@ export function verifySweep(
     totalSwept: txs.reduce((s, t) => s + t.totalAlphSpent - t.fee, 0n),
     totalFee: txs.reduce((s, t) => s + t.fee, 0n),
     tokensSwept: tokenList(tokens),
+  });
+}
+
+// ---- script transactions (execute a method, deploy a contract) ---------------------------------------
+
+/** What the user chose, as the reference a built script transaction is compared to. */
+export interface ScriptTxRequest {
+  readonly kind: 'execute' | 'deploy';
+  readonly fromPublicKey: string;
+  /**
+   * The script the transaction must carry, built locally: for execute the very bytecode sent to the
+   * gateway, for deploy the script the node compiles around the contract's bytecode and fields.
+   */
+  readonly expectedScript: string;
+  /** The assets the script approves (they are inside `expectedScript`; listed for the confirmation). */
+  readonly approvedAttoAlph: bigint;
+  readonly approvedTokens: readonly TokenAmountRequest[];
+  readonly gasAmount?: number;
+  readonly gasPrice?: bigint | string;
+  /**
+   * The gas a dry run of the same script used; with no gas requested, the built gas may be at most
+   * this plus what its inputs and outputs cost (+25 %), so a gateway cannot inflate the fee.
+   */
+  readonly simulatedGas?: number;
+  /** Says what differs between the expected and the built script ("calls method 3 instead of 1"). */
+  readonly describeScriptDifference?: (expected: string, actual: string) => string | undefined;
+}
+
+/**
+ * Verifies a built script transaction: the txId is blake2b of the bytes, the script is byte for byte the
+ * one built locally (so the method, the arguments and the approved assets are exactly the user's), every
+ * input is the signer's, every fixed output is change back to the signer (approved assets leave only
+ * through the script, which approves exactly what the user approved), and gas and fee are within bounds.
+ */
+export function verifyScriptTx(
+  request: ScriptTxRequest,
+  response: BuildResponse,
+  options: VerifyOptions = {},
+): VerifiedTransfer {
+  const funding = fundingTxsProblem(response);
+  if (funding) throw new TransferVerificationError([funding]);
+  const fromAddress = senderAddress(request.fromPublicKey);
+  const expectedScript = request.expectedScript.toLowerCase();
+  if (!isHex(expectedScript) || expectedScript.length === 0) {
+    throw new TransferVerificationError([{ check: 'request', message: 'the expected script is not hex' }]);
+  }
+  const approvedTokens = normalizeTokens(request.approvedTokens, 'approvedTokens');
+  const requestedGasPrice =
+    request.gasPrice !== undefined ? toBigInt(request.gasPrice, 'gasPrice') : undefined;
+  const feeCap = options.feeCapAtto ?? DEFAULT_FEE_CAP_ATTO;
+  const problems: VerificationProblem[] = [];
+
+  const { decoded, txId } = decodeChecked(response.unsignedTx, response.txId, problems);
+  checkEnvelope(decoded, options, problems, true);
+  const actualScript = (decoded.scriptOpt ?? '').toLowerCase();
+  if (actualScript === '') {
+    problems.push({
+      check: 'script',
+      message: 'the transaction carries no script: it would not run anything',
+    });
+  } else if (actualScript !== expectedScript) {
+    const why = request.describeScriptDifference?.(expectedScript, actualScript);
+    problems.push({
+      check: 'script',
+      message: `the transaction's script is not the one built for your ${request.kind === 'deploy' ? 'deployment' : 'call'}${why ? `: ${why}` : ''} (${actualScript.length / 2} bytes, expected ${expectedScript.length / 2})`,
+    });
+  }
+  checkInputs(decoded, request.fromPublicKey, problems);
+  const { change } = checkTransferOutputs(decoded, [], fromAddress, problems);
+  const requested = {
+    ...(request.gasAmount !== undefined ? { gasAmount: request.gasAmount } : {}),
+    ...(requestedGasPrice !== undefined ? { gasPrice: requestedGasPrice } : {}),
+  };
+  // The transfer-shape bound does not apply to scripts; their own bound is checked below.
+  const { gasPrice, fee } = checkGas(
+    decoded,
+    { gasAmount: response.gasAmount, gasPrice: response.gasPrice },
+    { ...requested, gasAmount: request.gasAmount ?? decoded.gasAmount },
+    feeCap,
+    problems,
+  );
+  if (request.gasAmount === undefined && request.simulatedGas !== undefined) {
+    const bound = transferGasBound(decoded) + Math.ceil(request.simulatedGas * 1.25);
+    if (decoded.gasAmount > bound) {
+      problems.push({
+        check: 'gas',
+        message: `gasAmount is ${decoded.gasAmount}, more than the dry run's ${request.simulatedGas} plus what ${decoded.inputs.length} input(s) and ${decoded.fixedOutputs.length} output(s) need (at most ${bound})`,
+      });
+    }
+  }
+  const groups = checkGroups(decoded, fromAddress, response, problems);
+  if (problems.length > 0) throw new TransferVerificationError(problems);
+
+  return new VerifiedTransfer(ISSUE, {
+    kind: 'script',
+    txId,
+    unsignedTx: response.unsignedTx.toLowerCase(),
+    fromPublicKey: request.fromPublicKey.toLowerCase(),
+    fromAddress,
+    networkId: decoded.networkId,
+    fromGroup: groups.fromGroup,
+    toGroup: groups.toGroup,
+    gasAmount: decoded.gasAmount,
+    gasPrice,
+    fee,
+    outputs: [],
+    change,
+    totalAlphSpent: request.approvedAttoAlph + fee,
+    tokensSpent: approvedTokens,
+    script: {
+      kind: request.kind,
+      bytecode: expectedScript,
+      approvedAttoAlph: request.approvedAttoAlph,
+      approvedTokens,
+    },
   });
 }
 
