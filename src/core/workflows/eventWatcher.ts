@@ -24,6 +24,13 @@ import { Emitter, type Event } from '../gateway/emitter';
 import type { RequestOptions } from '../gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../gateway/schemas';
 import { chooseInterval, DEFAULT_FETCH_RATIO, MIN_POLL_INTERVAL_MS, type BudgetChoice } from './budget';
+import {
+  BackgroundScheduler,
+  SCHEDULER_MONTH_MS,
+  sharedScheduler,
+  type JobHandle,
+  type JobRun,
+} from '../scheduling/backgroundScheduler';
 
 /** Weight of the latest poll in the learned fetch ratio: about the last 10 polls count. */
 const FETCH_RATIO_SMOOTHING = 0.1;
@@ -143,6 +150,13 @@ export interface EventWatcherOptions {
   readonly maxBackoffMs?: number;
   /** Store keys are this prefix + the address. */
   readonly storeKeyPrefix?: string;
+  /**
+   * The background scheduler polls run through (one job per contract, planned against the plan's share
+   * together with every other background request). Default with a `budget`: the one shared by
+   * everything using the same client; without a budget (an explicit interval, a node profile) the
+   * watcher keeps its own loop at that interval.
+   */
+  readonly scheduler?: BackgroundScheduler;
 }
 
 interface Watched {
@@ -151,6 +165,8 @@ interface Watched {
   loaded: boolean;
   lastPolledAt: number;
   failures: number;
+  /** The contract's job in the background scheduler (scheduler mode only). */
+  job?: JobHandle;
 }
 
 /** The dedupe key of an event: what identifies it independently of where a page starts. */
@@ -189,6 +205,7 @@ export class EventWatcher {
   private inFlight: Promise<PollReport> | undefined;
   private readonly contracts = new Map<string, Watched>();
   private readonly lifetime = new AbortController();
+  private readonly scheduler: BackgroundScheduler | undefined;
 
   private readonly eventsEmitter = new Emitter<NewEvents>();
   private readonly errorEmitter = new Emitter<WatchError>();
@@ -222,6 +239,79 @@ export class EventWatcher {
     this.seenLimit = Math.max(this.pageSize, options.seenLimit ?? 500);
     this.maxBackoffMs = options.maxBackoffMs ?? 15 * 60_000;
     this.prefix = options.storeKeyPrefix ?? 'alephium.eventCursor.';
+    this.scheduler =
+      options.scheduler ??
+      (options.budget
+        ? sharedScheduler(options.client, () => new BackgroundScheduler({ timers: this.timers }))
+        : undefined);
+    this.applyBudget();
+  }
+
+  /** The scheduler plans for the whole budget: hand it the plan's limit and the configured share. */
+  private applyBudget(): void {
+    if (!this.scheduler || !this.budget) return;
+    const used = this.budget.requestsUsedThisMonth;
+    this.scheduler.setBudget({
+      monthlyLimit: this.budget.monthlyLimit,
+      share: this.budget.share,
+      ...(used ? { requestsUsedThisMonth: used } : {}),
+    });
+  }
+
+  /** Scheduler mode: every contract is a job (polls at its planned interval, charged to the budget). */
+  private get scheduled(): boolean {
+    return this.scheduler !== undefined;
+  }
+
+  private addJob(w: Watched): void {
+    if (!this.scheduler || !this.running || this.disposed || w.job) return;
+    w.job = this.scheduler.add({
+      kind: 'contract',
+      label: w.address,
+      minIntervalMs: this.minIntervalMs,
+      // A count, plus a page when it grew: the first guess until the job has learned its own cost.
+      expectedCost: 1 + (this.budget?.fetchRatio ?? DEFAULT_FETCH_RATIO),
+      run: () => this.runJob(w),
+    });
+    this.applyFocus(w.job);
+  }
+
+  /** The configured interval, never below the spec's 16 s. */
+  private get minIntervalMs(): number {
+    return Math.max(
+      MIN_POLL_INTERVAL_MS,
+      Number.isFinite(this.configuredIntervalMs) ? this.configuredIntervalMs : 0,
+    );
+  }
+
+  private applyFocus(job: JobHandle): void {
+    job.setPaused(this.paused);
+    job.setSlowdown(this.focused ? 1 : this.unfocusedFactor);
+  }
+
+  private removeJob(w: Watched): void {
+    w.job?.dispose();
+    w.job = undefined;
+  }
+
+  /** One scheduled poll of one contract; never throws (errors back off through the scheduler). */
+  private async runJob(w: Watched): Promise<JobRun> {
+    if (this.disposed || !this.contracts.has(w.address)) return { requests: 0, done: true };
+    w.lastPolledAt = this.timers.now();
+    const tally = { requests: 0 };
+    try {
+      await this.pollContract(w, tally);
+      w.failures = 0;
+      return { requests: tally.requests };
+    } catch (error) {
+      if (this.disposed && isAbort(error)) return { requests: tally.requests, done: true };
+      w.failures++;
+      const interval = w.job?.intervalMs ?? MIN_POLL_INTERVAL_MS;
+      const retryInMs = Math.min(this.maxBackoffMs, interval * 2 ** (w.failures - 1));
+      this.errorEmitter.fire({ address: w.address, error, failures: w.failures, retryInMs });
+      // A failed request still counts against the quota (the gateway counted its arrival).
+      return { requests: Math.max(1, tally.requests), retryInMs };
+    }
   }
 
   // ---- configuration ----------------------------------------------------------------------------------
@@ -237,11 +327,15 @@ export class EventWatcher {
       lastPolledAt: -Infinity,
       failures: 0,
     });
+    const w = this.contracts.get(address) as Watched;
+    this.addJob(w);
     this.reschedule();
   }
 
   /** Stops watching. With `forget`, the stored cursor is dropped too (re-watching starts afresh). */
   async unwatch(address: string, options: { forget?: boolean } = {}): Promise<void> {
+    const w = this.contracts.get(address);
+    if (w) this.removeJob(w);
     this.contracts.delete(address);
     if (options.forget) await this.store.set(this.storeKey(address), undefined);
     this.reschedule();
@@ -260,16 +354,19 @@ export class EventWatcher {
   setFocused(focused: boolean): void {
     if (this.focused === focused) return;
     this.focused = focused;
+    for (const w of this.contracts.values()) if (w.job) this.applyFocus(w.job);
     this.reschedule();
   }
 
   setIntervalMs(ms: number): void {
     this.configuredIntervalMs = ms;
+    for (const w of this.contracts.values()) w.job?.setMinInterval(this.minIntervalMs);
     this.reschedule();
   }
 
   setBudget(budget: WatcherBudget | undefined): void {
     this.budget = budget;
+    this.applyBudget();
     this.reschedule();
   }
 
@@ -293,6 +390,7 @@ export class EventWatcher {
   /** The budget's choice for the current number of contracts, if a budget is set. */
   budgetChoice(): BudgetChoice | undefined {
     if (!this.budget) return undefined;
+    if (this.scheduler) return this.scheduledChoice(this.scheduler);
     return chooseInterval({
       contracts: this.contracts.size,
       monthlyLimit: this.budget.monthlyLimit,
@@ -305,13 +403,44 @@ export class EventWatcher {
     });
   }
 
+  /** The scheduler's plan, in the shape the glue logs and shows. */
+  private scheduledChoice(scheduler: BackgroundScheduler): BudgetChoice {
+    const plan = scheduler.plan();
+    const intervalMs = this.intervalMs;
+    const limit = scheduler.monthlyLimit;
+    const pct = `${Math.round(scheduler.share * 1000) / 10} %`;
+    const perHour = Math.round(plan.hourlyShare * 10) / 10;
+    return {
+      intervalMs,
+      floored: !plan.budgetBound,
+      exhausted: plan.hourlyShare === 0,
+      requestsPerRound: [...this.contracts.values()].reduce((s, w) => s + (w.job?.cost ?? 0), 0),
+      allowance: limit === undefined ? Infinity : limit * scheduler.share,
+      periodMs: SCHEDULER_MONTH_MS,
+      explanation:
+        limit === undefined
+          ? 'no monthly limit known: polling every 16 s (the spec minimum)'
+          : `all background requests within ${pct} of ${limit} requests/month (${perHour}/h): ` +
+            `${this.contracts.size} contract(s) every ${Math.round(intervalMs / 1000)} s`,
+    };
+  }
+
   /**
    * Milliseconds between two polls of one contract right now: the configured interval, raised to the
-   * 16 s floor and to the budget's interval, times the unfocused factor; Infinity while paused.
+   * 16 s floor and to the budget's interval, times the unfocused factor; Infinity while paused. With a
+   * scheduler, the longest planned interval among the watched contracts.
    */
   get intervalMs(): number {
     if (this.paused) return Infinity;
     const configured = Number.isFinite(this.configuredIntervalMs) ? this.configuredIntervalMs : 0;
+    if (this.scheduler) {
+      let longest = 0;
+      for (const w of this.contracts.values()) if (w.job) longest = Math.max(longest, w.job.intervalMs);
+      if (longest > 0) return longest;
+      // Not started: what the scheduler would plan is not known yet; the floor is.
+      const floor = Math.max(MIN_POLL_INTERVAL_MS, configured);
+      return this.focused ? floor : floor * this.unfocusedFactor;
+    }
     const base = Math.max(MIN_POLL_INTERVAL_MS, configured, this.budgetChoice()?.intervalMs ?? 0);
     return this.focused ? base : base * this.unfocusedFactor;
   }
@@ -321,11 +450,13 @@ export class EventWatcher {
   start(): void {
     if (this.disposed) return;
     this.running = true;
+    for (const w of this.contracts.values()) this.addJob(w);
     this.reschedule();
   }
 
   stop(): void {
     this.running = false;
+    for (const w of this.contracts.values()) this.removeJob(w);
     this.clearTimer();
   }
 
@@ -392,6 +523,8 @@ export class EventWatcher {
 
   private reschedule(): void {
     this.clearTimer();
+    // The scheduler runs the jobs; the watcher's own loop is only for unbudgeted watching.
+    if (this.scheduled) return;
     if (!this.running || this.disposed || this.paused || this.contracts.size === 0) return;
     const interval = this.intervalMs;
     let next = Infinity;
@@ -460,8 +593,9 @@ export class EventWatcher {
   }
 
   /** Returns the number of new events emitted. */
-  private async pollContract(w: Watched): Promise<number> {
+  private async pollContract(w: Watched, tally: { requests: number } = { requests: 0 }): Promise<number> {
     await this.load(w);
+    tally.requests++;
     const count = await this.count(w.address);
     this.pollEmitter.fire({ address: w.address, count });
     let cursor = w.cursor;
@@ -496,6 +630,7 @@ export class EventWatcher {
     let start = cursor.nextStart;
     let done = false;
     for (let pages = 0; pages < this.maxPages && !done; pages++) {
+      tally.requests++;
       const page = await this.page(w.address, start);
       pagesFetched++;
       const seen = new Set(cursor.seen);

@@ -4,7 +4,6 @@ import type { ContractEvent, ContractEventsPage } from '../../../src/core/gatewa
 import {
   BUDGET_MONTH_MS,
   EventWatcher,
-  chooseInterval,
   MIN_POLL_INTERVAL_MS,
   eventKey,
   type CursorStore,
@@ -439,37 +438,64 @@ describe('event watcher: polling rules', () => {
   });
 });
 
-describe('event watcher: budget learns the fetch ratio', () => {
+describe('event watcher: polls go through the background scheduler with a budget', () => {
   it('slows down when every poll finds new events, so busy contracts stay within the share', async () => {
     const { client, timers, watcher } = setup({ budget: { monthlyLimit: 100_000, share: 0.5 } });
     watcher.watch(A);
-    // The first guess: 0.25 page per count request.
+    watcher.start();
     const before = watcher.intervalMs;
-    assert.equal(
-      before,
-      chooseInterval({ contracts: 1, monthlyLimit: 100_000, share: 0.5, now: T0 }).intervalMs,
-    );
+    // A count plus the first guess of 0.25 page, at 90 % of 69.4 requests/h.
+    assert.equal(before, 72_000);
     for (let i = 0; i < 40; i++) {
       client.emit(A); // busy: something new on every poll
-      await watcher.pollOnce();
       await timers.advance(watcher.intervalMs);
     }
-    // Every poll cost a count and a page: the learned ratio approaches 1, the interval approaches 2 × 51.84 s.
-    assert.ok(watcher.learnedFetchRatio > 0.95, `ratio ${watcher.learnedFetchRatio}`);
+    // Every poll cost a count and a page: the learned cost approaches 2, the interval 2 × 57.6 s.
     assert.ok(watcher.intervalMs > before * 1.5, `${watcher.intervalMs} vs ${before}`);
     const spent = client.count('count') + client.count('events');
     const elapsedShare = (timers.now() - T0) / BUDGET_MONTH_MS;
-    assert.ok(spent <= 50_000 * elapsedShare * 1.25 + 2, `spent ${spent} against ${50_000 * elapsedShare}`);
+    assert.ok(spent <= 50_000 * elapsedShare + 2, `spent ${spent} against ${50_000 * elapsedShare}`);
+    assert.ok(
+      client.calls.every((c) => c.priority === 'background'),
+      'polls never compete with user actions',
+    );
+    watcher.dispose();
   });
 
-  it('speeds back up towards the count-only interval when contracts go quiet', async () => {
-    const { timers, watcher } = setup({ budget: { monthlyLimit: 100_000, share: 0.5 } });
+  it('speeds back up when contracts go quiet; unfocused polls 4 × slower, paused not at all', async () => {
+    const { client, timers, watcher } = setup({ budget: { monthlyLimit: 100_000, share: 0.5 } });
     watcher.watch(A);
-    for (let i = 0; i < 60; i++) {
-      await watcher.pollOnce();
-      await timers.advance(watcher.intervalMs);
-    }
-    assert.ok(watcher.learnedFetchRatio < 0.01, `ratio ${watcher.learnedFetchRatio}`);
-    assert.ok(watcher.intervalMs < 53_000, `${watcher.intervalMs}`);
+    watcher.start();
+    await timers.advance(60 * 60_000);
+    assert.ok(watcher.intervalMs < 60_000, `${watcher.intervalMs}`);
+    const quiet = watcher.intervalMs;
+    watcher.setFocused(false);
+    assert.equal(watcher.intervalMs, quiet * 4);
+    const n = client.calls.length;
+    await watcher.unwatch(A);
+    await timers.advance(60 * 60_000);
+    assert.equal(client.calls.length, n, 'an unwatched contract is not polled');
+    watcher.dispose();
+  });
+
+  it('a failing contract backs off through the scheduler and the others keep their turn', async () => {
+    const { client, timers, watcher } = setup({ budget: { monthlyLimit: 100_000, share: 0.5 } });
+    const errors: WatchError[] = [];
+    watcher.onError((e) => errors.push(e));
+    watcher.watch(A);
+    watcher.watch(B);
+    watcher.start();
+    // A's polls fail (B is polled while A's failures are queued only for A's turns).
+    const failA = client.getContractEventCount.bind(client);
+    client.getContractEventCount = async (address, options) => {
+      if (address === A) throw new Error('boom');
+      return failA(address, options);
+    };
+    await timers.advance(30 * 60_000);
+    assert.ok(errors.length >= 3);
+    assert.ok(errors.every((e) => e.address === A));
+    assert.ok(errors[2]!.retryInMs > 1.5 * errors[1]!.retryInMs, 'backoff grows');
+    assert.ok(client.calls.filter((c) => c.address === B).length >= 10, 'B is not held up by A');
+    watcher.dispose();
   });
 });
