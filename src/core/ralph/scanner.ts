@@ -1,0 +1,500 @@
+/**
+ * A small Ralph declaration scanner: where contracts, fields, events, functions, constants, enums and
+ * structs are declared, and where `assert!` / `checkCaller!` / `panic!` and `emit` are called. It is not a
+ * compiler: it lexes (comments, backtick strings with `${...}` interpolations, byte and address literals)
+ * and follows braces, which is all the editor needs to put chain data on the right line. Anything it does
+ * not understand is skipped, never thrown: a half-typed file in the editor must still map what it can.
+ *
+ * Positions are 0-based lines and UTF-16 columns, as VS Code counts them.
+ */
+
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface Span {
+  readonly start: Position;
+  readonly end: Position;
+}
+
+export type ContainerKind = 'Contract' | 'Abstract Contract' | 'Interface' | 'TxScript' | 'AssetScript';
+
+export type RalphDeclKind =
+  'contract' | 'field' | 'event' | 'function' | 'constant' | 'enum' | 'enumField' | 'struct' | 'mapping';
+
+export interface RalphDecl {
+  readonly kind: RalphDeclKind;
+  readonly name: string;
+  /** The span of the name (where Go to Declaration lands and the lens sits). */
+  readonly span: Span;
+  /** The enclosing Contract/Interface/TxScript, or the enum for an enum field; none at top level. */
+  readonly container?: string;
+  /** For enum fields: the contract the enum is declared in (none for a global enum). */
+  readonly owner?: string;
+  /** For contracts: Contract, Abstract Contract, Interface, TxScript, AssetScript. */
+  readonly containerKind?: ContainerKind;
+  /** For contracts: what it `extends` and `implements`, in order. */
+  readonly parents?: readonly string[];
+  /** For functions: declared `pub`. */
+  readonly isPublic?: boolean;
+  /** For functions: has a body (interface methods do not). */
+  readonly hasBody?: boolean;
+  /** For functions: parameter names in order. */
+  readonly params?: readonly string[];
+  /** For constants and enum fields: the literal as written (`7`, `#00`, `@1Dr…`), when it is one token. */
+  readonly value?: string;
+}
+
+export type CheckKind = 'assert' | 'checkCaller' | 'panic';
+
+/** An `assert!(cond, code)`, `checkCaller!(cond, code)` or `panic!(code)` call. */
+export interface RalphCheckSite {
+  readonly kind: CheckKind;
+  readonly span: Span;
+  readonly container?: string;
+  readonly functionName?: string;
+  /** The error-code argument as written, whitespace removed (`ErrorCodes.StepTooLarge`, `7`); undefined for `panic!()`. */
+  readonly errorArg?: string;
+}
+
+/** An `emit Name(...)` statement. */
+export interface RalphEmitSite {
+  readonly event: string;
+  readonly span: Span;
+  readonly container?: string;
+  readonly functionName?: string;
+  /** The arguments as written, trimmed, one per top-level comma. */
+  readonly args: readonly string[];
+}
+
+export interface RalphScan {
+  readonly decls: readonly RalphDecl[];
+  readonly checks: readonly RalphCheckSite[];
+  readonly emits: readonly RalphEmitSite[];
+}
+
+type TokenKind = 'ident' | 'number' | 'string' | 'bytes' | 'address' | 'punct';
+
+interface Token {
+  readonly kind: TokenKind;
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+const IDENT_START = /[A-Za-z_]/;
+const IDENT_PART = /[A-Za-z0-9_]/;
+
+/** Skips a backtick string starting at `i` (the opening backtick); returns the index after it. */
+function skipTemplate(text: string, i: number): number {
+  let j = i + 1;
+  while (j < text.length) {
+    const c = text[j];
+    if (c === '\\') {
+      j += 2;
+      continue;
+    }
+    if (c === '`') return j + 1;
+    if (c === '$' && text[j + 1] === '{') {
+      // An interpolation is code: it may hold braces and strings of its own.
+      let depth = 1;
+      j += 2;
+      while (j < text.length && depth > 0) {
+        const d = text[j];
+        if (d === '`') {
+          j = skipTemplate(text, j);
+          continue;
+        }
+        if (d === '{') depth++;
+        else if (d === '}') depth--;
+        j++;
+      }
+      continue;
+    }
+    j++;
+  }
+  return text.length;
+}
+
+function lex(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v') {
+      i++;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '/') {
+      while (i < n && text[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? n : close + 2;
+      continue;
+    }
+    if (c === '`') {
+      const end = skipTemplate(text, i);
+      tokens.push({ kind: 'string', text: text.slice(i, end), start: i, end });
+      i = end;
+      continue;
+    }
+    if (c === '"') {
+      let j = i + 1;
+      while (j < n && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      const end = Math.min(n, j + 1);
+      tokens.push({ kind: 'string', text: text.slice(i, end), start: i, end });
+      i = end;
+      continue;
+    }
+    if (c === '#') {
+      let j = i + 1;
+      while (j < n && /[0-9a-fA-F]/.test(text[j]!)) j++;
+      tokens.push({ kind: 'bytes', text: text.slice(i, j), start: i, end: j });
+      i = j;
+      continue;
+    }
+    if (c === '@' && i + 1 < n && /[1-9A-HJ-NP-Za-km-z]/.test(text[i + 1]!)) {
+      // `@using` is an annotation, `@1DrDy…` an address literal: both start with a letter or digit.
+      let j = i + 1;
+      while (j < n && IDENT_PART.test(text[j]!)) j++;
+      const word = text.slice(i + 1, j);
+      if (/^[a-z]+$/.test(word) && word.length < 20) {
+        tokens.push({ kind: 'punct', text: '@', start: i, end: i + 1 });
+        i++;
+      } else {
+        tokens.push({ kind: 'address', text: text.slice(i, j), start: i, end: j });
+        i = j;
+      }
+      continue;
+    }
+    if (/[0-9]/.test(c)) {
+      let j = i + 1;
+      while (j < n && /[0-9a-zA-Z_.]/.test(text[j]!)) {
+        // `1.5 alph` is a number; `x.1` does not occur, but `arr[0].field` would: stop at `.` + letter.
+        if (text[j] === '.' && !/[0-9]/.test(text[j + 1] ?? '')) break;
+        j++;
+      }
+      tokens.push({ kind: 'number', text: text.slice(i, j), start: i, end: j });
+      i = j;
+      continue;
+    }
+    if (IDENT_START.test(c)) {
+      let j = i + 1;
+      while (j < n && IDENT_PART.test(text[j]!)) j++;
+      tokens.push({ kind: 'ident', text: text.slice(i, j), start: i, end: j });
+      i = j;
+      continue;
+    }
+    if (c === '-' && text[i + 1] === '>') {
+      tokens.push({ kind: 'punct', text: '->', start: i, end: i + 2 });
+      i += 2;
+      continue;
+    }
+    tokens.push({ kind: 'punct', text: c, start: i, end: i + 1 });
+    i++;
+  }
+  return tokens;
+}
+
+/** Offset → line/character, by binary search over line starts. */
+function positionIndex(text: string): (offset: number) => Position {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: offset - starts[lo]! };
+  };
+}
+
+const CONTAINER_WORDS = new Set(['Contract', 'Interface', 'TxScript', 'AssetScript']);
+const CHECK_WORDS: Record<string, CheckKind> = {
+  assert: 'assert',
+  checkCaller: 'checkCaller',
+  panic: 'panic',
+};
+
+interface Frame {
+  readonly kind: 'container' | 'function' | 'enum' | 'struct' | 'block';
+  readonly name?: string;
+}
+
+/** Scans one `.ral` file. Never throws: unknown or broken syntax is skipped. */
+export function scanRalph(text: string): RalphScan {
+  const tokens = lex(text);
+  const pos = positionIndex(text);
+  const spanOf = (t: Token): Span => ({ start: pos(t.start), end: pos(t.end) });
+  const decls: RalphDecl[] = [];
+  const checks: RalphCheckSite[] = [];
+  const emits: RalphEmitSite[] = [];
+  const stack: Frame[] = [];
+  /** A `{` that the next push should use (set by a declaration header), else a plain block. */
+  let pending: Frame | undefined;
+
+  const at = (i: number): Token | undefined => tokens[i];
+  const isPunct = (i: number, p: string) => at(i)?.kind === 'punct' && at(i)?.text === p;
+  const isIdent = (i: number, w?: string) =>
+    at(i)?.kind === 'ident' && (w === undefined || at(i)?.text === w);
+  const container = () => [...stack].reverse().find((f) => f.kind === 'container')?.name;
+  const fnName = () => [...stack].reverse().find((f) => f.kind === 'function')?.name;
+  const top = () => stack[stack.length - 1];
+
+  /** Index after the group that opens at `i` ((, [ or {), or tokens.length when unbalanced. */
+  const skipGroup = (i: number): number => {
+    const open = at(i)!.text;
+    const close = open === '(' ? ')' : open === '[' ? ']' : '}';
+    let depth = 0;
+    for (let j = i; j < tokens.length; j++) {
+      const t = tokens[j]!;
+      if (t.kind !== 'punct') continue;
+      if (t.text === open) depth++;
+      else if (t.text === close) {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+    }
+    return tokens.length;
+  };
+  /** Top-level arguments of the group opening at `i`, as source text. */
+  const groupArgs = (i: number): { args: string[]; next: number } => {
+    const next = skipGroup(i);
+    const args: string[] = [];
+    let depth = 0;
+    let argStart = at(i)!.end;
+    for (let j = i; j < next; j++) {
+      const t = tokens[j]!;
+      if (t.kind !== 'punct') continue;
+      if ('([{'.includes(t.text)) depth++;
+      else if (')]}'.includes(t.text)) {
+        depth--;
+        if (depth === 0) args.push(text.slice(argStart, t.start).trim());
+      } else if (t.text === ',' && depth === 1) {
+        args.push(text.slice(argStart, t.start).trim());
+        argStart = t.end;
+      }
+    }
+    // `f()` has no arguments, not one empty one.
+    return { args: args.length === 1 && args[0] === '' ? [] : args, next };
+  };
+
+  let i = 0;
+  while (i < tokens.length) {
+    const t = tokens[i]!;
+    if (t.kind === 'punct') {
+      if (t.text === '{') {
+        stack.push(pending ?? { kind: 'block' });
+        pending = undefined;
+      } else if (t.text === '}') {
+        stack.pop();
+      }
+      i++;
+      continue;
+    }
+    if (t.kind !== 'ident') {
+      i++;
+      continue;
+    }
+    const frame = top();
+    const inEnum = frame?.kind === 'enum';
+    const inStruct = frame?.kind === 'struct';
+
+    // Contract Name(fields) extends A(x), B(y) implements I { ... }
+    if (CONTAINER_WORDS.has(t.text) && isIdent(i + 1) && !fnName()) {
+      const abstract = isIdent(i - 1, 'Abstract');
+      const nameTok = at(i + 1)!;
+      const containerKind = (abstract ? 'Abstract Contract' : t.text) as ContainerKind;
+      const parents: string[] = [];
+      let j = i + 2;
+      if (isPunct(j, '(')) {
+        const end = skipGroup(j);
+        // Fields: `mut? name: Type` at the group's top level.
+        let depth = 0;
+        for (let k = j; k < end; k++) {
+          const f = tokens[k]!;
+          if (f.kind === 'punct' && '([{'.includes(f.text)) depth++;
+          else if (f.kind === 'punct' && ')]}'.includes(f.text)) depth--;
+          else if (depth === 1 && f.kind === 'ident' && isPunct(k + 1, ':') && !isPunct(k + 2, ':')) {
+            decls.push({ kind: 'field', name: f.text, span: spanOf(f), container: nameTok.text });
+          }
+        }
+        j = end;
+      }
+      let mode: 'extends' | 'implements' | undefined;
+      while (j < tokens.length && !isPunct(j, '{')) {
+        const h = tokens[j]!;
+        if (h.kind === 'ident' && (h.text === 'extends' || h.text === 'implements')) mode = h.text;
+        else if (h.kind === 'ident' && mode) {
+          parents.push(h.text);
+          if (isPunct(j + 1, '(')) {
+            j = skipGroup(j + 1);
+            continue;
+          }
+        } else if (h.kind === 'ident' && CONTAINER_WORDS.has(h.text)) break; // a broken header
+        j++;
+      }
+      decls.push({
+        kind: 'contract',
+        name: nameTok.text,
+        span: spanOf(nameTok),
+        containerKind,
+        parents,
+      });
+      if (isPunct(j, '{')) pending = { kind: 'container', name: nameTok.text };
+      i = j;
+      continue;
+    }
+
+    if ((t.text === 'enum' || t.text === 'struct') && isIdent(i + 1) && isPunct(i + 2, '{')) {
+      const nameTok = at(i + 1)!;
+      const c = container();
+      decls.push({
+        kind: t.text,
+        name: nameTok.text,
+        span: spanOf(nameTok),
+        ...(c ? { container: c } : {}),
+      });
+      pending = { kind: t.text, name: nameTok.text };
+      i += 2;
+      continue;
+    }
+
+    if (inEnum && isPunct(i + 1, '=')) {
+      const v = at(i + 2);
+      const owner = container();
+      decls.push({
+        kind: 'enumField',
+        name: t.text,
+        span: spanOf(t),
+        container: frame.name!,
+        ...(owner ? { owner } : {}),
+        ...(v && v.kind !== 'punct' ? { value: v.text } : {}),
+      });
+      i += 2;
+      continue;
+    }
+    if (inStruct) {
+      i++;
+      continue;
+    }
+
+    if (t.text === 'const' && isIdent(i + 1) && isPunct(i + 2, '=') && !fnName()) {
+      const nameTok = at(i + 1)!;
+      const v = at(i + 3);
+      const c = container();
+      decls.push({
+        kind: 'constant',
+        name: nameTok.text,
+        span: spanOf(nameTok),
+        ...(c ? { container: c } : {}),
+        ...(v && v.kind !== 'punct' && v.kind !== 'ident' ? { value: v.text } : {}),
+      });
+      i += 3;
+      continue;
+    }
+
+    if (t.text === 'event' && isIdent(i + 1) && isPunct(i + 2, '(') && !fnName()) {
+      const nameTok = at(i + 1)!;
+      const c = container();
+      decls.push({
+        kind: 'event',
+        name: nameTok.text,
+        span: spanOf(nameTok),
+        ...(c ? { container: c } : {}),
+      });
+      i = skipGroup(i + 2);
+      continue;
+    }
+
+    if (t.text === 'mapping' && isPunct(i + 1, '[') && !fnName()) {
+      const end = skipGroup(i + 1);
+      const nameTok = at(end);
+      const c = container();
+      if (nameTok?.kind === 'ident') {
+        decls.push({
+          kind: 'mapping',
+          name: nameTok.text,
+          span: spanOf(nameTok),
+          ...(c ? { container: c } : {}),
+        });
+      }
+      i = end + 1;
+      continue;
+    }
+
+    if (t.text === 'fn' && isIdent(i + 1) && isPunct(i + 2, '(')) {
+      const nameTok = at(i + 1)!;
+      const { args, next } = groupArgs(i + 2);
+      let j = next;
+      if (isPunct(j, '-') && isPunct(j + 1, '>')) j++; // never produced by the lexer; defensive
+      if (isPunct(j, '->')) {
+        j++;
+        if (isPunct(j, '(') || isPunct(j, '[')) j = skipGroup(j);
+        else if (isIdent(j)) j++;
+      }
+      const hasBody = isPunct(j, '{');
+      const c = container();
+      decls.push({
+        kind: 'function',
+        name: nameTok.text,
+        span: spanOf(nameTok),
+        ...(c ? { container: c } : {}),
+        isPublic: isIdent(i - 1, 'pub'),
+        hasBody,
+        params: args
+          .map((a) =>
+            a
+              .replace(/^mut\s+/, '')
+              .split(':')[0]!
+              .trim(),
+          )
+          .filter(Boolean),
+      });
+      if (hasBody) pending = { kind: 'function', name: nameTok.text };
+      i = j;
+      continue;
+    }
+
+    const check = CHECK_WORDS[t.text];
+    if (check && isPunct(i + 1, '!') && isPunct(i + 2, '(')) {
+      const { args, next } = groupArgs(i + 2);
+      const raw = check === 'panic' ? args[0] : args[1];
+      const c = container();
+      const f = fnName();
+      checks.push({
+        kind: check,
+        span: { start: pos(t.start), end: pos(tokens[next - 1]!.end) },
+        ...(c ? { container: c } : {}),
+        ...(f ? { functionName: f } : {}),
+        ...(raw ? { errorArg: raw.replace(/\s+/g, '') } : {}),
+      });
+      i = next;
+      continue;
+    }
+
+    if (t.text === 'emit' && isIdent(i + 1) && isPunct(i + 2, '(')) {
+      const { args, next } = groupArgs(i + 2);
+      const c = container();
+      const f = fnName();
+      emits.push({
+        event: at(i + 1)!.text,
+        span: { start: pos(t.start), end: pos(tokens[next - 1]!.end) },
+        ...(c ? { container: c } : {}),
+        ...(f ? { functionName: f } : {}),
+        args,
+      });
+      i = next;
+      continue;
+    }
+    i++;
+  }
+  return { decls, checks, emits };
+}
