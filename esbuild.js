@@ -1,6 +1,6 @@
 // Builds the two bundles of the extension:
 //   dist/extension.js        the extension host bundle (Node, CommonJS, `vscode` external)
-//   dist/webview/main.js     the webview page bundle (browser, IIFE)
+//   dist/webview/*.js        the webview page bundles (browser, IIFE): tx details, contract panel
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 // Every build prints the size of each bundle so growth is noticed when it happens.
 const esbuild = require('esbuild');
@@ -70,6 +70,15 @@ const targets = [
     ...common,
     entryPoints: ['src/webview/txDetails.ts'],
     outfile: 'dist/webview/txDetails.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    tsconfig: 'src/webview/tsconfig.json',
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/contractPanel.ts'],
+    outfile: 'dist/webview/contractPanel.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

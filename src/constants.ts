@@ -37,6 +37,7 @@ export const CommandIds = {
   copyValue: 'alephium.copyValue',
   loadMoreEvents: 'alephium.loadMoreEvents',
   callContractMethod: 'alephium.callContractMethod',
+  openContractPanel: 'alephium.openContractPanel',
   // node and status bar
   refreshNode: 'alephium.refreshNode',
   addressInfo: 'alephium.addressInfo',

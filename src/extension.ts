@@ -5,6 +5,12 @@ import type { NodeStatus } from './core/workflows/nodeStatus';
 import { ConnectionManager } from './connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
+import {
+  commandActions,
+  contractPanelApi,
+  registerContractPanel,
+  type ContractPanelApi,
+} from './contracts/contractPanel';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
 import { importDevSecrets } from './devSecrets';
 import { registerNodeCommands } from './node/nodeCommands';
@@ -20,7 +26,7 @@ import { NodeTreeProvider } from './views/nodeTree';
  * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,
  * no client). Other extensions may read them; the integration tests compare them with the workbench.
  */
-export interface AlephiumGatewayApi extends TransactionsApi, ContractsFeatureApi {
+export interface AlephiumGatewayApi extends TransactionsApi, ContractsFeatureApi, ContractPanelApi {
   readonly activatedInMs: number;
   readonly log: Logger;
   /** Folder of the extension's log files (the "Alephium Gateway" output channel is written there). */
@@ -75,6 +81,15 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     ...deps,
     eventDecoder: contracts.eventDecoder,
   });
+  // The contract panel drives the Simulate and Execute commands and follows the tx in Transactions.
+  const contractPanel = registerContractPanel({
+    ...deps,
+    ...contracts.panelSupport,
+    extensionUri: context.extensionUri,
+    actions: commandActions,
+    trackedStatus: (txId) => transactions.transactionsSnapshot().find((t) => t.txId === txId)?.status,
+  });
+  context.subscriptions.push(...contractPanel.disposables);
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
   void importDevSecrets(secrets, log).then((imported) => {
@@ -92,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     refreshNode: () => nodeTree.refresh(),
     ...transactions,
     ...contracts.api,
+    ...contractPanelApi(contractPanel.panels),
   };
 }
 

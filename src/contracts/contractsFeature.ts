@@ -43,6 +43,7 @@ import { argString, argValue, askText, pick } from '../util/prompts';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
 import { EventWatch, type DeliveredEvent } from './eventWatch';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
+import type { ResolvedForPanel } from './contractPanel';
 
 export interface ContractsFeatureDeps extends CommandContext {
   readonly log: Logger;
@@ -64,6 +65,12 @@ export interface ContractsFeatureApi {
   contractEventsDelivered(): readonly DeliveredEvent[];
 }
 
+/** What the contract panel (src/contracts/contractPanel.ts) takes from this feature: one way to pick and resolve. */
+export interface ContractPanelSupport {
+  resolve(address: string): Promise<ResolvedForPanel>;
+  watchedOrPick(args: unknown, title: string): Promise<{ address: string }>;
+}
+
 type Show = 'document' | 'quickPick' | 'none';
 
 function showMode(args: unknown, fallback: Show): Show {
@@ -83,7 +90,11 @@ function addressOf(args: unknown): string | undefined {
 export function registerContractsFeature(
   context: vscode.ExtensionContext,
   deps: ContractsFeatureDeps,
-): { api: ContractsFeatureApi; eventDecoder: EventDecoderFactory } {
+): {
+  api: ContractsFeatureApi;
+  eventDecoder: EventDecoderFactory;
+  panelSupport: ContractPanelSupport;
+} {
   const { connection, log, artifacts } = deps;
   const profileName = () => connection.state.profile?.name;
   const readList = (): WatchedContract[] => {
@@ -494,5 +505,17 @@ export function registerContractsFeature(
       contractEventsDelivered: () => [...watch.deliveredEvents],
     },
     eventDecoder,
+    // The panel names and resolves contracts exactly as the tree and the Call command do.
+    panelSupport: {
+      resolve: async (address) => {
+        const resolved = await artifactOf(address);
+        return {
+          ...(resolved.artifact ? { artifact: resolved.artifact } : {}),
+          drift: resolved.drift,
+          registry: await artifacts.registry(),
+        };
+      },
+      watchedOrPick,
+    },
   };
 }
