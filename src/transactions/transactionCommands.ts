@@ -79,7 +79,7 @@ export function registerTransactionCommands(deps: TransactionCommandDeps): vscod
   ];
 }
 
-interface SigningContext {
+export interface SigningContext {
   readonly client: GatewayClient;
   readonly profileName: string;
   readonly network: string;
@@ -93,7 +93,9 @@ interface SigningContext {
  * A signer that reads the key from SecretStorage only when a verified transaction is to be signed and
  * drops it right after: the key is never held across prompts, never logged and never leaves this host.
  */
-async function signingContext(deps: TransactionCommandDeps): Promise<SigningContext> {
+export async function signingContext(
+  deps: Pick<TransactionCommandDeps, 'connection' | 'secrets'>,
+): Promise<SigningContext> {
   const client = deps.connection.requireClient();
   const profile = deps.connection.state.profile;
   const key = await deps.secrets.getSignerKey();
@@ -177,7 +179,7 @@ function withSendProgress<T>(
  * (arbitrary ids) the id its node reports (learned once, the client caches chain params), and never
  * mainnet's or testnet's, which would make the signed transaction replayable there.
  */
-async function networkPin(ctx: SigningContext): Promise<VerifyOptions> {
+export async function networkPin(ctx: SigningContext): Promise<VerifyOptions> {
   if (ctx.network === 'mainnet') return { expectedNetworkId: 0 };
   if (ctx.network === 'testnet') return { expectedNetworkId: 1 };
   const { networkId } = await ctx.client.getChainParams({ priority: 'user' });

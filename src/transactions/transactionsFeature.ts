@@ -31,7 +31,7 @@ export interface TransactionsApi {
 export function registerTransactionsFeature(
   context: vscode.ExtensionContext,
   deps: TransactionsFeatureDeps,
-): TransactionsApi {
+): { api: TransactionsApi; store: TrackedTransactions } {
   const store = new TrackedTransactions(context.workspaceState, deps.connection, deps.log);
   const panels = new TxDetailsPanels({
     extensionUri: context.extensionUri,
@@ -55,7 +55,10 @@ export function registerTransactionsFeature(
     ...registerTransactionCommands({ ...deps, store, panels }),
   );
   return {
-    transactionsSnapshot: () => tree.snapshot(),
-    txDetailsSnapshot: () => panels.snapshot(),
+    api: {
+      transactionsSnapshot: () => tree.snapshot(),
+      txDetailsSnapshot: () => panels.snapshot(),
+    },
+    store,
   };
 }

@@ -1,0 +1,559 @@
+/**
+ * The commands "Simulate Contract Method", "Execute Contract Method" and "Deploy Contract": prompts (or an
+ * argument object), progress, the confirmation modal, tracking and the deployments file. Everything they
+ * decide is in src/core/workflows/contractActions.ts; this file only asks, shows and writes.
+ */
+import * as vscode from 'vscode';
+import {
+  ArgumentError,
+  type ArtifactRegistry,
+  type ContractArtifact,
+  type ResolvedContract,
+} from '../core/artifacts';
+import { UserCancelledError } from '../core/errors';
+import { attoToAlph, blake2b256, bytesToHex, decodeUnsignedTx, hexToBytes } from '../core/protocol';
+import {
+  addDeployment,
+  buildAndVerifyDeploy,
+  buildAndVerifyExecute,
+  eventViews,
+  prepareDeploy,
+  prepareMethodCall,
+  simulateMethodCall,
+  type ArtifactLookup,
+  type BuiltScriptTx,
+} from '../core/workflows/contractActions';
+import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/workflows/contractCall';
+import { shortTxId } from '../core/workflows/txDetailsModel';
+import { TransferVerificationError } from '../core/workflows/verifyTransfer';
+import type {
+  DeployRequest,
+  DeployView,
+  EventView,
+  ExecuteRequest,
+  ExecutionStatus,
+  ExecutionView,
+  MethodCallRequest,
+  SimulationView,
+} from '../shared/contractActions';
+import * as config from '../config';
+import type { ConnectionManager } from '../connection';
+import { CommandIds } from '../constants';
+import type { SecretStore } from '../secrets';
+import { networkPin, signingContext, type SigningContext } from '../transactions/transactionCommands';
+import type { TrackedTransactions } from '../transactions/trackedTransactions';
+import { registerCommand, type CommandContext } from '../util/commands';
+import { argString, argValue, askText, pick } from '../util/prompts';
+import type { WorkspaceArtifacts } from './workspaceArtifacts';
+
+export interface ContractActionsDeps extends CommandContext {
+  readonly connection: ConnectionManager;
+  readonly secrets: SecretStore;
+  readonly artifacts: WorkspaceArtifacts;
+  readonly store: TrackedTransactions;
+  /** Artifact and drift of a contract address, as the Watched Contracts view resolves it. */
+  readonly artifactOf: (address: string) => Promise<ResolvedContract>;
+  readonly artifactLookup: (addresses: readonly string[]) => Promise<ArtifactLookup>;
+  /** Watched contract addresses, for the palette's picker. */
+  readonly watched: () => readonly { address: string; name?: string }[];
+}
+
+/** How long a command waits for its transaction to reach a block before returning 'submitted'. */
+const WAIT_FOR_BLOCK_MS = 180_000;
+
+function stringList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+}
+
+function tokensOf(value: unknown): { id: string; amount: string }[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.map((t: unknown) => {
+    const o = (typeof t === 'object' && t !== null ? t : {}) as Record<string, unknown>;
+    return { id: String(o.id ?? ''), amount: String(o.amount ?? '') };
+  });
+}
+
+export function registerContractActions(deps: ContractActionsDeps): vscode.Disposable[] {
+  const { log } = deps;
+
+  const pickContract = async (args: unknown, title: string): Promise<string> => {
+    const address = argString(args, 'address');
+    if (address) return address;
+    const list = deps.watched();
+    if (list.length === 0)
+      throw new Error('No contract is watched yet. Run "Alephium: Watch Contract" first.');
+    const chosen = await pick(
+      list.map((w) => ({
+        label: w.name ?? w.address,
+        description: w.name ? w.address : '',
+        address: w.address,
+      })),
+      { title },
+    );
+    return chosen.address;
+  };
+
+  /** The artifact that describes the contract, refusing drift (a method index of other code). */
+  const contractArtifact = async (
+    address: string,
+    args: unknown,
+  ): Promise<{ artifact: ContractArtifact; registry: ArtifactRegistry }> => {
+    const registry = await deps.artifacts.registry();
+    const resolved = await deps.artifactOf(address);
+    const artifact = resolved.artifact;
+    if (!artifact) {
+      throw new Error(`No artifact in the workspace describes ${address}; add its .ral.json to call it.`);
+    }
+    if (resolved.drift.status === 'drift' && argValue(args, 'allowDrift') !== true) {
+      throw new Error(
+        `Not run: ${resolved.drift.message}. The method index comes from the artifact, so it could call another method.`,
+      );
+    }
+    return { artifact, registry };
+  };
+
+  /** Fills what the argument object leaves out with prompts (palette use). */
+  const methodRequest = async (args: unknown, title: string): Promise<MethodCallRequest> => {
+    const address = await pickContract(args, title);
+    const { artifact, registry } = await contractArtifact(address, args);
+    const methodArg = argValue(args, 'method');
+    const method =
+      typeof methodArg === 'string' || typeof methodArg === 'number'
+        ? methodArg
+        : (
+            await pick(
+              artifact.functions.map((fn, i) => ({
+                label: functionSignature(fn),
+                description: `methodIndex ${i}`,
+                index: i,
+              })),
+              { title: `${title}: a method of ${artifact.name}` },
+            )
+          ).index;
+    const { fn } = findMethod(artifact, method);
+    let inputs = stringList(argValue(args, 'args'));
+    const interactive = inputs === undefined;
+    if (!inputs) {
+      inputs = [];
+      for (let i = 0; i < fn.paramTypes.length; i++) {
+        const type = fn.paramTypes[i] as string;
+        const name = fn.paramNames[i] ?? `#${i}`;
+        inputs.push(
+          await askText({
+            title: `${artifact.name}.${fn.name}: ${name} (${i + 1}/${fn.paramTypes.length})`,
+            prompt: `${name}: ${type}`,
+            placeHolder: argumentHint(type),
+            validate: (v) => argumentProblem(type, name, v, registry),
+          }),
+        );
+      }
+    }
+    const alph =
+      argString(args, 'alph') ??
+      (interactive
+        ? await askText({
+            title: `${artifact.name}.${fn.name}: ALPH to approve (optional)`,
+            prompt: 'ALPH the method may take from you, e.g. 1.5; leave empty for none',
+          })
+        : undefined);
+    const tokens = tokensOf(argValue(args, 'tokens'));
+    const gas = argValue(args, 'gasAmount');
+    return {
+      address,
+      method,
+      args: inputs,
+      ...(alph !== undefined && alph.trim() !== '' ? { alph } : {}),
+      ...(tokens ? { tokens } : {}),
+      ...(typeof gas === 'number' ? { gasAmount: gas } : {}),
+    };
+  };
+
+  const signerAddressIfAny = async (): Promise<string | undefined> => {
+    try {
+      return (await signingContext(deps)).fromAddress;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const simulate = async (args?: unknown): Promise<SimulationView> => {
+    const request = await methodRequest(args, 'Simulate Contract Method');
+    const { artifact, registry } = await contractArtifact(request.address, args);
+    const signerAddress = await signerAddressIfAny();
+    const prepared = prepareMethodCall(request, {
+      artifact,
+      registry,
+      ...(signerAddress ? { signerAddress } : {}),
+    });
+    const client = deps.connection.requireClient();
+    const lookup = await deps.artifactLookup([request.address]);
+    const view = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Simulating ${artifact.name}.${prepared.fn.name}…`,
+      },
+      () => simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
+    );
+    for (const d of view.debugMessages) log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
+    log.info(
+      `Simulated ${artifact.name}.${prepared.fn.name}: ${view.ok ? `ok, gas ${view.gasUsed ?? '?'}, ${view.events.length} event(s)` : `failed: ${view.error ?? ''}`}`,
+    );
+    return view;
+  };
+
+  /** The modal confirmation; skipping follows the transfer commands' rules (never on mainnet). */
+  const confirm = async (
+    args: unknown,
+    ctx: SigningContext,
+    title: string,
+    built: BuiltScriptTx,
+    action: string,
+  ) => {
+    const isMainnet = built.verified.networkId === 0 || ctx.network === 'mainnet';
+    const skip = argValue(args, 'confirm') === false || !config.confirmBeforeSigning();
+    if (skip && !isMainnet) {
+      log.info(`Confirmation skipped on ${ctx.network}:\n${built.lines.join('\n')}`);
+      return;
+    }
+    const choice = await vscode.window.showWarningMessage(
+      title,
+      { modal: true, detail: built.lines.join('\n') },
+      action,
+    );
+    if (choice !== action) {
+      log.info(`${title}: cancelled; nothing was signed.`);
+      throw new UserCancelledError();
+    }
+  };
+
+  const refused = (error: unknown): never => {
+    if (error instanceof TransferVerificationError) {
+      log.error(
+        `Refused before signing (${error.problems.length} problem(s)):\n${error.problems.map((p) => `  [${p.check}] ${p.message}`).join('\n')}`,
+      );
+    }
+    throw error;
+  };
+
+  /** Signs (after verification and confirmation), submits and starts tracking. */
+  const signSubmitTrack = async (ctx: SigningContext, built: BuiltScriptTx, label: string) => {
+    const signature = await ctx.signer.sign(built.verified);
+    const submitted = await ctx.client.submitTransaction(
+      {
+        unsignedTx: built.verified.unsignedTx,
+        signature,
+        fromGroup: built.verified.fromGroup,
+        toGroup: built.verified.toGroup,
+      },
+      { priority: 'user' },
+    );
+    deps.store.track(
+      {
+        txId: built.verified.txId,
+        fromGroup: built.verified.fromGroup,
+        toGroup: built.verified.toGroup,
+        label,
+      },
+      decodeUnsignedTx(built.verified.unsignedTx),
+    );
+    log.info(
+      `Submitted ${built.verified.txId}: ${label}${submitted.recovered ? ' (submit answer lost; the node has it)' : ''}`,
+    );
+    return { signature };
+  };
+
+  /** Resolves when the tracked tx is in a block (or failed, or the bound passes), reading the tracker's changes. */
+  const waitForBlock = (
+    txId: string,
+  ): Promise<{ status: ExecutionStatus; blockHash?: string; reason?: string }> =>
+    new Promise((resolve) => {
+      const check = (): boolean => {
+        const r = deps.store.record(txId);
+        const state = r?.state;
+        if (state?.kind === 'confirmed' || state?.kind === 'final') {
+          resolve({ status: 'confirmed', blockHash: state.blockHash });
+          return true;
+        }
+        if (r?.outcome?.kind === 'failed' || state?.kind === 'failed') {
+          const reason =
+            r?.outcome && 'reason' in r.outcome
+              ? r.outcome.reason
+              : state?.kind === 'failed'
+                ? state.reason
+                : '';
+          resolve({ status: 'failed', reason });
+          return true;
+        }
+        return false;
+      };
+      if (check()) return;
+      const timer = setTimeout(() => {
+        sub.dispose();
+        resolve({ status: 'submitted' });
+      }, WAIT_FOR_BLOCK_MS);
+      const sub = deps.store.onDidChange((changed) => {
+        if ((changed === undefined || changed === txId) && check()) {
+          clearTimeout(timer);
+          sub.dispose();
+        }
+      });
+    });
+
+  const emittedEvents = async (
+    ctx: SigningContext,
+    txId: string,
+    registry: ArtifactRegistry,
+  ): Promise<EventView[]> => {
+    try {
+      const events = await ctx.client.getEventsByTxId(txId, { priority: 'user' });
+      const lookup = await deps.artifactLookup(events.map((e) => e.contractAddress));
+      return eventViews(events, lookup, registry);
+    } catch (e) {
+      log.warn(`Events of ${txId} could not be read: ${String(e)}`);
+      return [];
+    }
+  };
+
+  const execute = async (args?: unknown): Promise<ExecutionView> => {
+    const request: ExecuteRequest = await methodRequest(args, 'Execute Contract Method');
+    const { artifact, registry } = await contractArtifact(request.address, args);
+    const ctx = await signingContext(deps);
+    const prepared = prepareMethodCall(request, { artifact, registry, signerAddress: ctx.fromAddress });
+    const lookup = await deps.artifactLookup([request.address]);
+    const what = `${artifact.name}.${prepared.fn.name}`;
+    const { simulation, built } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Execute ${what}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          progress.report({ message: 'Simulating first (nothing is signed)…' });
+          const simulation = await simulateMethodCall(
+            { client: ctx.client, artifactOf: lookup, registry, signal: controller.signal },
+            prepared,
+          );
+          if (!simulation.ok) return { simulation, built: undefined };
+          progress.report({ message: 'Building on the gateway and verifying the bytes…' });
+          const built = await buildAndVerifyExecute(
+            ctx.client,
+            prepared,
+            ctx.signer.publicKey,
+            simulation.gasUsed,
+            await networkPin(ctx),
+            controller.signal,
+          ).catch(refused);
+          return { simulation, built };
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    if (!built) {
+      throw new Error(
+        `${what} fails in simulation, so nothing was built or signed: ${simulation.error ?? 'unknown error'}`,
+      );
+    }
+    await confirm(args, ctx, `Execute ${what} on ${ctx.network}?`, built, 'Sign and Execute');
+    await signSubmitTrack(ctx, built, `Execute ${what}`);
+    const txId = built.verified.txId;
+    const verified = built.lines;
+    if (argValue(args, 'waitForConfirmation') === false) {
+      return {
+        status: 'submitted',
+        simulation,
+        txId,
+        gasAmount: built.verified.gasAmount,
+        feeAlph: attoToAlph(built.verified.fee),
+        verified,
+      };
+    }
+    const reached = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Waiting for ${shortTxId(txId)} to reach a block` },
+      () => waitForBlock(txId),
+    );
+    const events = reached.status === 'confirmed' ? await emittedEvents(ctx, txId, registry) : [];
+    return {
+      status: reached.status,
+      simulation,
+      txId,
+      gasAmount: built.verified.gasAmount,
+      feeAlph: attoToAlph(built.verified.fee),
+      verified,
+      events,
+      ...(reached.reason ? { error: reached.reason } : {}),
+    };
+  };
+
+  const deployRequest = async (
+    args: unknown,
+  ): Promise<{ request: DeployRequest; artifact: ContractArtifact; registry: ArtifactRegistry }> => {
+    const registry = await deps.artifacts.reload();
+    const name = argString(args, 'artifact');
+    let artifact: ContractArtifact | undefined;
+    if (name) {
+      artifact = registry.byName(name) ?? registry.contracts.find((c) => c.file?.endsWith(name));
+      if (!artifact)
+        throw new ArgumentError(`No contract artifact named ${name} in the workspace`, 'artifact');
+    } else {
+      if (registry.contracts.length === 0)
+        throw new Error('No contract artifact (.ral.json) is in the workspace.');
+      artifact = (
+        await pick(
+          registry.contracts.map((c) => ({
+            label: c.name,
+            description: vscode.workspace.asRelativePath(c.file ?? ''),
+            artifact: c,
+          })),
+          { title: 'Deploy Contract: which artifact?' },
+        )
+      ).artifact;
+    }
+    const given = argValue(args, 'fields');
+    const fields: Record<string, string> = {};
+    const interactive = typeof given !== 'object' || given === null;
+    if (!interactive) {
+      for (const [k, v] of Object.entries(given as Record<string, unknown>)) {
+        fields[k] = typeof v === 'string' ? v : JSON.stringify(v);
+      }
+    } else {
+      const sig = artifact.fieldsSig;
+      for (let i = 0; i < sig.names.length; i++) {
+        const fieldName = sig.names[i] as string;
+        const type = sig.types[i] as string;
+        fields[fieldName] = await askText({
+          title: `Deploy ${artifact.name}: ${sig.isMutable[i] ? 'mut ' : ''}${fieldName} (${i + 1}/${sig.names.length})`,
+          prompt: `${fieldName}: ${type}`,
+          placeHolder: argumentHint(type),
+          validate: (v) => argumentProblem(type, fieldName, v, registry),
+        });
+      }
+    }
+    const alph =
+      argString(args, 'alph') ??
+      (interactive
+        ? await askText({
+            title: `Deploy ${artifact.name}: initial ALPH`,
+            prompt: 'ALPH the new contract holds; at least 0.1 (the minimal deposit)',
+            value: '0.1',
+          })
+        : undefined);
+    const issueTokenAmount = argString(args, 'issueTokenAmount');
+    const issueTokenTo = argString(args, 'issueTokenTo');
+    const tokens = tokensOf(argValue(args, 'tokens'));
+    const gas = argValue(args, 'gasAmount');
+    return {
+      artifact,
+      registry,
+      request: {
+        artifact: artifact.name,
+        fields,
+        ...(alph !== undefined ? { alph } : {}),
+        ...(tokens ? { tokens } : {}),
+        ...(issueTokenAmount ? { issueTokenAmount } : {}),
+        ...(issueTokenTo ? { issueTokenTo } : {}),
+        ...(typeof gas === 'number' ? { gasAmount: gas } : {}),
+      },
+    };
+  };
+
+  /** `deployments/.deployments.<network>.json` in the workspace folder that holds the artifact. */
+  const writeDeployment = async (
+    artifact: ContractArtifact,
+    network: string,
+    record: Parameters<typeof addDeployment>[1],
+  ): Promise<{ file: string; name: string }> => {
+    const folder =
+      (artifact.file ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(artifact.file)) : undefined) ??
+      vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new Error('No workspace folder is open to write the deployments file into.');
+    const uri = vscode.Uri.joinPath(folder.uri, 'deployments', `.deployments.${network}.json`);
+    let existing: string | undefined;
+    try {
+      existing = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      existing = undefined;
+    }
+    const { text, name } = addDeployment(existing, record);
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    return { file: vscode.workspace.asRelativePath(uri), name };
+  };
+
+  const deploy = async (args?: unknown): Promise<DeployView> => {
+    const { request, artifact, registry } = await deployRequest(args);
+    const ctx = await signingContext(deps);
+    const prepared = prepareDeploy(request, artifact, ctx.fromAddress, registry);
+    const built = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          progress.report({ message: 'Building on the gateway and verifying the deploy script…' });
+          return await buildAndVerifyDeploy(
+            ctx.client,
+            prepared,
+            ctx.signer.publicKey,
+            await networkPin(ctx),
+            controller.signal,
+          ).catch(refused);
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    await confirm(args, ctx, `Deploy ${artifact.name} on ${ctx.network}?`, built, 'Sign and Deploy');
+    const { signature } = await signSubmitTrack(ctx, built, `Deploy ${artifact.name}`);
+    const txId = built.verified.txId;
+    const reached = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Waiting for ${shortTxId(txId)} to reach a block` },
+      () => waitForBlock(txId),
+    );
+    const base = {
+      contract: artifact.name,
+      address: built.contractAddress,
+      contractId: built.contractId,
+      txId,
+      verified: built.lines,
+    };
+    if (reached.status !== 'confirmed') {
+      return { ...base, status: reached.status, ...(reached.reason ? { error: reached.reason } : {}) };
+    }
+    const network = deps.connection.state.profile?.network ?? 'devnet';
+    const written = await writeDeployment(artifact, network, {
+      name: artifact.name,
+      deployerAddress: ctx.fromAddress,
+      txId,
+      unsignedTx: built.verified.unsignedTx,
+      signature,
+      gasPrice: built.verified.gasPrice.toString(),
+      gasAmount: built.verified.gasAmount,
+      ...(reached.blockHash ? { blockHash: reached.blockHash } : {}),
+      codeHash: bytesToHex(blake2b256(hexToBytes(prepared.bytecode))),
+      contractAddress: built.contractAddress,
+      contractId: built.contractId,
+      groupIndex: built.verified.fromGroup,
+      attoAlphAmount: prepared.initialAttoAlph.toString(),
+      ...(prepared.issueTokenAmount !== undefined
+        ? { issueTokenAmount: prepared.issueTokenAmount.toString() }
+        : {}),
+    });
+    log.info(
+      `Deployed ${artifact.name} at ${built.contractAddress}; ${written.file} has it as ${written.name}`,
+    );
+    await vscode.commands.executeCommand(CommandIds.watchContract, {
+      address: built.contractAddress,
+      name: written.name,
+    });
+    void vscode.window.showInformationMessage(
+      `Deployed ${artifact.name} at ${built.contractAddress} (${written.name} in ${written.file}); it is now watched.`,
+    );
+    return { ...base, status: 'confirmed', deploymentsFile: written.file };
+  };
+
+  return [
+    registerCommand(deps, CommandIds.simulateContractMethod, simulate),
+    registerCommand(deps, CommandIds.executeContractMethod, execute),
+    registerCommand(deps, CommandIds.deployContract, deploy),
+  ];
+}
