@@ -38,6 +38,9 @@ export const CommandIds = {
   loadMoreEvents: 'alephium.loadMoreEvents',
   callContractMethod: 'alephium.callContractMethod',
   openContractPanel: 'alephium.openContractPanel',
+  simulateContractMethod: 'alephium.simulateContractMethod',
+  executeContractMethod: 'alephium.executeContractMethod',
+  deployContract: 'alephium.deployContract',
   // node and status bar
   refreshNode: 'alephium.refreshNode',
   addressInfo: 'alephium.addressInfo',

@@ -4,6 +4,7 @@ import { redactingLogger, type Logger } from './core/log';
 import type { NodeStatus } from './core/workflows/nodeStatus';
 import { ConnectionManager } from './connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
+import { registerContractActions } from './contracts/contractActionsCommands';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
 import {
   commandActions,
@@ -77,10 +78,19 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const artifacts = new WorkspaceArtifacts(log);
   context.subscriptions.push(artifacts);
   const contracts = registerContractsFeature(context, { ...deps, artifacts });
-  const transactions = registerTransactionsFeature(context, {
+  const { api: transactions, store: trackedTransactions } = registerTransactionsFeature(context, {
     ...deps,
     eventDecoder: contracts.eventDecoder,
   });
+  // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
+  context.subscriptions.push(
+    ...registerContractActions({
+      ...deps,
+      artifacts,
+      store: trackedTransactions,
+      ...contracts.actionSupport,
+    }),
+  );
   // The contract panel drives the Simulate and Execute commands and follows the tx in Transactions.
   const contractPanel = registerContractPanel({
     ...deps,

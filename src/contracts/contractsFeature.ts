@@ -6,7 +6,9 @@ import {
   type DecodedEvent,
   type DriftCheck,
   type EventLike,
+  type ResolvedContract,
 } from '../core/artifacts';
+import type { ArtifactLookup } from '../core/workflows/contractActions';
 import { fetchLatestEvents, type GatewayClient, type Val } from '../core/gateway';
 import { validate } from '../core/gateway';
 import type { Logger } from '../core/log';
@@ -71,6 +73,13 @@ export interface ContractPanelSupport {
   watchedOrPick(args: unknown, title: string): Promise<{ address: string }>;
 }
 
+/** What Simulate, Execute and Deploy (src/contracts/contractActionsCommands.ts) take from this feature. */
+export interface ContractActionSupport {
+  artifactOf(address: string): Promise<ResolvedContract>;
+  artifactLookup(addresses: readonly string[]): Promise<ArtifactLookup>;
+  watched(): readonly { address: string; name?: string }[];
+}
+
 type Show = 'document' | 'quickPick' | 'none';
 
 function showMode(args: unknown, fallback: Show): Show {
@@ -94,6 +103,7 @@ export function registerContractsFeature(
   api: ContractsFeatureApi;
   eventDecoder: EventDecoderFactory;
   panelSupport: ContractPanelSupport;
+  actionSupport: ContractActionSupport;
 } {
   const { connection, log, artifacts } = deps;
   const profileName = () => connection.state.profile?.name;
@@ -505,6 +515,11 @@ export function registerContractsFeature(
       contractEventsDelivered: () => [...watch.deliveredEvents],
     },
     eventDecoder,
+    actionSupport: {
+      artifactOf,
+      artifactLookup,
+      watched: () => tree.watched.map((w) => ({ address: w.address, ...(w.name ? { name: w.name } : {}) })),
+    },
     // The panel names and resolves contracts exactly as the tree and the Call command do.
     panelSupport: {
       resolve: async (address) => {
