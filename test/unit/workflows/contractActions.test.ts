@@ -1,0 +1,420 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ArtifactRegistry,
+  parseContractArtifact,
+  parseDeploymentsText,
+  type ContractArtifact,
+} from '../../../src/core/artifacts';
+import { decodeScriptCalls } from '../../../src/core/bytecode';
+import {
+  ONE_ALPH,
+  addressFromContractId,
+  contractIdFromAddress,
+  contractIdFromTx,
+  bytesToHex,
+  blake2b256,
+  type UnsignedTxInput,
+} from '../../../src/core/protocol';
+import {
+  MINIMAL_CONTRACT_DEPOSIT,
+  addDeployment,
+  balanceChanges,
+  buildAndVerifyDeploy,
+  buildAndVerifyExecute,
+  methodIsPublic,
+  prepareDeploy,
+  prepareMethodCall,
+} from '../../../src/core/workflows/contractActions';
+import { TransferVerificationError, signVerifiedTransfer } from '../../../src/core/workflows/verifyTransfer';
+import { ATTACKER, SENDER, TOKEN_ID, honestTx, out, responseFor } from './verifyFixtures';
+
+const COUNTER_JSON = readFileSync(
+  join(import.meta.dirname, '../../sandbox/project/artifacts/Counter.ral.json'),
+  'utf8',
+);
+const counter: ContractArtifact = parseContractArtifact(JSON.parse(COUNTER_JSON), 'Counter.ral.json');
+const contractId = bytesToHex(blake2b256(new TextEncoder().encode('a counter instance'))).replace(
+  /..$/,
+  '00',
+);
+const address = addressFromContractId(contractId);
+
+/** A script artifact in the workspace for `incrementBy`: field `counter: Counter` and the method's `step`. */
+function registryWithScript(template: string): ArtifactRegistry {
+  return ArtifactRegistry.fromFiles([
+    { path: 'artifacts/Counter.ral.json', text: COUNTER_JSON },
+    {
+      path: 'artifacts/scripts/IncrementBy.ral.json',
+      text: JSON.stringify({
+        version: 'v4.6.0',
+        name: 'IncrementBy',
+        bytecodeTemplate: template,
+        fieldsSig: { names: ['counter', 'step'], types: ['Counter', 'U256'], isMutable: [false, false] },
+        functions: [{ name: 'main', paramNames: [], paramTypes: [], paramIsMutable: [], returnTypes: [] }],
+      }),
+    },
+  ]);
+}
+
+/** The tx an honest gateway builds around `script`: the signer's input, change back, that script. */
+function scriptTx(script: string, extra: Partial<UnsignedTxInput> = {}): UnsignedTxInput {
+  return {
+    ...honestTx([out(SENDER.address, 5n * ONE_ALPH)]),
+    scriptOpt: script,
+    gasAmount: 30_000,
+    ...extra,
+  };
+}
+
+const client = (tx: UnsignedTxInput, claims: Record<string, unknown> = {}) => ({
+  buildExecuteScript: () => Promise.resolve({ ...responseFor(tx), ...claims }),
+});
+
+describe('contract actions: execute', () => {
+  it('generates a single-call script that calls the chosen method with the chosen arguments', () => {
+    const prepared = prepareMethodCall(
+      { address, method: 'incrementBy', args: ['7'] },
+      { artifact: counter, signerAddress: SENDER.address },
+    );
+    assert.equal(prepared.scriptSource, 'generated single-call script');
+    assert.equal(prepared.methodIndex, 2);
+    const [main] = decodeScriptCalls(prepared.script);
+    assert.ok(main);
+    assert.equal(main.calls.length, 1);
+    assert.equal(main.calls[0]?.methodIndex, 2);
+    assert.deepEqual(main.calls[0]?.contractId, { kind: 'ByteVec', value: contractId });
+    assert.deepEqual(
+      main.calls[0]?.args.map((a) => String(a.value)),
+      ['7'],
+    );
+  });
+
+  it('uses a workspace TxScript artifact when one matches the method, with its fields substituted', () => {
+    // A template in the compiler's form: the counter is field {0}, the step field {1}.
+    const template = '01010000000004{1}{0}' + '0d0c' + '0102';
+    const prepared = prepareMethodCall(
+      { address, method: 'incrementBy', args: ['5'] },
+      { artifact: counter, registry: registryWithScript(template), signerAddress: SENDER.address },
+    );
+    assert.equal(prepared.scriptSource, 'artifact script IncrementBy');
+    // {1} became U256Const 5 (0x13 0x05 form or the short opcode), {0} the contract id as BytesConst.
+    assert.ok(prepared.script.includes(contractId), 'the contract id is in the script');
+    assert.ok(!prepared.script.includes('{'), 'no placeholder is left');
+  });
+
+  it('does not use a workspace script when assets are approved: its approvals could not be matched', () => {
+    const prepared = prepareMethodCall(
+      { address, method: 'incrementBy', args: ['5'], alph: '1' },
+      {
+        artifact: counter,
+        registry: registryWithScript('01010000000004{1}{0}0d0c0102'),
+        signerAddress: SENDER.address,
+      },
+    );
+    assert.equal(prepared.scriptSource, 'generated single-call script');
+    const [main] = decodeScriptCalls(prepared.script);
+    const approval = main?.calls[0]?.approvals[0];
+    assert.deepEqual(approval?.from, { kind: 'Address', value: SENDER.address });
+    assert.equal(approval?.tokenId, undefined);
+    assert.deepEqual(approval?.amount, { kind: 'U256', value: ONE_ALPH });
+  });
+
+  it('refuses bad input before anything is built: arguments, approvals, gas, unknown methods', () => {
+    const ctx = { artifact: counter, signerAddress: SENDER.address };
+    assert.throws(() => prepareMethodCall({ address, method: 'incrementBy', args: ['-1'] }, ctx), /step/);
+    assert.throws(
+      () => prepareMethodCall({ address, method: 'incrementBy', args: [] }, ctx),
+      /expected 1 argument/,
+    );
+    assert.throws(
+      () => prepareMethodCall({ address, method: 'nope', args: [] }, ctx),
+      /has no method "nope"/,
+    );
+    assert.throws(
+      () => prepareMethodCall({ address, method: 'increment', alph: '0.0001' }, ctx),
+      /below the dust minimum/,
+    );
+    assert.throws(
+      () => prepareMethodCall({ address, method: 'increment', tokens: [{ id: TOKEN_ID, amount: '5' }] }, ctx),
+      /needs some ALPH/,
+    );
+    assert.throws(
+      () =>
+        prepareMethodCall(
+          { address, method: 'increment', alph: '1', tokens: [{ id: 'xyz', amount: '5' }] },
+          ctx,
+        ),
+      /32-byte token id/,
+    );
+    assert.throws(() => prepareMethodCall({ address, method: 'increment', gasAmount: 0 }, ctx), /gasAmount/);
+    assert.throws(
+      () => prepareMethodCall({ address, method: 'increment', alph: '1' }, { artifact: counter }),
+      /needs a signer key/,
+    );
+  });
+
+  it('reads from the bytecode whether a method is public (artifacts do not say)', () => {
+    assert.equal(methodIsPublic(counter.bytecode, 0), true);
+    // 0 fields, 2 methods ending at 4 and 8: the second starts with isPublic = 0.
+    const twoMethods = '0002' + '0408' + '01000000' + '00000000';
+    assert.equal(methodIsPublic(twoMethods, 0), true);
+    assert.equal(methodIsPublic(twoMethods, 1), false);
+    assert.equal(methodIsPublic(twoMethods, 2), false);
+  });
+
+  it('verifies an honest build and signs it', async () => {
+    const prepared = prepareMethodCall(
+      { address, method: 'incrementBy', args: ['7'] },
+      { artifact: counter, signerAddress: SENDER.address },
+    );
+    const built = await buildAndVerifyExecute(
+      client(scriptTx(prepared.script)),
+      prepared,
+      SENDER.publicKey,
+      5_000,
+      { expectedNetworkId: 4 },
+    );
+    assert.equal(built.verified.kind, 'script');
+    assert.equal(built.verified.script?.bytecode, prepared.script);
+    assert.ok(built.lines.some((l) => l.includes('byte-equal')));
+    assert.equal(signVerifiedTransfer(built.verified, SENDER.privateKey).txId, built.verified.txId);
+  });
+
+  const refusals: [string, (script: string, other: string) => UnsignedTxInput, RegExp][] = [
+    ['a different method', (_s, other) => scriptTx(other), /calls method|method/],
+    [
+      'an extra output to someone else',
+      (s) => scriptTx(s, { fixedOutputs: [out(SENDER.address, ONE_ALPH), out(ATTACKER.address, ONE_ALPH)] }),
+      /neither a requested destination nor change/,
+    ],
+    ['no script at all', () => ({ ...honestTx([out(SENDER.address, ONE_ALPH)]) }), /carries no script/],
+    [
+      'a fee above the cap',
+      (s) => scriptTx(s, { gasAmount: 4_000_000, gasPrice: String(10n ** 12n) }),
+      /exceeds the cap/,
+    ],
+    ['gas far above the dry run', (s) => scriptTx(s, { gasAmount: 900_000 }), /more than the dry run/],
+    ['another network', (s) => scriptTx(s, { networkId: 0 }), /network id 0/],
+  ];
+  for (const [what, tamper, message] of refusals) {
+    it(`refuses, before any signature, a build with ${what}`, async () => {
+      const prepared = prepareMethodCall(
+        { address, method: 'incrementBy', args: ['7'] },
+        { artifact: counter, signerAddress: SENDER.address },
+      );
+      const other = prepareMethodCall(
+        { address, method: 'increment' },
+        { artifact: counter, signerAddress: SENDER.address },
+      );
+      await assert.rejects(
+        buildAndVerifyExecute(
+          client(tamper(prepared.script, other.script)),
+          prepared,
+          SENDER.publicKey,
+          5_000,
+          {
+            expectedNetworkId: 4,
+          },
+        ),
+        (e: unknown) => e instanceof TransferVerificationError && message.test(e.message),
+      );
+    });
+  }
+
+  it('names the argument that differs when the gateway changes one', async () => {
+    const asked = prepareMethodCall({ address, method: 'incrementBy', args: ['7'] }, { artifact: counter });
+    const swapped = prepareMethodCall(
+      { address, method: 'incrementBy', args: ['70'] },
+      { artifact: counter },
+    );
+    await assert.rejects(
+      buildAndVerifyExecute(client(scriptTx(swapped.script)), asked, SENDER.publicKey, 5_000, {}),
+      (e: unknown) =>
+        e instanceof TransferVerificationError && /argument/.test(e.message) && /70/.test(e.message),
+    );
+  });
+
+  it('refuses a txId that is not the hash of the bytes', async () => {
+    const prepared = prepareMethodCall({ address, method: 'increment' }, { artifact: counter });
+    await assert.rejects(
+      buildAndVerifyExecute(
+        client(scriptTx(prepared.script), { txId: 'ab'.repeat(32) }),
+        prepared,
+        SENDER.publicKey,
+        5_000,
+        {},
+      ),
+      /not blake2b-256/,
+    );
+  });
+
+  it('computes balance changes per address and leaves unchanged ones out', () => {
+    const changes = balanceChanges(
+      [
+        {
+          address: SENDER.address,
+          attoAlphAmount: String(2n * ONE_ALPH),
+          tokens: [{ id: TOKEN_ID, amount: '10' }],
+        },
+        { address, attoAlphAmount: String(ONE_ALPH) },
+        { address: ATTACKER.address, attoAlphAmount: '5' },
+      ],
+      [
+        {
+          address: SENDER.address,
+          attoAlphAmount: String(ONE_ALPH),
+          tokens: [{ id: TOKEN_ID, amount: '4' }],
+        },
+        { address, attoAlphAmount: String(2n * ONE_ALPH) },
+        { address: ATTACKER.address, attoAlphAmount: '5' },
+      ],
+    );
+    assert.deepEqual(changes, [
+      { address: SENDER.address, alph: '-1', tokens: [{ id: TOKEN_ID, amount: '-6' }] },
+      { address, alph: '+1', tokens: [] },
+    ]);
+  });
+});
+
+describe('contract actions: deploy', () => {
+  const fields = { owner: SENDER.address, count: '3' };
+
+  it('prepares the deploy bytecode and the script the node must compile for it', () => {
+    const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
+    assert.ok(d.bytecode.startsWith(counter.bytecode.toLowerCase()));
+    assert.equal(d.bytecode, counter.bytecode.toLowerCase() + d.encodedImmFields + d.encodedMutFields);
+    assert.equal(d.initialAttoAlph, MINIMAL_CONTRACT_DEPOSIT);
+    assert.ok(d.expectedScript.includes(counter.bytecode.toLowerCase()), 'the script creates that code');
+    assert.deepEqual(
+      d.fields.map((f) => [f.name, f.mutable]),
+      [
+        ['owner', false],
+        ['count', true],
+      ],
+    );
+  });
+
+  it('refuses a missing field, an unknown field, a bad value and a deposit below the minimum', () => {
+    assert.throws(
+      () =>
+        prepareDeploy({ artifact: 'Counter', fields: { owner: SENDER.address } }, counter, SENDER.address),
+      /'count'/,
+    );
+    assert.throws(
+      () =>
+        prepareDeploy({ artifact: 'Counter', fields: { ...fields, extra: '1' } }, counter, SENDER.address),
+      /no field 'extra'/,
+    );
+    assert.throws(
+      () =>
+        prepareDeploy({ artifact: 'Counter', fields: { ...fields, owner: 'nope' } }, counter, SENDER.address),
+      /owner/,
+    );
+    assert.throws(
+      () => prepareDeploy({ artifact: 'Counter', fields, alph: '0.01' }, counter, SENDER.address),
+      /at least 0.1 ALPH/,
+    );
+  });
+
+  const deployClient = (tx: UnsignedTxInput, contractAddress?: string) => ({
+    buildDeployContract: () => {
+      const r = responseFor(tx);
+      const id = contractIdFromTx(r.txId, tx.fixedOutputs.length, r.fromGroup);
+      return Promise.resolve({ ...r, contractAddress: contractAddress ?? addressFromContractId(id) });
+    },
+  });
+
+  it('verifies an honest deploy and the new contract address', async () => {
+    const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
+    const built = await buildAndVerifyDeploy(
+      deployClient(scriptTx(d.expectedScript)),
+      d,
+      SENDER.publicKey,
+      {},
+    );
+    assert.equal(contractIdFromAddress(built.contractAddress), built.contractId);
+    assert.ok(built.lines.some((l) => l.includes('creates exactly this code')));
+  });
+
+  it('refuses a deploy whose fields differ, and says which', async () => {
+    const asked = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
+    const other = prepareDeploy(
+      { artifact: 'Counter', fields: { ...fields, count: '4' } },
+      counter,
+      SENDER.address,
+    );
+    await assert.rejects(
+      buildAndVerifyDeploy(deployClient(scriptTx(other.expectedScript)), asked, SENDER.publicKey, {}),
+      (e: unknown) => e instanceof TransferVerificationError && /mutable fields/.test(e.message),
+    );
+  });
+
+  it('refuses a deploy announced at another address than the bytes create', async () => {
+    const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
+    await assert.rejects(
+      buildAndVerifyDeploy(deployClient(scriptTx(d.expectedScript), address), d, SENDER.publicKey, {}),
+      /announces the new contract/,
+    );
+  });
+});
+
+describe('contract actions: the deployments file', () => {
+  const record = (name: string, id: string) => ({
+    name,
+    deployerAddress: SENDER.address,
+    txId: 'aa'.repeat(32),
+    unsignedTx: '00',
+    signature: 'bb'.repeat(64),
+    gasPrice: '100000000000',
+    gasAmount: 50_000,
+    blockHash: 'cc'.repeat(32),
+    codeHash: 'dd'.repeat(32),
+    contractAddress: addressFromContractId(id),
+    contractId: id,
+    groupIndex: 0,
+    attoAlphAmount: String(MINIMAL_CONTRACT_DEPOSIT),
+  });
+  const id1 = '11'.repeat(31) + '00';
+  const id2 = '22'.repeat(31) + '00';
+
+  it('writes a file the deployments parser (and so the CLI format) reads back', () => {
+    const { text, name } = addDeployment(undefined, record('Counter', id1));
+    assert.equal(name, 'Counter');
+    const parsed = parseDeploymentsText(text, 'deployments/.deployments.devnet.json');
+    assert.equal(parsed.contracts[0]?.address, addressFromContractId(id1));
+    assert.equal(parsed.network, 'devnet');
+    assert.deepEqual(Object.keys(JSON.parse(text) as object), [
+      'deployerAddress',
+      'contracts',
+      'scripts',
+      'migrations',
+    ]);
+  });
+
+  it('gives a second instance of a name the tag form and keeps everything else as it was', () => {
+    const first = addDeployment(undefined, record('Counter', id1)).text;
+    const withExtra = JSON.stringify({ ...(JSON.parse(first) as object), custom: 1 });
+    const { text, name } = addDeployment(withExtra, record('Counter', id2));
+    assert.equal(name, 'Counter:2');
+    const json = JSON.parse(text) as { custom: number; contracts: Record<string, unknown> };
+    assert.equal(json.custom, 1);
+    assert.deepEqual(Object.keys(json.contracts), ['Counter', 'Counter:2']);
+    // The same instance again replaces its own entry instead of adding a third.
+    assert.equal(addDeployment(text, record('Counter', id2)).name, 'Counter:2');
+  });
+
+  it('adds a deployer to an array file and refuses a file it does not understand', () => {
+    const other = { ...record('Counter', id1), deployerAddress: ATTACKER.address };
+    const arrayText = JSON.stringify([JSON.parse(addDeployment(undefined, other).text)]);
+    const { text } = addDeployment(arrayText, record('Counter', id2));
+    const list = JSON.parse(text) as { deployerAddress: string }[];
+    assert.deepEqual(
+      list.map((d) => d.deployerAddress),
+      [ATTACKER.address, SENDER.address],
+    );
+    assert.throws(() => addDeployment('{not json', record('Counter', id1)), /not JSON/);
+    assert.throws(() => addDeployment('{"contracts": {}}', record('Counter', id1)), /shape/);
+  });
+});
