@@ -75,7 +75,10 @@ function fail(path: string, message: string): never {
 
 function show(input: unknown): string {
   if (typeof input === 'bigint') return `${input}`;
-  const text = typeof input === 'string' ? `'${input}'` : JSON.stringify(input);
+  const text =
+    typeof input === 'string'
+      ? `'${input}'`
+      : JSON.stringify(input, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   return text === undefined ? String(input) : text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
