@@ -11,7 +11,14 @@ import {
   type ResolvedContract,
 } from '../core/artifacts';
 import { UserCancelledError } from '../core/errors';
-import { attoToAlph, blake2b256, bytesToHex, decodeUnsignedTx, hexToBytes } from '../core/protocol';
+import {
+  attoToAlph,
+  blake2b256,
+  bytesToHex,
+  decodeUnsignedTx,
+  groupOfAddress,
+  hexToBytes,
+} from '../core/protocol';
 import {
   addDeployment,
   buildAndVerifyDeploy,
@@ -180,7 +187,10 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
   const simulate = async (args?: unknown): Promise<SimulationView> => {
     const request = await methodRequest(args, 'Simulate Contract Method');
     const { artifact, registry } = await contractArtifact(request.address, args);
-    const signerAddress = await signerAddressIfAny();
+    // The signer is the dry run's caller when it could be the real one (same group); else it runs callerless.
+    const signer = await signerAddressIfAny();
+    const signerAddress =
+      signer !== undefined && groupOfAddress(signer) === groupOfAddress(request.address) ? signer : undefined;
     const prepared = prepareMethodCall(request, {
       artifact,
       registry,

@@ -282,6 +282,14 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
   if (approving && ctx.signerAddress === undefined) {
     throw new ArgumentError('approving assets needs a signer key: run "Alephium: Import Signer Key"', 'alph');
   }
+  const contractGroup = groupOfAddress(request.address);
+  if (ctx.signerAddress !== undefined && groupOfAddress(ctx.signerAddress) !== contractGroup) {
+    // A transaction's script runs in its inputs' group and can only reach contracts of that group.
+    throw new ArgumentError(
+      `${artifact.name} at ${request.address} is in group ${contractGroup}, but the signer ${ctx.signerAddress} is in group ${groupOfAddress(ctx.signerAddress)}: a script can only call contracts of its sender's group`,
+      'address',
+    );
+  }
   const contractId = contractIdFromAddress(request.address);
   const matched = matchingScript(registry, artifact, fn, approving);
   let script: string;
@@ -324,7 +332,7 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
     contract: artifact.name,
     address: request.address,
     contractId,
-    group: groupOfAddress(request.address),
+    group: contractGroup,
     fn,
     methodIndex,
     args,

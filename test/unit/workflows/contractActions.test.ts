@@ -85,10 +85,7 @@ describe('contract actions: execute', () => {
     assert.equal(main.calls.length, 1);
     assert.equal(main.calls[0]?.methodIndex, 2);
     assert.deepEqual(main.calls[0]?.contractId, { kind: 'ByteVec', value: contractId });
-    assert.deepEqual(
-      main.calls[0]?.args.map((a) => String(a.value)),
-      ['7'],
-    );
+    assert.deepEqual(main.calls[0]?.args, [{ kind: 'U256', value: 7n }]);
   });
 
   it('uses a workspace TxScript artifact when one matches the method, with its fields substituted', () => {
