@@ -38,6 +38,29 @@ import {
 } from '../../src/core/protocol';
 import type { Clock } from './clock';
 import { VmError, checkVal, type ContractDef, type ExecContext, type Val } from './contracts';
+import {
+  NODE_ESTIMATE_PREFIX,
+  ScriptRejected,
+  ScriptVmError,
+  addAssets,
+  buildDeployScript,
+  constInstr,
+  contractMethods,
+  decodeScript,
+  encodeFields,
+  encodeScript,
+  nodeContractId,
+  noAssets,
+  otherValue,
+  runScript,
+  splitDeployBytecode,
+  constValue as constValueOf,
+  lockupOfAddress as lockupOf,
+  type Assets,
+  type CreateSpec,
+  type Method,
+} from './scripts';
+import { binToHex, codec, hexToBinUnsafe } from '@alephium/web3';
 
 export const GROUPS = 4;
 export const NETWORK_ID = 4; // devnet, as the CLI's default
@@ -48,6 +71,8 @@ export const MAX_OUTPUTS = 256;
 /** Inputs per sweep transaction; more outputs than this make sweep return several transactions. */
 export const SWEEP_MAX_INPUTS = 20;
 export const GENESIS_ALPH = 1_000_000n * 10n ** 18n;
+/** The node's minimal ALPH a contract must hold (0.1 ALPH since Rhone); also the deploy default. */
+export const MINIMAL_CONTRACT_DEPOSIT = 10n ** 17n;
 
 /** A 400 with the node's kind of detail text. */
 export class BadRequest extends Error {}
@@ -108,6 +133,8 @@ export interface TxRecord {
   creates: Utxo[];
   call?: PendingCall;
   deploy?: ContractInstance;
+  /** A submitted script tx: run when mined, with what the inputs leave for the script. */
+  script?: { methods: Method[]; caller: string; provided: Assets };
   block?: Block;
   txIndex?: number;
   events: EventRecord[];
@@ -213,7 +240,24 @@ function hashChainIndex(seed: string, chainIndex: number): string {
   return bytesToHex(h);
 }
 
-export type TamperMode = 'none' | 'recipient' | 'amount' | 'extra-output' | 'txid' | 'decode-lies';
+export type TamperMode =
+  'none' | 'recipient' | 'amount' | 'extra-output' | 'txid' | 'decode-lies' | ScriptTamperMode;
+/** Modes that act on execute-script and deploy-contract builds (the others act on transfers and sweeps). */
+export type ScriptTamperMode =
+  | 'script-method'
+  | 'script-args'
+  | 'script-approve'
+  | 'script-extra-output'
+  | 'deploy-code'
+  | 'deploy-fields';
+export const SCRIPT_TAMPER_MODES: readonly ScriptTamperMode[] = [
+  'script-method',
+  'script-args',
+  'script-approve',
+  'script-extra-output',
+  'deploy-code',
+  'deploy-fields',
+];
 export const TAMPER_MODES: readonly TamperMode[] = [
   'none',
   'recipient',
@@ -221,6 +265,7 @@ export const TAMPER_MODES: readonly TamperMode[] = [
   'extra-output',
   'txid',
   'decode-lies',
+  ...SCRIPT_TAMPER_MODES,
 ];
 
 export interface BuildResult {
@@ -257,8 +302,8 @@ export class Chain {
   private readonly lies = new Map<string, DecodedUnsignedTx>();
 
   constructor(
-    private readonly clock: Clock,
-    defs: ContractDef[],
+    protected readonly clock: Clock,
+    readonly defs: ContractDef[],
   ) {
     for (let i = 0; i < GROUPS * GROUPS; i++) this.chains.push([]);
     for (let g = 0; g < GROUPS; g++) this.accounts.push(deterministicAccount(`genesis group ${g}`, g));
@@ -467,6 +512,7 @@ export class Chain {
         tx.scriptExecutionOk = false;
       }
     }
+    if (tx.script) this.applyScript(tx, tx.script);
     for (const u of tx.creates) this.addUtxo(u);
   }
 
@@ -635,6 +681,8 @@ export class Chain {
     fixedOutputCount: number,
     gasAmount: number | undefined,
     gasPrice: bigint,
+    /** Gas a script needs on top of what its transfer part needs. */
+    extraGas = 0,
   ) {
     const now = this.clock.now();
     const available = this.spendable(from).filter((u) => u.lockTime <= now);
@@ -670,7 +718,8 @@ export class Chain {
         if (rest > 0n) tokenChange.push({ id, amount: rest });
       }
       const outputsWithoutAlphChange = fixedOutputCount + tokenChange.length;
-      const gas = gasAmount ?? estimateGas(Math.max(1, chosen.length), outputsWithoutAlphChange + 1);
+      const gas =
+        gasAmount ?? estimateGas(Math.max(1, chosen.length), outputsWithoutAlphChange + 1) + extraGas;
       const fee = BigInt(gas) * gasPrice;
       const needed = alphOut + fee + BigInt(tokenChange.length) * DUST_ATTO;
       const change = alphIn - needed;
@@ -949,8 +998,6 @@ export class Chain {
     if (this.txs.has(txId) || this.mempool.some((t) => t.txId === txId))
       throw new BadRequest(`Transaction ${txId} already exists`);
     if (unsigned.inputs.length === 0) throw new BadRequest('Transaction has no inputs');
-    if (unsigned.scriptOpt)
-      throw new BadRequest('The sandbox does not execute scripts submitted in transactions');
     if (unsigned.gasAmount < MIN_GAS || unsigned.gasAmount > MAX_GAS)
       throw new BadRequest(`Invalid gas amount ${unsigned.gasAmount}`);
     if (BigInt(unsigned.gasPrice) < DEFAULT_GAS_PRICE)
@@ -1009,19 +1056,795 @@ export class Chain {
       alphOut += a;
       for (const t of o.tokens) tokenOut.set(t.id, (tokenOut.get(t.id) ?? 0n) + BigInt(t.amount));
     }
-    if (alphIn !== alphOut)
-      throw new BadRequest(`Invalid ALPH balance: inputs ${alphIn}, outputs plus gas fee ${alphOut}`);
     const ids = new Set([...tokenIn.keys(), ...tokenOut.keys()]);
-    for (const id of ids) {
-      if ((tokenIn.get(id) ?? 0n) !== (tokenOut.get(id) ?? 0n))
-        throw new BadRequest(`Invalid token balance for ${id}`);
+    let script: TxRecord['script'];
+    if (unsigned.scriptOpt) {
+      // What the inputs hold beyond the fixed outputs and the fee is the script's to approve; the rest
+      // comes back as generated outputs when it runs.
+      const provided = noAssets();
+      provided.alph = alphIn - alphOut;
+      if (provided.alph < 0n)
+        throw new BadRequest(`Invalid ALPH balance: inputs ${alphIn}, outputs plus gas fee ${alphOut}`);
+      for (const id of ids) {
+        const rest = (tokenIn.get(id) ?? 0n) - (tokenOut.get(id) ?? 0n);
+        if (rest < 0n) throw new BadRequest(`Invalid token balance for ${id}`);
+        if (rest > 0n) provided.tokens.set(id, rest);
+      }
+      const caller = addressFromPublicKey(signer);
+      const methods = this.scriptOr400(unsigned.scriptOpt, 'scriptOpt');
+      try {
+        this.runStaged(methods, caller, provided, txId, unsigned.fixedOutputs.length);
+      } catch (e) {
+        if (e instanceof ScriptVmError) throw new BadRequest(`TxScriptExeFailed(${e.message})`);
+        throw e;
+      }
+      script = { methods, caller, provided };
+    } else {
+      if (alphIn !== alphOut)
+        throw new BadRequest(`Invalid ALPH balance: inputs ${alphIn}, outputs plus gas fee ${alphOut}`);
+      for (const id of ids) {
+        if ((tokenIn.get(id) ?? 0n) !== (tokenOut.get(id) ?? 0n))
+          throw new BadRequest(`Invalid token balance for ${id}`);
+      }
     }
     const { fromGroup, toGroup } = groupsOfUnsignedTx(unsigned);
     const rec = this.recordFromUnsigned(unsigned, fromGroup, toGroup, spends, [body.signature.toLowerCase()]);
+    if (script) rec.script = script;
     this.mempool.push(rec);
     for (const k of spends) this.mempoolSpent.set(k, txId);
     for (const u of rec.creates) this.mempoolOutputs.set(u.key, u);
     return { txId, fromGroup, toGroup };
+  }
+
+  // ---------------------------------------------------------------- scripts: execute and deploy
+
+  private scriptOr400(hex: unknown, field: string): Method[] {
+    try {
+      return decodeScript(hex, field);
+    } catch (e) {
+      if (e instanceof ScriptRejected) throw new BadRequest(e.message);
+      throw e;
+    }
+  }
+
+  private readonly methodFlags = new Map<string, Method[]>();
+
+  private flagsOf(def: ContractDef): Method[] {
+    let m = this.methodFlags.get(def.artifact.codeHash);
+    if (!m) this.methodFlags.set(def.artifact.codeHash, (m = contractMethods(def.artifact.bytecode)));
+    return m;
+  }
+
+  /** The sandbox contract whose artifact has this code and field layout, or a stored-only definition. */
+  private defForCode(
+    code: string,
+    imm: Val[],
+    mut: Val[],
+  ): { def: ContractDef; fields: Record<string, Val> } {
+    for (const def of this.defs) {
+      const sig = def.artifact.fieldsSig;
+      const immNames = sig.names.filter((_, i) => !sig.isMutable[i]);
+      const mutNames = sig.names.filter((_, i) => sig.isMutable[i]);
+      if (def.artifact.bytecode !== code || immNames.length !== imm.length || mutNames.length !== mut.length)
+        continue;
+      const fields: Record<string, Val> = {};
+      immNames.forEach((n, i) => (fields[n] = imm[i] as Val));
+      mutNames.forEach((n, i) => (fields[n] = mut[i] as Val));
+      // Field values of the wrong type would make the state undecodable: keep such a deploy stored only.
+      if (sig.names.every((n, i) => !checkVal(fields[n], sig.types[i] as string))) return { def, fields };
+    }
+    const names = [...imm.map((_, i) => `imm${i}`), ...mut.map((_, i) => `mut${i}`)];
+    const all = [...imm, ...mut];
+    const fields: Record<string, Val> = {};
+    names.forEach((n, i) => (fields[n] = all[i] as Val));
+    const codeHash = bytesToHex(blake2b256(hexToBytes(code)));
+    const def: ContractDef = {
+      name: `unknown ${codeHash.slice(0, 8)}`,
+      artifact: {
+        version: '',
+        name: '',
+        bytecode: code,
+        codeHash,
+        fieldsSig: { names, types: all.map((v) => v.type), isMutable: all.map((_, i) => i >= imm.length) },
+        eventsSig: [],
+        functions: [],
+        constants: [],
+        enums: [],
+      },
+      artifactPath: '',
+      methods: {},
+      initialFields: () => fields,
+      initialAlph: 0n,
+      initialSelfTokens: 0n,
+      notExecutable: true,
+    };
+    return { def, fields };
+  }
+
+  /**
+   * Runs a script on a staged copy of the contracts it touches. Nothing is changed until {@link commitStage}.
+   * `txId` and `fixedOutputCount` place generated outputs and new contract ids as the node does.
+   */
+  runStaged(methods: Method[], caller: string, provided: Assets, txId: string, fixedOutputCount: number) {
+    const group = groupOfAddress(caller);
+    const clones = new Map<
+      string,
+      {
+        orig: ContractInstance;
+        clone: ContractInstance;
+        prevAlph: bigint;
+        prevTokens: Map<string, bigint>;
+        prevKey: string;
+      }
+    >();
+    const assetTouched: string[] = [];
+    const created: ContractInstance[] = [];
+    const transfers = new Map<string, Assets>();
+    const events: EventRecord[] = [];
+    const debugMessages: { contractAddress: string; message: string }[] = [];
+    let gas = 1_000;
+    const transferTo = (address: string, a: Assets) => {
+      let t = transfers.get(address);
+      if (!t) transfers.set(address, (t = noAssets()));
+      addAssets(t, a);
+    };
+    const live = (id: string): ContractInstance | undefined => {
+      const staged = clones.get(id)?.clone ?? created.find((c) => c.contractId === id);
+      if (staged) return staged;
+      const orig = [...this.contracts.values()].find((c) => c.contractId === id);
+      if (!orig) return undefined;
+      const clone: ContractInstance = { ...orig, fields: { ...orig.fields }, tokens: new Map(orig.tokens) };
+      clones.set(id, {
+        orig,
+        clone,
+        prevAlph: orig.alph,
+        prevTokens: new Map(orig.tokens),
+        prevKey: orig.outputKey,
+      });
+      return clone;
+    };
+    // Contract outputs in the order the VM generates them (creation, or the end of a call using assets).
+    const order: ContractInstance[] = [];
+    const contractOutputIndex = () => fixedOutputCount + order.length;
+    const run = runScript(
+      methods,
+      {
+        caller,
+        callExternal: (contractId, methodIndex, args, returnLength) => {
+          const c = live(contractId);
+          const address = addressFromContractId(contractId);
+          if (!c || c.group !== group) throw new ScriptVmError(`NonExistContract(${address})`);
+          if (c.def.notExecutable)
+            throw new BadRequest(`contract ${c.address}: bytecode not executable in the sandbox`);
+          const fn = c.def.artifact.functions[methodIndex];
+          const flags = this.flagsOf(c.def)[methodIndex];
+          if (!fn || !flags)
+            throw new ScriptVmError(`InvalidMethodIndex(${methodIndex}, ${c.def.artifact.functions.length})`);
+          if (!flags.isPublic) throw new ScriptVmError(`ExternalPrivateMethodCall(${address}, ${fn.name})`);
+          if (returnLength !== fn.returnTypes.length)
+            throw new ScriptVmError(
+              `InvalidReturnLength(${fn.name}: expected ${fn.returnTypes.length}, got ${returnLength})`,
+            );
+          const alphBefore = c.alph;
+          let r: ReturnType<Chain['execute']>;
+          try {
+            r = this.execute(c, methodIndex, args, caller, true, txId, 0);
+          } catch (e) {
+            if (e instanceof VmError) throw new ScriptVmError(e.message.replace(/^VM execution error: /, ''));
+            throw e;
+          }
+          gas += r.gasUsed;
+          events.push(...r.events);
+          debugMessages.push(...r.debugMessages);
+          for (const u of r.generated) {
+            transferTo(u.address, { alph: u.amount, tokens: new Map(u.tokens.map((t) => [t.id, t.amount])) });
+          }
+          const usedAssets = flags.useContractAssets || c.alph !== alphBefore || r.generated.length > 0;
+          if (usedAssets && !assetTouched.includes(contractId) && !created.includes(c)) {
+            c.outputKey = outputKey(txId, contractOutputIndex());
+            assetTouched.push(contractId);
+            order.push(c);
+          }
+          return r.returns;
+        },
+        createContract: (spec: CreateSpec) => {
+          const index = contractOutputIndex();
+          const contractId = nodeContractId(txId, index, group);
+          const address = addressFromContractId(contractId);
+          if (this.contracts.has(address)) throw new ScriptVmError(`ContractAlreadyExists(${address})`);
+          if (spec.initial.alph < MINIMAL_CONTRACT_DEPOSIT)
+            throw new ScriptVmError(`LowerThanContractMinimalBalance(${address}, ${spec.initial.alph})`);
+          const { def, fields } = this.defForCode(spec.code, spec.immFields, spec.mutFields);
+          const tokens = new Map(spec.initial.tokens);
+          if (spec.issueTokenAmount !== undefined && spec.issueTokenAmount > 0n) {
+            if (spec.issueTokenTo !== undefined)
+              transferTo(spec.issueTokenTo, {
+                alph: 0n,
+                tokens: new Map([[contractId, spec.issueTokenAmount]]),
+              });
+            else tokens.set(contractId, spec.issueTokenAmount);
+          }
+          const inst: ContractInstance = {
+            def,
+            address,
+            contractId,
+            group,
+            deployTxId: txId,
+            fields,
+            alph: spec.initial.alph,
+            tokens,
+            initialStateHash: bytesToHex(
+              blake2b256(hexToBytes(spec.code + encodeFields(spec.immFields) + encodeFields(spec.mutFields))),
+            ),
+            outputKey: outputKey(txId, index),
+          };
+          created.push(inst);
+          order.push(inst);
+          // Creation costs a base plus the stored bytes, as the VM charges it (order of magnitude).
+          gas += 32_000 + 10 * (spec.code.length / 2);
+          events.push(
+            this.pendingEvent(
+              systemEventAddress(-1, group),
+              -1,
+              [
+                { type: 'Address', value: address },
+                { type: 'ByteVec', value: '' },
+                { type: 'ByteVec', value: def.artifact.stdInterfaceId ?? '' },
+              ],
+              txId,
+            ),
+          );
+          return contractId;
+        },
+        transferAlph: (_from, to, amount) => transferTo(to, { alph: amount, tokens: new Map() }),
+      },
+      provided,
+    );
+    gas += run.instrCount * 10;
+    transferTo(caller, run.leftover);
+    // Generated outputs: contract outputs as the calls finish, then the asset outputs at the end of the tx.
+    const contractOutputs = order;
+    const firstAssetIndex = fixedOutputCount + contractOutputs.length;
+    const assetOutputs: Utxo[] = [];
+    for (const [address, a] of transfers) {
+      const tokens = [...a.tokens].filter(([, v]) => v > 0n).map(([id, amount]) => ({ id, amount }));
+      if (a.alph === 0n && tokens.length === 0) continue;
+      const lockup = lockupScriptFromAddress(address);
+      assetOutputs.push({
+        hint: scriptHintOfLockupScript(lockup),
+        key: outputKey(txId, firstAssetIndex + assetOutputs.length),
+        address,
+        amount: a.alph,
+        tokens,
+        lockTime: 0,
+        message: '',
+        txId,
+      });
+    }
+    return {
+      run,
+      gas,
+      clones,
+      assetTouched,
+      created,
+      contractOutputs,
+      assetOutputs,
+      events,
+      debugMessages,
+    };
+  }
+
+  private commitStage(stage: ReturnType<Chain['runStaged']>): void {
+    for (const { orig, clone } of stage.clones.values()) {
+      orig.fields = clone.fields;
+      orig.alph = clone.alph;
+      orig.tokens = clone.tokens;
+      orig.outputKey = clone.outputKey;
+    }
+    for (const c of stage.created) {
+      this.contracts.set(c.address, c);
+      this.codes.set(c.def.artifact.codeHash, c.def.artifact.bytecode);
+    }
+  }
+
+  /** Mining a submitted script tx: run it for real; a VM failure keeps the fee and returns the rest. */
+  private applyScript(tx: TxRecord, script: NonNullable<TxRecord['script']>): void {
+    let stage: ReturnType<Chain['runStaged']>;
+    try {
+      stage = this.runStaged(script.methods, script.caller, script.provided, tx.txId, tx.creates.length);
+    } catch (e) {
+      if (!(e instanceof ScriptVmError) && !(e instanceof BadRequest)) throw e;
+      // The node keeps a failed script tx (and its fee); the sandbox returns what the script would have
+      // used to the signer so no funds vanish.
+      tx.scriptExecutionOk = false;
+      const lockup = lockupScriptFromAddress(script.caller);
+      const back: Utxo = {
+        hint: scriptHintOfLockupScript(lockup),
+        key: outputKey(tx.txId, tx.creates.length),
+        address: script.caller,
+        amount: script.provided.alph,
+        tokens: [...script.provided.tokens].map(([id, amount]) => ({ id, amount })),
+        lockTime: 0,
+        message: '',
+        txId: tx.txId,
+      };
+      if (back.amount > 0n || back.tokens.length > 0) {
+        tx.generatedOutputs.push(this.assetOutputJson(back));
+        tx.creates.push(back);
+      }
+      return;
+    }
+    this.commitStage(stage);
+    tx.events.push(...stage.events);
+    for (const id of stage.assetTouched) {
+      const prev = stage.clones.get(id);
+      if (prev) tx.contractInputs.push({ hint: contractHint(id), key: prev.prevKey });
+    }
+    tx.generatedOutputs.push(
+      ...stage.contractOutputs.map((c) => this.contractOutputJson(c)),
+      ...stage.assetOutputs.map((u) => this.assetOutputJson(u)),
+    );
+    tx.creates.push(...stage.assetOutputs);
+  }
+
+  private static assetState(address: string, alph: bigint, tokens: Map<string, bigint> | TokenAmount[]) {
+    const list = tokens instanceof Map ? [...tokens].map(([id, amount]) => ({ id, amount })) : tokens;
+    const t = list.filter((x) => x.amount > 0n).map((x) => ({ id: x.id, amount: String(x.amount) }));
+    return { address, attoAlphAmount: String(alph), ...(t.length > 0 ? { tokens: t } : {}) };
+  }
+
+  /** The node's SimulationResult: contracts' previous outputs, then every generated output. */
+  private simulationResult(stage: ReturnType<Chain['runStaged']>) {
+    return {
+      contractInputs: stage.assetTouched.map((id) => {
+        const p = stage.clones.get(id) as {
+          orig: ContractInstance;
+          prevAlph: bigint;
+          prevTokens: Map<string, bigint>;
+        };
+        return Chain.assetState(p.orig.address, p.prevAlph, p.prevTokens);
+      }),
+      generatedOutputs: [
+        ...stage.contractOutputs.map((c) => Chain.assetState(c.address, c.alph, c.tokens)),
+        ...stage.assetOutputs.map((u) => Chain.assetState(u.address, u.amount, u.tokens)),
+      ],
+    };
+  }
+
+  private static estimateError(e: unknown): unknown {
+    if (e instanceof ScriptVmError) return new BadRequest(`${NODE_ESTIMATE_PREFIX}${e.message}`);
+    if (e instanceof ScriptRejected) return new BadRequest(e.message);
+    return e;
+  }
+
+  private parseTokens(raw: unknown, field: string): Map<string, bigint> {
+    const out = new Map<string, bigint>();
+    if (raw === undefined || raw === null) return out;
+    if (!Array.isArray(raw)) throw new BadRequest(`Invalid value for: body (${field} must be an array)`);
+    raw.forEach((t: unknown, j) => {
+      const tt = (t ?? {}) as Record<string, unknown>;
+      if (typeof tt.id !== 'string' || !/^[0-9a-fA-F]{64}$/.test(tt.id))
+        throw new BadRequest(`Invalid value for: body (${field}[${j}].id must be 32-byte hex)`);
+      const a = parseIntStrict(tt.amount, `${field}[${j}].amount`);
+      const id = tt.id.toLowerCase();
+      if (a > 0n) out.set(id, (out.get(id) ?? 0n) + a);
+    });
+    return out;
+  }
+
+  private gasOptions(body: Record<string, unknown>): { gasAmount?: number; gasPrice: bigint } {
+    let gasAmount: number | undefined;
+    if (body.gasAmount !== undefined && body.gasAmount !== null) {
+      if (typeof body.gasAmount !== 'number' || !Number.isInteger(body.gasAmount))
+        throw new BadRequest('Invalid value for: body (gasAmount must be an integer)');
+      if (body.gasAmount < MIN_GAS || body.gasAmount > MAX_GAS)
+        throw new BadRequest(
+          `Invalid gas amount ${body.gasAmount}: must be between ${MIN_GAS} and ${MAX_GAS}`,
+        );
+      gasAmount = body.gasAmount;
+    }
+    let gasPrice = DEFAULT_GAS_PRICE;
+    if (body.gasPrice !== undefined && body.gasPrice !== null) {
+      gasPrice = parseIntStrict(body.gasPrice, 'gasPrice');
+      if (gasPrice < DEFAULT_GAS_PRICE)
+        throw new BadRequest(`Gas price ${gasPrice} too small, minimum is ${DEFAULT_GAS_PRICE}`);
+    }
+    return { ...(gasAmount !== undefined ? { gasAmount } : {}), gasPrice };
+  }
+
+  /**
+   * Builds a script tx: inputs of the signer cover what the script may use plus the fee, fixed outputs are
+   * the signer's change only. Returns the tx with the simulation of `simulated` (the honest script even when
+   * a tamper mode changed the built one, as a lying gateway would).
+   */
+  private buildScriptTx(p: {
+    pub: string;
+    from: string;
+    methods: Method[];
+    provided: Assets;
+    gasAmount?: number;
+    gasPrice: bigint;
+    gasMultiplier?: number;
+    extraOutput?: { address: string; amount: bigint };
+  }) {
+    const group = groupOfAddress(p.from);
+    const placeholder = bytesToHex(blake2b256(new TextEncoder().encode(`estimate ${this.nonceCounter++}`)));
+    let estimate: ReturnType<Chain['runStaged']>;
+    try {
+      estimate = this.runStaged(p.methods, p.from, p.provided, placeholder, 0);
+    } catch (e) {
+      throw Chain.estimateError(e);
+    }
+    const scriptGas = Math.ceil(estimate.gas * (p.gasMultiplier ?? 1));
+    if (p.gasAmount !== undefined && p.gasAmount < scriptGas)
+      throw new BadRequest(`${NODE_ESTIMATE_PREFIX}OutOfGas`);
+    const extraAlph = p.extraOutput?.amount ?? 0n;
+    const sel = this.selectInputs(
+      p.from,
+      p.provided.alph + extraAlph,
+      p.provided.tokens,
+      p.extraOutput ? 1 : 0,
+      p.gasAmount,
+      p.gasPrice,
+      scriptGas,
+    );
+    if (sel.gas > MAX_GAS) throw new BadRequest(`Too much gas ${sel.gas}, maximum is ${MAX_GAS}`);
+    if (sel.fee > FEE_CAP) throw new BadRequest(`Too much gas fee ${sel.fee}, cap is ${FEE_CAP}`);
+    const outputs: { address: string; attoAlphAmount: string; tokens: { id: string; amount: string }[] }[] =
+      [];
+    if (p.extraOutput)
+      outputs.push({
+        address: p.extraOutput.address,
+        attoAlphAmount: String(p.extraOutput.amount),
+        tokens: [],
+      });
+    for (const t of sel.tokenChange)
+      outputs.push({
+        address: p.from,
+        attoAlphAmount: String(DUST_ATTO),
+        tokens: [{ id: t.id, amount: String(t.amount) }],
+      });
+    if (sel.change > 0n) outputs.push({ address: p.from, attoAlphAmount: String(sel.change), tokens: [] });
+    // Encoded with @alephium/web3's codec, not the extension's: the sandbox is the independent side.
+    const api = {
+      txId: '',
+      version: 0,
+      networkId: NETWORK_ID,
+      scriptOpt: encodeScript(p.methods),
+      gasAmount: sel.gas,
+      gasPrice: String(p.gasPrice),
+      inputs: sel.chosen.map((u, i) => ({
+        outputRef: { hint: u.hint, key: u.key },
+        unlockScript: i === 0 ? p2pkhUnlockScript(p.pub) : '03',
+      })),
+      fixedOutputs: outputs.map((o) => ({ hint: 0, key: '', ...o, lockTime: 0, message: '' })),
+    };
+    const hex = binToHex(codec.unsignedTxCodec.encodeApiUnsignedTx(api));
+    const txId = codec.unsignedTxCodec.decodeApiUnsignedTx(hexToBinUnsafe(hex)).txId;
+    return { hex, txId, gas: sel.gas, gasPrice: p.gasPrice, group, fixedOutputCount: outputs.length };
+  }
+
+  /** Changes a call script's bytes the way the current tamper mode says (or returns it unchanged). */
+  private tamperCallScript(methods: Method[], from: string): { methods: Method[]; extraAlph: bigint } {
+    const mode = this.tamper;
+    const m = structuredClone(methods) as Method[];
+    const instrs = (m[0] as Method).instrs;
+    const attacker = (this.attackers[groupOfAddress(from)] as Account).address;
+    const callAt = instrs.findIndex((i) => i.name === 'CallExternal');
+    if (mode === 'script-method' && callAt >= 0) {
+      const call = instrs[callAt] as Extract<Method['instrs'][number], { name: 'CallExternal' }>;
+      const id = String(constValueOf(instrs[callAt - 1])?.value ?? '');
+      const target = [...this.contracts.values()].find((c) => c.contractId === id);
+      const fns = target?.def.artifact.functions ?? [];
+      const cur = fns[call.index];
+      // Prefer a method of the same shape, so the tampered tx still runs (a real attack would).
+      const same = fns.findIndex(
+        (f, i) =>
+          i !== call.index &&
+          cur !== undefined &&
+          f.paramTypes.length === cur.paramTypes.length &&
+          f.returnTypes.length === cur.returnTypes.length,
+      );
+      instrs[callAt] = codec.CallExternal(same >= 0 ? same : call.index + 1);
+    }
+    if (mode === 'script-args' && callAt >= 4) {
+      const argc = Number(constValueOf(instrs[callAt - 3])?.value ?? 0);
+      const argAt = callAt - 4;
+      const v = constValueOf(instrs[argAt]);
+      if (argc > 0 && v) instrs[argAt] = constInstr(otherValue(v, attacker));
+    }
+    let extraAlph = 0n;
+    if (mode === 'script-approve') {
+      extraAlph = 10n ** 18n;
+      const at = instrs.findIndex((i) => i.name === 'ApproveAlph');
+      const amount = at > 0 ? constValueOf(instrs[at - 1]) : undefined;
+      if (amount && amount.type === 'U256') {
+        instrs[at - 1] = constInstr({
+          type: 'U256',
+          value: String(BigInt(String(amount.value)) + extraAlph),
+        });
+      } else {
+        instrs.unshift(codec.AddressConst(lockupOf(from)), codec.toU256(extraAlph), codec.ApproveAlph);
+        (m[0] as Method).usePreapprovedAssets = true;
+      }
+    }
+    return { methods: m, extraAlph };
+  }
+
+  buildExecuteScript(body: Record<string, unknown>) {
+    const from = checkPublicKey(body.fromPublicKey);
+    const pub = body.fromPublicKey as string;
+    this.checkGroupOption(body.group, from);
+    const methods = this.scriptOr400(body.bytecode, 'bytecode');
+    const provided: Assets = {
+      alph:
+        body.attoAlphAmount === undefined || body.attoAlphAmount === null
+          ? 0n
+          : parseIntStrict(body.attoAlphAmount, 'attoAlphAmount'),
+      tokens: this.parseTokens(body.tokens, 'tokens'),
+    };
+    const gas = this.gasOptions(body);
+    let gasMultiplier: number | undefined;
+    if (body.gasEstimationMultiplier !== undefined && body.gasEstimationMultiplier !== null) {
+      const g = body.gasEstimationMultiplier;
+      if (typeof g !== 'number' || !(g >= 1 && g <= 2))
+        throw new BadRequest('Invalid value for: body (gasEstimationMultiplier must be between 1.0 and 2.0)');
+      if (gas.gasAmount !== undefined)
+        throw new BadRequest(
+          'Parameters `gasAmount` and `gasEstimationMultiplier` cannot be specified simultaneously',
+        );
+      gasMultiplier = g;
+    }
+    const scriptMode = ['script-method', 'script-args', 'script-approve', 'script-extra-output'].includes(
+      this.tamper,
+    );
+    let built: ReturnType<Chain['buildScriptTx']>;
+    if (!scriptMode) {
+      built = this.buildScriptTx({ pub, from, methods, provided, ...gas, gasMultiplier });
+    } else {
+      // The honest build first: a malicious gateway answers only requests that would have succeeded.
+      const honest = this.buildScriptTx({ pub, from, methods, provided, ...gas, gasMultiplier });
+      const t = this.tamperCallScript(methods, from);
+      const attacker = (this.attackers[groupOfAddress(from)] as Account).address;
+      const tampered: Assets = { alph: provided.alph + t.extraAlph, tokens: provided.tokens };
+      built = this.buildScriptTx({
+        pub,
+        from,
+        methods: t.methods,
+        provided: tampered,
+        gasAmount: gas.gasAmount ?? honest.gas,
+        gasPrice: gas.gasPrice,
+        ...(this.tamper === 'script-extra-output'
+          ? { extraOutput: { address: attacker, amount: 10n ** 18n } }
+          : {}),
+      });
+    }
+    // The simulation the node reports: the requested script, placed in the built tx.
+    const sim = this.runStaged(methods, from, provided, built.txId, built.fixedOutputCount);
+    return {
+      type: 'BuildSimpleExecuteScriptTxResult',
+      fromGroup: built.group,
+      toGroup: built.group,
+      unsignedTx: built.hex,
+      gasAmount: built.gas,
+      gasPrice: String(built.gasPrice),
+      txId: built.txId,
+      simulationResult: this.simulationResult(sim),
+    };
+  }
+
+  private checkGroupOption(group: unknown, from: string): void {
+    if (group === undefined || group === null) return;
+    if (typeof group !== 'number' || !Number.isInteger(group) || group < 0 || group >= GROUPS)
+      throw new BadRequest('Invalid value for: body (group must be an integer 0..3)');
+    if (group !== groupOfAddress(from))
+      throw new BadRequest(`Group ${group} does not match the group ${groupOfAddress(from)} of ${from}`);
+  }
+
+  buildDeployContract(body: Record<string, unknown>) {
+    const from = checkPublicKey(body.fromPublicKey);
+    const pub = body.fromPublicKey as string;
+    this.checkGroupOption(body.group, from);
+    let parsed: ReturnType<typeof splitDeployBytecode>;
+    try {
+      parsed = splitDeployBytecode(body.bytecode);
+    } catch (e) {
+      throw Chain.estimateError(e);
+    }
+    const alph =
+      body.initialAttoAlphAmount === undefined || body.initialAttoAlphAmount === null
+        ? MINIMAL_CONTRACT_DEPOSIT
+        : parseIntStrict(body.initialAttoAlphAmount, 'initialAttoAlphAmount');
+    const tokens = this.parseTokens(body.initialTokenAmounts, 'initialTokenAmounts');
+    const issueTokenAmount =
+      body.issueTokenAmount === undefined || body.issueTokenAmount === null
+        ? undefined
+        : parseIntStrict(body.issueTokenAmount, 'issueTokenAmount');
+    let issueTokenTo: string | undefined;
+    if (body.issueTokenTo !== undefined && body.issueTokenTo !== null) {
+      issueTokenTo = checkAddress(body.issueTokenTo, 'issueTokenTo');
+      if (parseAddress(issueTokenTo).type === 'P2C')
+        throw new BadRequest('Invalid value for: body (issueTokenTo must be an asset address)');
+      if (issueTokenAmount === undefined)
+        throw new BadRequest('`issueTokenTo` is specified, but `issueTokenAmount` is not specified');
+    }
+    const gas = this.gasOptions(body);
+    const script = (code: string, imm: Val[], mut: Val[]) =>
+      this.scriptOr400(
+        buildDeployScript({
+          from,
+          code,
+          immHex: encodeFields(imm),
+          mutHex: encodeFields(mut),
+          alph,
+          tokens: [...tokens].map(([id, amount]) => ({ id, amount })),
+          ...(issueTokenAmount !== undefined ? { issueTokenAmount } : {}),
+          ...(issueTokenTo !== undefined ? { issueTokenTo } : {}),
+          dust: DUST_ATTO,
+        }),
+        'bytecode',
+      );
+    const methods = script(parsed.code, parsed.imm, parsed.mut);
+    // transferAlph! of the dust to issueTokenTo comes from the deployer too.
+    const provided: Assets = { alph: alph + (issueTokenTo !== undefined ? DUST_ATTO : 0n), tokens };
+    let built = this.buildScriptTx({ pub, from, methods, provided, ...gas });
+    if (this.tamper === 'deploy-code' || this.tamper === 'deploy-fields') {
+      const attacker = (this.attackers[groupOfAddress(from)] as Account).address;
+      let { code, imm, mut } = parsed;
+      if (this.tamper === 'deploy-code') {
+        // Another real contract's code: what a gateway swapping the contract would send.
+        const other = this.defs.find((d) => d.artifact.bytecode !== code) as ContractDef;
+        code = other.artifact.bytecode;
+      } else {
+        const all = [...imm, ...mut];
+        const at = Math.max(
+          0,
+          all.findIndex((v) => v.type === 'Address'),
+        );
+        if (all[at]) {
+          all[at] = otherValue(all[at] as Val, attacker);
+          imm = all.slice(0, imm.length);
+          mut = all.slice(imm.length);
+        }
+      }
+      built = this.buildScriptTx({
+        pub,
+        from,
+        methods: script(code, imm, mut),
+        provided,
+        gasAmount: gas.gasAmount ?? built.gas,
+        gasPrice: gas.gasPrice,
+      });
+    }
+    const contractId = nodeContractId(built.txId, built.fixedOutputCount, built.group);
+    return {
+      type: 'BuildSimpleDeployContractTxResult',
+      fromGroup: built.group,
+      toGroup: built.group,
+      unsignedTx: built.hex,
+      gasAmount: built.gas,
+      gasPrice: String(built.gasPrice),
+      txId: built.txId,
+      contractAddress: addressFromContractId(contractId),
+    };
+  }
+
+  /**
+   * call-tx-script and call-contract with inputAssets: the script runs on staged state and nothing is
+   * kept. The caller's input assets are what the script may approve.
+   */
+  simulateScript(methods: Method[], group: number, callerRaw: unknown, inputAssets: unknown) {
+    const caller =
+      callerRaw === undefined || callerRaw === null
+        ? (this.accounts[group] as Account).address
+        : checkAddress(callerRaw, 'callerAddress');
+    if (groupOfAddress(caller) !== group)
+      throw new BadRequest(`Invalid value for: body (callerAddress ${caller} is not in group ${group})`);
+    const provided = noAssets();
+    const txInputs: string[] = [];
+    if (inputAssets !== undefined && inputAssets !== null) {
+      if (!Array.isArray(inputAssets))
+        throw new BadRequest('Invalid value for: body (inputAssets must be an array)');
+      inputAssets.forEach((raw: unknown, i) => {
+        const ia = (raw ?? {}) as Record<string, unknown>;
+        const address = checkAddress(ia.address, `inputAssets[${i}].address`);
+        if (address !== caller)
+          throw new BadRequest(
+            `inputAssets[${i}].address ${address}: the sandbox simulates input assets of the caller ${caller} only`,
+          );
+        const asset = (ia.asset ?? {}) as Record<string, unknown>;
+        addAssets(provided, {
+          alph: parseIntStrict(asset.attoAlphAmount, `inputAssets[${i}].asset.attoAlphAmount`),
+          tokens: this.parseTokens(asset.tokens, `inputAssets[${i}].asset.tokens`),
+        });
+        if (!txInputs.includes(address)) txInputs.push(address);
+      });
+    }
+    const txId = bytesToHex(blake2b256(new TextEncoder().encode(`simulation ${this.nonceCounter++}`)));
+    const stage = this.runStaged(methods, caller, provided, txId, 0);
+    const bh = this.bestBlockHash(group);
+    const ts = this.blocks.get(bh)?.timestamp ?? this.clock.now();
+    return {
+      returns: stage.run.returns,
+      gasUsed: stage.gas,
+      contracts: [...stage.clones.values()]
+        .map((c) => c.clone)
+        .concat(stage.created)
+        .map((c) => this.contractState(c)),
+      txInputs,
+      txOutputs: [
+        ...stage.contractOutputs.map((c) => this.contractOutputJson(c)),
+        ...stage.assetOutputs.map((u) => this.assetOutputJson(u)),
+      ],
+      events: stage.events
+        .filter((e) => e.eventIndex !== -3)
+        .map((e) => ({
+          blockHash: bh,
+          timestamp: ts,
+          contractAddress: e.contractAddress,
+          eventIndex: e.eventIndex,
+          fields: e.fields,
+        })),
+      debugMessages: stage.debugMessages,
+    };
+  }
+
+  callTxScript(body: Record<string, unknown>) {
+    const group = body.group;
+    if (typeof group !== 'number' || !Number.isInteger(group) || group < 0 || group >= GROUPS)
+      throw new BadRequest('Invalid value for: body (group must be an integer 0..3)');
+    const methods = this.scriptOr400(body.bytecode, 'bytecode');
+    try {
+      return this.simulateScript(methods, group, body.callerAddress, body.inputAssets);
+    } catch (e) {
+      throw Chain.estimateError(e);
+    }
+  }
+
+  /** call-contract with inputAssets, as the node runs it: a script approving the assets, then the call. */
+  callWithAssets(
+    c: ContractInstance,
+    methodIndex: number,
+    args: Val[],
+    caller: unknown,
+    inputAssets: unknown,
+  ) {
+    const fn = c.def.artifact.functions[methodIndex];
+    const returnLength = fn?.returnTypes.length ?? 0;
+    const approve: Method['instrs'] = [];
+    const callerAddress = typeof caller === 'string' ? caller : (this.accounts[c.group] as Account).address;
+    if (Array.isArray(inputAssets)) {
+      for (const raw of inputAssets) {
+        const asset = ((raw ?? {}) as { asset?: { attoAlphAmount?: unknown; tokens?: unknown } }).asset ?? {};
+        if (typeof asset.attoAlphAmount === 'string' && /^\d+$/.test(asset.attoAlphAmount))
+          approve.push(
+            codec.AddressConst(lockupOf(callerAddress)),
+            codec.toU256(BigInt(asset.attoAlphAmount)),
+            codec.ApproveAlph,
+          );
+      }
+    }
+    const methods: Method[] = [
+      {
+        isPublic: true,
+        usePreapprovedAssets: approve.length > 0,
+        useContractAssets: false,
+        usePayToContractOnly: false,
+        argsLength: 0,
+        localsLength: 0,
+        returnLength,
+        instrs: [
+          ...approve,
+          ...args.map((a) => constInstr(a)),
+          codec.toU256(BigInt(args.length)),
+          codec.toU256(BigInt(returnLength)),
+          codec.BytesConst(hexToBinUnsafe(c.contractId)),
+          codec.CallExternal(methodIndex),
+          codec.Return,
+        ],
+      },
+    ];
+    return this.simulateScript(methods, c.group, caller, inputAssets);
   }
 
   // ---------------------------------------------------------------- queries
@@ -1211,6 +2034,8 @@ export class Chain {
     txId = '',
     firstOutputIndex = 0,
   ) {
+    if (c.def.notExecutable)
+      throw new BadRequest(`contract ${c.address}: bytecode not executable in the sandbox`);
     const fns = c.def.artifact.functions;
     const idx = typeof methodRef === 'number' ? methodRef : fns.findIndex((f) => f.name === methodRef);
     const fn = fns[idx];

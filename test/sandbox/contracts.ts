@@ -67,6 +67,11 @@ export interface ContractDef {
   initialAlph: bigint;
   /** Initial amount of the contract's own token it holds (a token id equals the contract id). */
   initialSelfTokens: bigint;
+  /**
+   * Deployed code the sandbox has no implementation for (a deploy of unknown bytecode): its state is
+   * stored and readable, but calls answer 400 instead of pretending to run it.
+   */
+  notExecutable?: boolean;
 }
 
 const u256 = (v: bigint | number): Val => ({ type: 'U256', value: String(v) });

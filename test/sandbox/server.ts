@@ -12,6 +12,7 @@ import { BadRequest, Chain, NotFound, TAMPER_MODES, type Account, type TamperMod
 import { systemClock, type Clock } from './clock';
 import { VmError, counterDef, tokenFaucetDef, type ContractDef, type Val } from './contracts';
 import { FaultInjector, type FaultSpec } from './faults';
+import { ScriptVmError } from './scripts';
 import { RateLimiter, PLAN_LIMITS, type ApiKeyRecord, type Plan, type KeyStatus } from './ratelimit';
 
 export interface SandboxOptions {
@@ -312,6 +313,26 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         typeof call.callerAddress === 'string'
           ? checkAddressParam(call.callerAddress)
           : (chain.accounts[c.group] as Account).address;
+      if (Array.isArray(call.inputAssets) && call.inputAssets.length > 0) {
+        // With input assets the node runs the call inside a script that approves them.
+        try {
+          return {
+            type: 'CallContractSucceeded',
+            ...chain.callWithAssets(
+              c,
+              call.methodIndex,
+              (call.args ?? []) as Val[],
+              caller,
+              call.inputAssets,
+            ),
+          };
+        } catch (e) {
+          if (e instanceof ScriptVmError) throw new VmError(`VM execution error: ${e.message}`);
+          throw e;
+        }
+      }
+      if (call.inputAssets !== undefined && !Array.isArray(call.inputAssets))
+        throw new HttpError(400, `Invalid value for: body (${where}inputAssets must be an array)`);
       const r = chain.execute(c, call.methodIndex, (call.args ?? []) as Val[], caller, false);
       const bh = chain.bestBlockHash(c.group);
       const ts = chain.blocks.get(bh)?.timestamp ?? clock.now();
@@ -339,6 +360,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     }
   };
   route('POST', '/contracts/call-contract', ({ body }) => callOne(body, ''));
+  route('POST', '/contracts/call-tx-script', ({ body }) => chain.callTxScript(obj(body)));
+  route('POST', '/contracts/unsigned-tx/execute-script', ({ body }) => chain.buildExecuteScript(obj(body)));
+  route('POST', '/contracts/unsigned-tx/deploy-contract', ({ body }) => chain.buildDeployContract(obj(body)));
   route('POST', '/contracts/multicall-contract', ({ body }) => {
     const calls = obj(body).calls;
     if (!Array.isArray(calls)) throw new HttpError(400, 'Invalid value for: body (missing calls)');

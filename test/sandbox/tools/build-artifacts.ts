@@ -230,8 +230,67 @@ const faucet = artifact(
   '0001',
 );
 
+/**
+ * A TxScript artifact: `bytecodeTemplate` is the script's bytecode with `{n}` where field n's constant
+ * instruction goes (what @alephium/web3's buildScriptByteCode fills in). The holes are laid out by encoding
+ * the script with a unique 32-byte marker constant per field, then cutting each marker's BytesConst out, so
+ * the method header (instruction count included) is the compiler's.
+ */
+function scriptArtifact(
+  name: string,
+  fields: { names: string[]; types: string[] },
+  body: (hole: (i: number) => Instr) => Instr[],
+) {
+  const marker = (i: number) => new Uint8Array(32).fill(0xa0 + i);
+  const instrs = body((i) => I.BytesConst(marker(i)));
+  // A TxScript's main is public and uses preapproved assets unless it says otherwise.
+  let template = hex(
+    I.script.scriptCodec.encode({
+      methods: [
+        {
+          isPublic: true,
+          usePreapprovedAssets: true,
+          useContractAssets: false,
+          usePayToContractOnly: false,
+          argsLength: 0,
+          localsLength: 0,
+          returnLength: 0,
+          instrs,
+        },
+      ],
+    }),
+  );
+  fields.names.forEach((_, i) => {
+    template = template.split(hex(I.instrCodec.encode(I.BytesConst(marker(i))))).join(`{${i}}`);
+  });
+  return {
+    version: 'v4.6.0',
+    name,
+    bytecodeTemplate: template,
+    fieldsSig: { ...fields, isMutable: fields.names.map(() => false) },
+    functions: [{ name: 'main', paramNames: [], paramTypes: [], paramIsMutable: [], returnTypes: [] }],
+  };
+}
+
+// Counter's method indexes in its artifact: get 0, increment 1, incrementBy 2, reset 3.
+const increment = scriptArtifact('Increment', { names: ['counter'], types: ['Counter'] }, (hole) => [
+  I.U256Const0, // arguments
+  I.U256Const0, // return values
+  hole(0),
+  I.CallExternal(1),
+]);
+const incrementBy = scriptArtifact(
+  'IncrementBy',
+  { names: ['counter', 'step'], types: ['Counter', 'U256'] },
+  (hole) => [hole(1), I.U256Const1, I.U256Const0, hole(0), I.CallExternal(2)],
+);
+
 const dir = join(import.meta.dirname, '..', 'project', 'artifacts');
 for (const a of [counter, faucet]) {
   writeFileSync(join(dir, `${a.name}.ral.json`), JSON.stringify(a, null, 2) + '\n');
   console.log(`wrote ${a.name}.ral.json (codeHash ${a.codeHash})`);
+}
+for (const a of [increment, incrementBy]) {
+  writeFileSync(join(dir, `${a.name}.ral.json`), JSON.stringify(a, null, 2) + '\n');
+  console.log(`wrote ${a.name}.ral.json (template ${a.bytecodeTemplate})`);
 }
