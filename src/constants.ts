@@ -37,6 +37,7 @@ export const CommandIds = {
   copyValue: 'alephium.copyValue',
   loadMoreEvents: 'alephium.loadMoreEvents',
   callContractMethod: 'alephium.callContractMethod',
+  goToDeclaration: 'alephium.goToDeclaration',
   openContractPanel: 'alephium.openContractPanel',
   simulateContractMethod: 'alephium.simulateContractMethod',
   executeContractMethod: 'alephium.executeContractMethod',

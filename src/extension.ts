@@ -13,6 +13,12 @@ import {
   type ContractPanelApi,
 } from './contracts/contractPanel';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
+import {
+  FailureReporter,
+  registerDebuggingEditor,
+  type DebuggingApi,
+  debuggingApi,
+} from './debugging/debuggingFeature';
 import { importDevSecrets } from './devSecrets';
 import { registerNodeCommands } from './node/nodeCommands';
 import { registerProfileCommands } from './profiles/profileCommands';
@@ -27,7 +33,8 @@ import { NodeTreeProvider } from './views/nodeTree';
  * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,
  * no client). Other extensions may read them; the integration tests compare them with the workbench.
  */
-export interface AlephiumGatewayApi extends TransactionsApi, ContractsFeatureApi, ContractPanelApi {
+export interface AlephiumGatewayApi
+  extends TransactionsApi, ContractsFeatureApi, ContractPanelApi, DebuggingApi {
   readonly activatedInMs: number;
   readonly log: Logger;
   /** Folder of the extension's log files (the "Alephium Gateway" output channel is written there). */
@@ -77,7 +84,18 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
   const artifacts = new WorkspaceArtifacts(log);
   context.subscriptions.push(artifacts);
-  const contracts = registerContractsFeature(context, { ...deps, artifacts });
+  // Debugging in the editor: failures at their Ralph line, debug messages at their emit, lenses and
+  // hovers on the sources. Nothing is read or sent until a failure, a lens or a hover asks.
+  const failures = new FailureReporter(log, artifacts);
+  context.subscriptions.push(failures);
+  const contracts = registerContractsFeature(context, { ...deps, artifacts, failures });
+  failures.attach(contracts.debugSupport);
+  const debugging = registerDebuggingEditor(context, {
+    ...deps,
+    artifacts,
+    reporter: failures,
+    contracts: contracts.debugSupport,
+  });
   const { api: transactions, store: trackedTransactions } = registerTransactionsFeature(context, {
     ...deps,
     eventDecoder: contracts.eventDecoder,
@@ -118,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     ...transactions,
     ...contracts.api,
     ...contractPanelApi(contractPanel.panels),
+    ...debuggingApi(failures, debugging.lenses),
   };
 }
 

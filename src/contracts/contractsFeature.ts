@@ -46,12 +46,15 @@ import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from 
 import { EventWatch, type DeliveredEvent } from './eventWatch';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 import type { ResolvedForPanel } from './contractPanel';
+import type { ContractsSupport, FailureReporter } from '../debugging/debuggingFeature';
 
 export interface ContractsFeatureDeps extends CommandContext {
   readonly log: Logger;
   readonly connection: ConnectionManager;
   /** The one artifacts service of the extension (also behind the tx details webview's event names). */
   readonly artifacts: WorkspaceArtifacts;
+  /** Explains VM failures at the Ralph line that caused them and places debug messages (Problems view). */
+  readonly failures?: FailureReporter;
 }
 
 /** Names events as the Watched Contracts view does, for other features (the tx details webview). */
@@ -104,6 +107,7 @@ export function registerContractsFeature(
   eventDecoder: EventDecoderFactory;
   panelSupport: ContractPanelSupport;
   actionSupport: ContractActionSupport;
+  debugSupport: ContractsSupport;
 } {
   const { connection, log, artifacts } = deps;
   const profileName = () => connection.state.profile?.name;
@@ -451,13 +455,24 @@ export function registerContractsFeature(
       callerAddress ? { callerAddress } : {},
     );
     const result = await client.callContract(built.call);
+    // The called contract's artifact was matched by its on-chain code hash: the explainer reuses it.
+    const known = new Map([[w.address, artifact]]);
     if (result.type === 'CallContractFailed') {
+      if (deps.failures) {
+        const explained = await deps.failures.explain(
+          result.error,
+          { address: w.address, method: fn.name, args: inputs, origin: 'simulate' },
+          known,
+        );
+        throw new Error(explained.message);
+      }
       throw new Error(`${artifact.name}.${fn.name} failed on the node: ${result.error}`);
     }
     if (result.type !== 'CallContractSucceeded')
       throw new Error(`Unexpected call result type ${result.rawType}`);
     const lookup = await artifactLookup(result.events.map((e) => e.contractAddress));
     const summary = summariseCall(artifact, fn, built.methodIndex, result, lookup, registry);
+    await deps.failures?.succeeded(summary.debugMessages, fn.name, known);
     for (const d of summary.debugMessages) log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
     log.info(
       `Called ${artifact.name}.${fn.name}: ${summary.returns.map((r) => `${r.name}=${formatValue(r.value)}`).join(', ') || 'no returns'}, gas ${summary.gasUsed}`,
@@ -515,6 +530,11 @@ export function registerContractsFeature(
       contractEventsDelivered: () => [...watch.deliveredEvents],
     },
     eventDecoder,
+    debugSupport: {
+      tree,
+      artifactOf: async (address) => (await artifactOf(address)).artifact,
+      network: () => connection.state.profile?.network,
+    },
     actionSupport: {
       artifactOf,
       artifactLookup,

@@ -65,6 +65,11 @@ export interface ContractsTreeDeps {
 export class ContractsTreeProvider extends DisposableBase implements vscode.TreeDataProvider<ContractNode> {
   private readonly changed = this.register(new vscode.EventEmitter<ContractNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly watcherEvents = this.register(
+    new vscode.EventEmitter<{ address: string; events: readonly ContractEvent[] }>(),
+  );
+  /** Every watcher delivery, loaded feed or not: the `.ral` lenses count events from it at no request. */
+  readonly onWatcherEvents = this.watcherEvents.event;
   readonly model: WatchedContractsModel;
   private readonly nodes = new Map<string, ContractNode>();
 
@@ -111,6 +116,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
 
   addWatcherEvents(address: string, events: readonly ContractEvent[]): void {
     this.model.addWatcherEvents(address, events);
+    if (events.length > 0) this.watcherEvents.fire({ address, events });
   }
 
   private node<N extends ContractNode>(n: N): N {

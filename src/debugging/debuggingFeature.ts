@@ -1,0 +1,440 @@
+/**
+ * Debugging in the editor: the `.ral` files are where the chain meets the code. Failures are explained
+ * at the line that caused them (Problems view), debug messages of a simulation sit after their `emit`,
+ * CodeLenses show deployments, event counts and Simulate/Execute, and a hover reads any base58 address.
+ *
+ * Nothing here sends a request on its own: lenses and hovers are computed from what the contracts view
+ * and the watcher already hold, and VS Code only asks for lenses of visible editors. Balances and
+ * contract names that need the chain are behind a command link in the hover (on demand).
+ */
+import * as vscode from 'vscode';
+import type { ArtifactRegistry, ContractArtifact } from '../core/artifacts';
+import {
+  explainVmFailure,
+  placeDebugMessages,
+  type FailureContext,
+  type FailureExplanation,
+  type FailureLookup,
+} from '../core/debugging/explain';
+import { parseVmFailure } from '../core/debugging/vmError';
+import {
+  lensesFor,
+  type Instance,
+  type Lens,
+  type LensData,
+  type SeenEvent,
+} from '../core/debugging/lensModel';
+import type { ContractEvent } from '../core/gateway';
+import type { Logger } from '../core/log';
+import { addressType, groupOfAddress, isValidAddress } from '../core/protocol';
+import { scanRalph, type RalphScan } from '../core/ralph/scanner';
+import type { RalphSourceMap } from '../core/ralph/sourceMap';
+import { CommandIds } from '../constants';
+import type { ContractNode, ContractsTreeProvider } from '../contracts/contractsTree';
+import type { WorkspaceArtifacts } from '../contracts/workspaceArtifacts';
+import { registerCommand, type CommandContext } from '../util/commands';
+import { DisposableBase } from '../util/lifecycle';
+import { FailureDiagnostics } from './failureDiagnostics';
+import { WorkspaceRalphSources } from './ralphSources';
+
+const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
+/** The Execute command of "Execute and deploy"; its lens shows only when the command exists. */
+const EXECUTE_COMMAND = 'alephium.executeContractMethod';
+const SEEN_LIMIT = 2000;
+
+/** What the contracts feature lends the editor features (no client: nothing here sends requests). */
+export interface ContractsSupport {
+  readonly tree: ContractsTreeProvider;
+  /** Artifact of any contract address, without a request (watch list state, deployments file). */
+  artifactOf(address: string): Promise<ContractArtifact | undefined>;
+  network(): string | undefined;
+}
+
+/**
+ * The failure explainer's VS Code side, for every workflow that can fail on the VM (Simulate, Execute,
+ * tracked transactions). Built before the features that report to it.
+ */
+export class FailureReporter extends DisposableBase {
+  readonly diagnostics = this.register(new FailureDiagnostics());
+  readonly sources: WorkspaceRalphSources;
+  private contracts: ContractsSupport | undefined;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly artifacts: WorkspaceArtifacts,
+  ) {
+    super();
+    this.sources = this.register(new WorkspaceRalphSources(log));
+  }
+
+  attach(contracts: ContractsSupport): void {
+    this.contracts = contracts;
+  }
+
+  /** A synchronous lookup over the artifacts of the given addresses, resolved now (no request). */
+  private async lookup(
+    addresses: readonly (string | undefined)[],
+    known?: ReadonlyMap<string, ContractArtifact>,
+  ): Promise<FailureLookup> {
+    const registry = await this.artifacts.registry();
+    const map = new Map<string, ContractArtifact | undefined>(known ?? []);
+    for (const a of addresses) {
+      if (!a || map.has(a)) continue;
+      map.set(a, (await this.contracts?.artifactOf(a)) ?? registry.matchAddress(a)?.artifact);
+    }
+    let sources: RalphSourceMap | undefined;
+    try {
+      sources = await this.sources.map();
+    } catch (e) {
+      this.log.warn(`Ralph sources could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return {
+      artifactOf: (a) => map.get(a),
+      ...(sources ? { sources } : {}),
+      ...(registry.constants ? { globals: registry.constants } : {}),
+    };
+  }
+
+  /**
+   * Explains a VM failure and shows it in the Problems view (replacing the last run's problems).
+   * `known` are artifacts the caller already resolved (e.g. by the on-chain code hash). Never throws.
+   */
+  async explain(
+    detail: string,
+    ctx: FailureContext,
+    known?: ReadonlyMap<string, ContractArtifact>,
+  ): Promise<FailureExplanation> {
+    try {
+      const lookup = await this.lookup([parseVmFailure(detail).contractAddress, ctx.address], known);
+      const explanation = explainVmFailure(detail, ctx, lookup);
+      this.diagnostics.showDebugHints([]);
+      const placed = this.diagnostics.report(explanation);
+      this.log.warn(
+        `${explanation.message}${placed ? ` (shown at ${placed} line(s) in the Problems view)` : ''}`,
+      );
+      return explanation;
+    } catch (e) {
+      // The explainer must never hide the failure it explains.
+      this.log.warn(`Could not explain a failure: ${e instanceof Error ? e.message : String(e)}`);
+      return explainVmFailure(detail, ctx, { artifactOf: () => undefined });
+    }
+  }
+
+  /** A run succeeded: its debug messages replace the last ones, and the last failure is cleared. */
+  async succeeded(
+    debugMessages: readonly { contractAddress: string; message: string }[],
+    method: string | undefined,
+    known?: ReadonlyMap<string, ContractArtifact>,
+  ): Promise<number> {
+    this.diagnostics.clear();
+    try {
+      const lookup = await this.lookup(
+        debugMessages.map((d) => d.contractAddress),
+        known,
+      );
+      const hints = placeDebugMessages(debugMessages, lookup, method);
+      this.diagnostics.showDebugHints(hints);
+      return hints.length;
+    } catch (e) {
+      this.log.warn(`Could not place debug messages: ${e instanceof Error ? e.message : String(e)}`);
+      this.diagnostics.showDebugHints([]);
+      return 0;
+    }
+  }
+}
+
+/** CodeLenses on `.ral` files, cached per document version and data generation. */
+class RalphLenses implements vscode.CodeLensProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private generation = 0;
+  private readonly cache = new Map<
+    string,
+    { version: number; generation: number; lenses: vscode.CodeLens[] }
+  >();
+  private readonly scans = new Map<string, { version: number; scan: RalphScan }>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Time spent computing the last file's lenses, for the closing note's figure. */
+  lastRenderMs = 0;
+
+  constructor(
+    private readonly data: () => LensData | undefined,
+    private readonly executeAvailable: () => boolean,
+  ) {}
+
+  /** The data behind lenses changed: recompute (debounced; VS Code re-asks only visible editors). */
+  invalidate(): void {
+    this.generation++;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.changed.fire(), 100);
+  }
+
+  scanOf(document: vscode.TextDocument): RalphScan {
+    const key = document.uri.toString();
+    const hit = this.scans.get(key);
+    if (hit && hit.version === document.version) return hit.scan;
+    const scan = scanRalph(document.getText());
+    this.scans.set(key, { version: document.version, scan });
+    return scan;
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const key = document.uri.toString();
+    const hit = this.cache.get(key);
+    if (hit && hit.version === document.version && hit.generation === this.generation) return hit.lenses;
+    const data = this.data();
+    if (!data) return [];
+    const t0 = performance.now();
+    const lenses = lensesFor(this.scanOf(document), data, {
+      now: Date.now(),
+      executeAvailable: this.executeAvailable(),
+    }).map(toCodeLens);
+    this.lastRenderMs = performance.now() - t0;
+    this.cache.set(key, { version: document.version, generation: this.generation, lenses });
+    return lenses;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.changed.dispose();
+  }
+}
+
+function toCodeLens(l: Lens): vscode.CodeLens {
+  const range = new vscode.Range(l.line, l.character, l.line, l.character);
+  const c = l.command;
+  const tooltip = l.tooltip;
+  const cmd = (command: string, args?: unknown): vscode.Command => ({
+    title: l.title,
+    command,
+    ...(tooltip ? { tooltip } : {}),
+    ...(args !== undefined ? { arguments: [args] } : {}),
+  });
+  switch (c.kind) {
+    case 'watch':
+      return new vscode.CodeLens(range, cmd(CommandIds.watchContract, { address: c.address, name: c.name }));
+    case 'showEvents':
+      return new vscode.CodeLens(range, cmd(CommandIds.showLatestEvents, { address: c.address, n: 20 }));
+    case 'simulate':
+      return new vscode.CodeLens(
+        range,
+        cmd(CommandIds.callContractMethod, {
+          ...(c.address ? { address: c.address } : {}),
+          method: c.method,
+        }),
+      );
+    case 'execute':
+      return new vscode.CodeLens(
+        range,
+        cmd(EXECUTE_COMMAND, { ...(c.address ? { address: c.address } : {}), method: c.method }),
+      );
+    case 'none':
+      // A lens with an empty command renders as plain text.
+      return new vscode.CodeLens(range, cmd(''));
+  }
+}
+
+/** The word at a position if it is a base58 address. */
+const ADDRESS_RE = /[1-9A-HJ-NP-Za-km-z]{40,}/;
+
+function addressHover(
+  address: string,
+  registry: ArtifactRegistry,
+  network: string | undefined,
+): vscode.Hover | undefined {
+  if (!isValidAddress(address)) return undefined;
+  const type = addressType(address);
+  const group = groupOfAddress(address);
+  const deployed = registry.matchAddress(address, network) ?? registry.matchAddress(address);
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: [CommandIds.addressInfo] };
+  md.appendMarkdown(`**Alephium address** · ${type} · group ${group}\n\n`);
+  md.appendCodeblock(address, 'text');
+  if (deployed?.artifact)
+    md.appendMarkdown(
+      `\n\n${deployed.deployment?.name ?? deployed.artifact.name} (artifact ${deployed.artifact.name}${deployed.network ? `, ${deployed.network} deployments file` : ''})`,
+    );
+  const args = encodeURIComponent(JSON.stringify([{ address, show: 'document' }]));
+  md.appendMarkdown(
+    `\n\n[$(search) Balance and contract (1 request)](command:${CommandIds.addressInfo}?${args})`,
+  );
+  return new vscode.Hover(md);
+}
+
+export interface DebuggingEditorDeps extends CommandContext {
+  readonly log: Logger;
+  readonly artifacts: WorkspaceArtifacts;
+  readonly reporter: FailureReporter;
+  readonly contracts: ContractsSupport;
+}
+
+/** Lenses, hover and Go to Declaration. Registered once; cheap until a `.ral` file is shown. */
+export function registerDebuggingEditor(
+  context: vscode.ExtensionContext,
+  deps: DebuggingEditorDeps,
+): { lenses: { lastRenderMs: number }; seen: ReadonlyMap<string, readonly SeenEvent[]> } {
+  const { artifacts, reporter, contracts } = deps;
+  const tree = contracts.tree;
+  const seen = new Map<string, SeenEvent[]>();
+  let executeAvailable = false;
+  void vscode.commands.getCommands(true).then((all) => {
+    executeAvailable = all.includes(EXECUTE_COMMAND);
+    if (executeAvailable) lenses.invalidate();
+  });
+
+  const instancesOf = (artifact: ContractArtifact): Instance[] => {
+    const registry = artifacts.latest;
+    const network = contracts.network();
+    const out = new Map<string, Instance>();
+    for (const d of registry.deployments(network)) {
+      if (d.artifactName !== artifact.name) continue;
+      out.set(d.address, { address: d.address, group: d.group, deployed: true, watched: false });
+    }
+    for (const w of tree.watched) {
+      const state = tree.model.stateOf(w.address)?.state;
+      const byEntry = w.artifactName ? registry.byName(w.artifactName) : undefined;
+      const resolved = registry.resolve(w.address, state?.codeHash, network);
+      const a = byEntry ?? resolved.artifact;
+      if (a?.name !== artifact.name) continue;
+      const drift = registry.checkDrift(a, state?.codeHash);
+      out.set(w.address, {
+        address: w.address,
+        group: w.group,
+        deployed: out.has(w.address),
+        watched: true,
+        ...(state ? { drift } : {}),
+      });
+    }
+    return [...out.values()];
+  };
+  const seenEvents = (address: string): SeenEvent[] => {
+    const feed = tree.model.feedIfAny(address);
+    const fromFeed: SeenEvent[] =
+      feed?.loaded === true
+        ? feed.items().map((i) => ({
+            txId: i.event.txId,
+            eventIndex: i.event.eventIndex,
+            key: i.id,
+            ...(i.event.timestamp !== undefined ? { timestamp: i.event.timestamp } : {}),
+          }))
+        : [];
+    // A loaded feed already holds what the watcher delivered since it loaded; the deliveries count
+    // when it is not loaded (the Events node was never opened), so either source alone would be short.
+    return feed?.loaded === true ? fromFeed : (seen.get(address) ?? []);
+  };
+  const lenses = new RalphLenses(
+    () => ({ registry: artifacts.latest, network: contracts.network(), instancesOf, seenEvents }),
+    () => executeAvailable,
+  );
+
+  const onWatcher = (address: string, events: readonly ContractEvent[]) => {
+    const list = seen.get(address) ?? [];
+    const batch = new Map<string, number>();
+    for (const e of events) {
+      const base = `${e.txId}:${e.eventIndex}`;
+      const n = batch.get(base) ?? 0;
+      batch.set(base, n + 1);
+      list.push({
+        txId: e.txId,
+        eventIndex: e.eventIndex,
+        key: `${base}#${n}`,
+        ...(e.timestamp !== undefined ? { timestamp: e.timestamp } : {}),
+      });
+    }
+    seen.set(address, list.slice(-SEEN_LIMIT));
+    lenses.invalidate();
+  };
+
+  const goToDeclaration = async (args?: unknown): Promise<{ uri: string; line: number } | undefined> => {
+    const node = args as
+      ContractNode | { address?: string; event?: string; method?: string; field?: string } | undefined;
+    const address = node && 'address' in node ? node.address : undefined;
+    if (!address)
+      throw new Error('Go to Declaration runs on an event, a field or a getter in Watched Contracts.');
+    const artifact = await contracts.artifactOf(address);
+    if (!artifact) throw new Error(`No artifact in the workspace describes ${address}.`);
+    const sources = await reporter.sources.map();
+    let target;
+    let what: string;
+    if (node && 'kind' in node && node.kind === 'event') {
+      what = node.row.label;
+      target = sources.member(artifact.name, 'event', what);
+    } else if (node && 'kind' in node && node.kind === 'value') {
+      what = node.row.label;
+      target =
+        sources.member(artifact.name, 'field', what) ??
+        sources.member(artifact.name, 'function', what) ??
+        sources.member(artifact.name, 'mapping', what);
+    } else if (node && 'kind' in node && node.kind === 'contract') {
+      what = artifact.name;
+      target = sources.contract(artifact.name);
+    } else {
+      const plain = node as { event?: string; method?: string; field?: string };
+      what = plain.event ?? plain.method ?? plain.field ?? artifact.name;
+      target = plain.event
+        ? sources.member(artifact.name, 'event', plain.event)
+        : plain.method
+          ? sources.member(artifact.name, 'function', plain.method)
+          : plain.field
+            ? sources.member(artifact.name, 'field', plain.field)
+            : sources.contract(artifact.name);
+    }
+    if (!target)
+      throw new Error(`${what} of ${artifact.name} is not declared in the workspace's .ral files.`);
+    const uri = vscode.Uri.parse(target.path);
+    const range = new vscode.Range(
+      target.span.start.line,
+      target.span.start.character,
+      target.span.end.line,
+      target.span.end.character,
+    );
+    await vscode.window.showTextDocument(uri, { selection: range, preview: true });
+    return { uri: target.path, line: target.span.start.line };
+  };
+
+  context.subscriptions.push(
+    lenses,
+    vscode.languages.registerCodeLensProvider(RAL_SELECTOR, lenses),
+    vscode.languages.registerHoverProvider('*', {
+      provideHover: (document, position) => {
+        const range = document.getWordRangeAtPosition(position, ADDRESS_RE);
+        if (!range) return undefined;
+        return addressHover(document.getText(range), artifacts.latest, contracts.network());
+      },
+    }),
+    tree.onWatcherEvents(({ address, events }) => onWatcher(address, events)),
+    tree.model.onDidChange(() => lenses.invalidate()),
+    artifacts.onDidChange(() => lenses.invalidate()),
+    reporter.sources.onDidChange(() => lenses.invalidate()),
+    registerCommand(deps, CommandIds.goToDeclaration, goToDeclaration),
+  );
+  return { lenses, seen };
+}
+
+/** Read-only views for the extension's API (tests compare them with what the editor renders). */
+export interface DebuggingApi {
+  /** The last failure explained: its message, error name and the lines it was shown at. */
+  lastFailure(): { message: string; errorName?: string; sites: { path: string; line: number }[] } | undefined;
+  /** Debug messages shown after their emit line (until the next run). */
+  debugHints(): { path: string; line: number; message: string }[];
+  /** Milliseconds the last `.ral` file's lenses took to compute. */
+  lensRenderMs(): number;
+}
+
+export function debuggingApi(reporter: FailureReporter, lenses: { lastRenderMs: number }): DebuggingApi {
+  return {
+    lastFailure: () => {
+      const e = reporter.diagnostics.lastExplanation;
+      return e
+        ? {
+            message: e.message,
+            ...(e.errorName ? { errorName: e.errorName } : {}),
+            sites: e.sites.map((s) => ({ path: s.path, line: s.span.start.line })),
+          }
+        : undefined;
+    },
+    debugHints: () =>
+      reporter.diagnostics.debugHints.map((h) => ({ path: h.path, line: h.line, message: h.message })),
+    lensRenderMs: () => lenses.lastRenderMs,
+  };
+}

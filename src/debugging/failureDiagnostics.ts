@@ -1,0 +1,129 @@
+import * as vscode from 'vscode';
+import type { DebugHint, FailureExplanation } from '../core/debugging/explain';
+import { CommandIds } from '../constants';
+import { DisposableBase } from '../util/lifecycle';
+
+/** The diagnostics' source, which the Problems view shows and the UI test reads. */
+export const DIAGNOSTIC_SOURCE = 'Alephium';
+
+const TX_ID = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * Failures explained at the line that caused them (Problems view), and debug messages of the last
+ * simulation shown after their `emit Debug` line. Each report replaces the previous one: a run's problems
+ * are about that run, and stale ones would point at fixed code.
+ */
+export class FailureDiagnostics extends DisposableBase implements vscode.CodeActionProvider {
+  private readonly collection = this.register(
+    vscode.languages.createDiagnosticCollection('alephium-failures'),
+  );
+  private readonly hintType = this.register(
+    vscode.window.createTextEditorDecorationType({
+      after: {
+        margin: '0 0 0 2em',
+        color: new vscode.ThemeColor('editorCodeLens.foreground'),
+        fontStyle: 'italic',
+      },
+      isWholeLine: true,
+    }),
+  );
+  private hints: DebugHint[] = [];
+  private last: FailureExplanation | undefined;
+
+  constructor() {
+    super();
+    this.register(
+      vscode.languages.registerCodeActionsProvider({ pattern: '**/*.ral' }, this, {
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      }),
+    );
+    this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.paintHints()));
+  }
+
+  /** The last explanation reported (for the API and tests). */
+  get lastExplanation(): FailureExplanation | undefined {
+    return this.last;
+  }
+
+  /**
+   * Shows an explanation in the Problems view at its sites (replacing the previous run's). Returns the
+   * number of diagnostics placed: 0 when the sources do not contain the failing code.
+   */
+  report(explanation: FailureExplanation): number {
+    this.last = explanation;
+    this.collection.clear();
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    for (const site of explanation.sites) {
+      const range = new vscode.Range(
+        site.span.start.line,
+        site.span.start.character,
+        site.span.end.line,
+        site.span.end.character,
+      );
+      const d = new vscode.Diagnostic(range, explanation.message, vscode.DiagnosticSeverity.Error);
+      d.source = DIAGNOSTIC_SOURCE;
+      d.code = explanation.failure.name;
+      const list = byFile.get(site.path) ?? [];
+      list.push(d);
+      byFile.set(site.path, list);
+    }
+    for (const [path, list] of byFile) this.collection.set(vscode.Uri.parse(path), list);
+    return explanation.sites.length;
+  }
+
+  clear(): void {
+    this.last = undefined;
+    this.collection.clear();
+  }
+
+  /** Debug messages of a run, shown until the next run (an empty list clears them). */
+  showDebugHints(hints: readonly DebugHint[]): void {
+    this.hints = [...hints];
+    this.paintHints();
+  }
+
+  get debugHints(): readonly DebugHint[] {
+    return this.hints;
+  }
+
+  private paintHints(): void {
+    for (const editor of vscode.window.visibleTextEditors) {
+      const key = editor.document.uri.toString();
+      const mine = this.hints.filter((h) => h.path === key);
+      const byLine = new Map<number, string[]>();
+      for (const h of mine) byLine.set(h.line, [...(byLine.get(h.line) ?? []), h.message]);
+      editor.setDecorations(
+        this.hintType,
+        [...byLine].map(([line, messages]) => ({
+          range: new vscode.Range(line, 0, line, 0),
+          renderOptions: { after: { contentText: `Debug: ${messages.join(' | ')}` } },
+          hoverMessage: new vscode.MarkdownString(
+            messages
+              .map((m) => `Debug message of the last simulation: \`${m.replace(/`/g, "'")}\``)
+              .join('\n\n'),
+          ),
+        })),
+      );
+    }
+  }
+
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
+    const txId = this.last?.context.txId;
+    if (!txId || !TX_ID.test(txId)) return [];
+    const mine = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+    if (mine.length === 0) return [];
+    const action = new vscode.CodeAction('Open transaction details', vscode.CodeActionKind.QuickFix);
+    action.diagnostics = mine;
+    action.command = {
+      title: 'Open transaction details',
+      command: CommandIds.showTransaction,
+      arguments: [{ txId }],
+    };
+    void document;
+    return [action];
+  }
+}

@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { RalphSourceMap, sourceDirOf } from '../core/ralph/sourceMap';
+import type { Logger } from '../core/log';
+import { DisposableBase } from '../util/lifecycle';
+
+const RAL = '**/*.ral';
+const EXCLUDE = '**/node_modules/**';
+const CONFIGS = '**/{alephium.config.ts,alephium.config.js,alephium.config.mjs,artifacts/.project.json}';
+const DEBOUNCE_MS = 300;
+
+/**
+ * The workspace's Ralph sources as one RalphSourceMap. Sources are `contracts/**\/*.ral` or the
+ * `sourceDir` of `alephium.config.*` / `.project.json`; when neither has a file, every `.ral` outside
+ * node_modules is used, so a project laid out differently still gets its lenses. Open editors win over
+ * the disk: a diagnostic or lens must match the text the user sees, saved or not. Read lazily on first
+ * use, so activation reads nothing.
+ */
+export class WorkspaceRalphSources extends DisposableBase {
+  private current: RalphSourceMap | undefined;
+  private loading: Promise<RalphSourceMap> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly log: Logger) {
+    super();
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher(RAL));
+    const schedule = () => this.scheduleReload();
+    this.register(watcher.onDidCreate(schedule));
+    this.register(watcher.onDidChange(schedule));
+    this.register(watcher.onDidDelete(schedule));
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.path.endsWith('.ral') && e.contentChanges.length > 0) schedule();
+      }),
+    );
+    this.register({ dispose: () => clearTimeout(this.timer) });
+  }
+
+  /** The map; the first call reads the workspace. */
+  map(): Promise<RalphSourceMap> {
+    if (this.current) return Promise.resolve(this.current);
+    return this.reload();
+  }
+
+  /** The last map read, without waiting. */
+  get latest(): RalphSourceMap | undefined {
+    return this.current;
+  }
+
+  private scheduleReload(): void {
+    if (!this.current) return; // nobody asked yet: stay lazy
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.reload(), DEBOUNCE_MS);
+  }
+
+  reload(): Promise<RalphSourceMap> {
+    this.loading ??= this.read().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  private async sourceDirs(): Promise<string[]> {
+    const dirs = new Set(['contracts']);
+    for (const uri of await vscode.workspace.findFiles(CONFIGS, EXCLUDE, 20)) {
+      try {
+        const dir = sourceDirOf(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+        if (dir) dirs.add(dir);
+      } catch {
+        // An unreadable config leaves the default.
+      }
+    }
+    return [...dirs];
+  }
+
+  private async read(): Promise<RalphSourceMap> {
+    const dirs = await this.sourceDirs();
+    const inDirs = `**/{${dirs.join(',')}}/**/*.ral`;
+    let uris = await vscode.workspace.findFiles(inDirs, EXCLUDE, 2000);
+    if (uris.length === 0) uris = await vscode.workspace.findFiles(RAL, EXCLUDE, 2000);
+    const open = new Map(
+      vscode.workspace.textDocuments
+        .filter((d) => d.uri.path.endsWith('.ral'))
+        .map((d) => [d.uri.toString(), d]),
+    );
+    const files: { path: string; text: string }[] = [];
+    await Promise.all(
+      uris.map(async (uri) => {
+        const key = uri.toString();
+        const doc = open.get(key);
+        try {
+          files.push({
+            path: key,
+            text: doc ? doc.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)),
+          });
+        } catch (error) {
+          this.log.warn(
+            `Could not read ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      }),
+    );
+    const map = RalphSourceMap.build(files);
+    this.current = map;
+    if (!this.isDisposed) this.changed.fire();
+    return map;
+  }
+}

@@ -1,0 +1,113 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArtifactRegistry, type ContractArtifact } from '../../../src/core/artifacts';
+import {
+  ago,
+  lensesFor,
+  tallyEvents,
+  type Instance,
+  type SeenEvent,
+} from '../../../src/core/debugging/lensModel';
+import { scanRalph } from '../../../src/core/ralph/scanner';
+import { sandboxArtifactFiles } from '../artifacts/helpers';
+import { lineOf } from '../ralph/fixtures';
+
+const counterRal = readFileSync(
+  join(import.meta.dirname, '..', '..', 'sandbox', 'project', 'contracts', 'counter.ral'),
+  'utf8',
+);
+const registry = ArtifactRegistry.fromFiles(sandboxArtifactFiles());
+const COUNTER = '22fnZLkZJUSyhXgboirmJktWkEBRk1pV8L6gfpc53hvVM';
+const TX = (n: number) => n.toString(16).padStart(64, '0');
+
+function data(instances: Instance[], events: SeenEvent[]) {
+  return {
+    registry,
+    network: 'devnet',
+    instancesOf: (a: ContractArtifact) => (a.name === 'Counter' ? instances : []),
+    seenEvents: (address: string) => (address === COUNTER ? events : []),
+  };
+}
+
+describe('CodeLenses of a .ral file', () => {
+  const scan = scanRalph(counterRal);
+  const now = 1_700_000_000_000;
+
+  it('shows a watched instance with its drift, event counts with the last time, and Simulate/Execute on public functions', () => {
+    const lenses = lensesFor(
+      scan,
+      data(
+        [
+          {
+            address: COUNTER,
+            group: 0,
+            deployed: true,
+            watched: true,
+            drift: { status: 'match', message: 'm' },
+          },
+        ],
+        [
+          { txId: TX(1), eventIndex: 0, timestamp: now - 120_000 },
+          { txId: TX(2), eventIndex: 0, timestamp: now - 30_000 },
+          { txId: TX(2), eventIndex: 0, timestamp: now - 30_000 }, // the feed and the watcher both had it
+          { txId: TX(3), eventIndex: -3 }, // a Debug slot: not an event of the source
+        ],
+      ),
+      { now, executeAvailable: true },
+    );
+    const at = (needle: string) =>
+      lenses.filter((l) => l.line === lineOf(counterRal, needle)).map((l) => l.title);
+    assert.deepEqual(at('Contract Counter'), ['22fnZL…hvVM · devnet · group 0 · code matches']);
+    assert.deepEqual(at('event Incremented'), ['2 Incremented seen · last 30 s ago']);
+    assert.deepEqual(at('event Reset'), ['no Reset seen yet']);
+    assert.deepEqual(at('pub fn incrementBy'), ['Simulate', 'Execute']);
+    assert.deepEqual(at('pub fn get()'), ['Simulate', 'Execute']);
+    const sim = lenses.find(
+      (l) => l.line === lineOf(counterRal, 'pub fn incrementBy') && l.title === 'Simulate',
+    )!;
+    assert.deepEqual(sim.command, { kind: 'simulate', address: COUNTER, method: 'incrementBy' });
+  });
+
+  it('offers Watch for a deployment not watched, no event lens without a watched instance, no Execute without the command', () => {
+    const lenses = lensesFor(
+      scan,
+      data([{ address: COUNTER, group: 0, deployed: true, watched: false }], []),
+      {
+        now,
+        executeAvailable: false,
+      },
+    );
+    const titles = lenses.map((l) => l.title);
+    assert.deepEqual(titles.slice(0, 2), ['22fnZL…hvVM · devnet · group 0 · code not checked', 'Watch']);
+    assert.equal(titles.filter((t) => t.includes('seen')).length, 0);
+    assert.equal(titles.filter((t) => t === 'Execute').length, 0);
+    assert.equal(titles.filter((t) => t === 'Simulate').length, 4);
+    assert.deepEqual(lenses[1]!.command, { kind: 'watch', address: COUNTER, name: 'Counter' });
+  });
+
+  it('says when a contract is not deployed, and has no lens for a contract without an artifact', () => {
+    const none = lensesFor(scan, data([], []), { now, executeAvailable: false });
+    assert.equal(none[0]!.title, 'not deployed on devnet (no deployment or watched instance)');
+    const other = lensesFor(scanRalph('Contract Nobody() { pub fn f() -> () { } }'), data([], []), {
+      now,
+      executeAvailable: true,
+    });
+    assert.deepEqual(other, []);
+  });
+
+  it('counts keyed events once and dates by the newest', () => {
+    const t = tallyEvents(
+      [
+        { txId: TX(1), eventIndex: 1, key: 'a', timestamp: 5 },
+        { txId: TX(1), eventIndex: 1, key: 'b', timestamp: 9 },
+        { txId: TX(1), eventIndex: 1, key: 'a', timestamp: 5 },
+        { txId: TX(2), eventIndex: 0, key: 'c', timestamp: 99 },
+      ],
+      1,
+    );
+    assert.deepEqual(t, { count: 2, last: 9 });
+    assert.equal(ago(now - 90 * 60_000, now), '2 h ago');
+    assert.equal(ago(now - 5 * 60_000, now), '5 min ago');
+  });
+});
