@@ -1,14 +1,18 @@
 /**
- * Rate-limit behaviour on a Free key (5 requests/s): one GatewayClient shared by an EventWatcher polling
- * 20 watched contracts (real timers, 16 s interval, events arriving every second) and bursts of user
- * actions (tx statuses, event pages, contract states, balances, all distinct so that neither the cache
- * nor in-flight sharing absorbs them). The gateway rejects, never queues, requests over the limit, so
- * the client has to pace itself: the target is zero 429s in the sandbox's own request log.
+ * Rate-limit behaviour and user-action latency on a Free key (5 requests/s): one GatewayClient shared by
+ * an EventWatcher polling 20 watched contracts (real timers, an explicit 16 s interval: the heaviest
+ * background load a user can configure, events arriving every second) and user actions.
  *
- * This absorbs bench/burst.ts (200 user requests at once against background polling): the same
- * measurements (429s from the server log, densest 1 s window) on the watched-contracts scenario.
+ * User actions are single commands at random moments (a Poisson process, one every 1.2 s on average,
+ * about what a hurried user clicks): a tx status, a contract state, a balance, all distinct so that
+ * neither the cache nor in-flight sharing absorbs them. Latency is measured as the issue asks, from the
+ * command to the first byte sent (the transport's send being called for that action's URL), and also to
+ * the answer. Two bursts of 10 at once stress the pacing; their latencies are reported separately.
+ *
+ * The gateway rejects, never queues, requests over the limit, so the client has to pace itself: the
+ * target is zero 429s in the sandbox's own request log.
  */
-import type { GatewayClient } from '../src/core/gateway';
+import type { GatewayClient, Transport } from '../src/core/gateway';
 import { EventWatcher } from '../src/core/workflows/eventWatcher';
 import {
   countingTransport,
@@ -24,7 +28,8 @@ import { figure, log, quantile, median, seededRandom, sleep, type Figure } from 
 
 const CONTRACTS = 20;
 const SESSION_MS = 32_000;
-const BURSTS_AT_MS = [1_000, 9_000, 16_500, 24_000];
+const ACTION_MEAN_GAP_MS = 1_200;
+const BURSTS_AT_MS = [9_000, 24_000];
 const ACTIONS_PER_BURST = 10;
 
 export interface RateLimitRun {
@@ -32,12 +37,25 @@ export interface RateLimitRun {
   readonly rejected429: number;
   readonly background: number;
   readonly user: number;
+  /** Single actions: command to first byte sent. */
+  readonly actionSentMedianMs: number;
+  readonly actionSentP95Ms: number;
+  readonly actionSentMaxMs: number;
+  /** Single actions: command to answer. */
   readonly actionMedianMs: number;
   readonly actionP95Ms: number;
-  readonly actionMaxMs: number;
+  readonly actions: number;
+  /** Bursts of 10 at once: command to first byte sent. */
+  readonly burstSentMedianMs: number;
+  readonly burstSentP95Ms: number;
   readonly failedActions: number;
   readonly densestSecond: number;
   readonly eventsDelivered: number;
+}
+
+interface Action {
+  readonly match: string;
+  readonly run: () => Promise<unknown>;
 }
 
 function userAction(
@@ -45,28 +63,55 @@ function userAction(
   i: number,
   addresses: readonly string[],
   accounts: readonly string[],
-) {
+): Action {
   const hex = (n: number) => n.toString(16).padStart(64, '0');
   const contract = addresses[i % addresses.length] as string;
-  switch (i % 4) {
-    case 0:
-      return client.getTxStatus(hex(0xbe00 + i), { fromGroup: i % 4, toGroup: (i >> 2) % 4 });
+  const account = accounts[i % accounts.length] as string;
+  switch (i % 3) {
+    case 0: {
+      const txId = hex(0xbe00 + i);
+      return {
+        match: txId,
+        run: () => client.getTxStatus(txId, { fromGroup: i % 4, toGroup: (i >> 2) % 4 }),
+      };
+    }
     case 1:
-      return client.getContractEvents(contract, { start: i % 3, limit: 1 + (i % 50) });
-    case 2:
-      return client.getContractState(contract, { fresh: true });
+      return {
+        match: `/contracts/${contract}/state`,
+        run: () => client.getContractState(contract, { fresh: true }),
+      };
     default:
-      return client.getAddressBalance(accounts[i % accounts.length] as string, { fresh: true });
+      return {
+        match: `/addresses/${account}/balance`,
+        run: () => client.getAddressBalance(account, { fresh: true }),
+      };
   }
+}
+
+/** Wraps a transport to tell when the request of a pending action leaves (its first byte is sent). */
+function departures(inner: Transport): {
+  transport: Transport;
+  expect(match: string): Promise<number>;
+} {
+  const pending: { match: string; resolve: (t: number) => void }[] = [];
+  return {
+    transport: (request) => {
+      const i = pending.findIndex((p) => request.url.includes(p.match));
+      if (i >= 0) pending.splice(i, 1)[0]?.resolve(performance.now());
+      return inner(request);
+    },
+    expect: (match) => new Promise<number>((resolve) => pending.push({ match, resolve })),
+  };
 }
 
 async function once(seed: number): Promise<RateLimitRun> {
   const sb = await sandbox();
-  const transport = countingTransport();
+  const counting = countingTransport();
   try {
     const addresses = counters(sb, CONTRACTS);
     const key = newKey(sb, 'free', `ratelimit${seed}`);
-    const client = gatewayClient(sb, key, 'free', transport.send);
+    const dep = departures(counting.send);
+    const client = gatewayClient(sb, key, 'free', dep.transport);
     const records: { priority: string }[] = [];
     client.onRequest((r) => records.push(r));
     const watcher = new EventWatcher({ client, store: memoryStore(), intervalMs: 16_000, backlog: 0 });
@@ -81,26 +126,40 @@ async function once(seed: number): Promise<RateLimitRun> {
 
     const started = Date.now();
     watcher.start();
-    const latencies: number[] = [];
+    const sent: number[] = [];
+    const answered: number[] = [];
+    const burstSent: number[] = [];
     let failedActions = 0;
     let n = 0;
+    const act = async (into: number[], withAnswer: boolean): Promise<void> => {
+      const i = n++;
+      const action = userAction(client, i, addresses, accounts);
+      const t = performance.now();
+      const left = dep.expect(action.match);
+      try {
+        await action.run();
+        into.push((await left) - t);
+        if (withAnswer) answered.push(performance.now() - t);
+      } catch (error) {
+        failedActions++;
+        log(`rate-limit: user action ${i} failed: ${String(error)}`);
+      }
+    };
+    const singles = (async () => {
+      const all: Promise<void>[] = [];
+      // Let the watcher's first round start, as a session would be under way.
+      await sleep(2_000);
+      while (Date.now() - started < SESSION_MS - 2_000) {
+        all.push(act(sent, true));
+        await sleep(-Math.log(1 - random()) * ACTION_MEAN_GAP_MS);
+      }
+      await Promise.all(all);
+    })();
     const bursts = BURSTS_AT_MS.map(async (at) => {
       await sleep(at);
-      await Promise.all(
-        Array.from({ length: ACTIONS_PER_BURST }, async () => {
-          const i = n++;
-          const t = performance.now();
-          try {
-            await userAction(client, i, addresses, accounts);
-            latencies.push(performance.now() - t);
-          } catch (error) {
-            failedActions++;
-            log(`rate-limit: user action ${i} failed: ${String(error)}`);
-          }
-        }),
-      );
+      await Promise.all(Array.from({ length: ACTIONS_PER_BURST }, () => act(burstSent, false)));
     });
-    await Promise.all(bursts);
+    await Promise.all([singles, ...bursts]);
     await sleep(Math.max(0, SESSION_MS - (Date.now() - started)));
     clearInterval(eventTimer);
     watcher.dispose();
@@ -118,15 +177,20 @@ async function once(seed: number): Promise<RateLimitRun> {
       rejected429: served.filter((r) => r.status === 429).length,
       background: records.filter((r) => r.priority === 'background').length,
       user: records.filter((r) => r.priority === 'user').length,
-      actionMedianMs: median(latencies),
-      actionP95Ms: quantile(latencies, 0.95),
-      actionMaxMs: Math.max(...latencies),
+      actionSentMedianMs: median(sent),
+      actionSentP95Ms: quantile(sent, 0.95),
+      actionSentMaxMs: Math.max(...sent),
+      actionMedianMs: median(answered),
+      actionP95Ms: quantile(answered, 0.95),
+      actions: sent.length,
+      burstSentMedianMs: median(burstSent),
+      burstSentP95Ms: quantile(burstSent, 0.95),
       failedActions,
       densestSecond: densest,
       eventsDelivered,
     };
   } finally {
-    await transport.close();
+    await counting.close();
     await sb.close();
   }
 }
@@ -137,7 +201,10 @@ export async function rateLimitBench(runs: number): Promise<{ figures: Figure[];
     const r = await once(i);
     log(
       `rate-limit run ${i}: ${r.requests} requests (${r.background} background, ${r.user} user), ` +
-        `${r.rejected429} × 429, actions median ${r.actionMedianMs.toFixed(0)} ms p95 ${r.actionP95Ms.toFixed(0)} ms, ` +
+        `${r.rejected429} × 429, ${r.actions} actions: first byte median ${r.actionSentMedianMs.toFixed(0)} ms ` +
+        `p95 ${r.actionSentP95Ms.toFixed(0)} ms max ${r.actionSentMaxMs.toFixed(0)} ms, answer median ` +
+        `${r.actionMedianMs.toFixed(0)} ms p95 ${r.actionP95Ms.toFixed(0)} ms; bursts: first byte median ` +
+        `${r.burstSentMedianMs.toFixed(0)} ms p95 ${r.burstSentP95Ms.toFixed(0)} ms; ` +
         `densest 1 s window ${r.densestSecond}, failed ${r.failedActions}`,
     );
     raw.push(r);
@@ -146,13 +213,10 @@ export async function rateLimitBench(runs: number): Promise<{ figures: Figure[];
   const figures = [
     figure(
       b,
-      `429 responses (server log), 20 contracts + ${BURSTS_AT_MS.length}×${ACTIONS_PER_BURST} actions`,
+      `429 responses (server log), 20 contracts at 16 s + actions`,
       '',
       raw.map((r) => r.rejected429),
-      {
-        target: '0',
-        met: (s) => s.max === 0,
-      },
+      { target: '0', met: (s) => s.max === 0 },
     ),
     figure(
       b,
@@ -165,28 +229,40 @@ export async function rateLimitBench(runs: number): Promise<{ figures: Figure[];
       'densest sliding 1 s window',
       'req',
       raw.map((r) => r.densestSecond),
-      {
-        target: '<= 5',
-        met: (s) => s.max <= 5,
-      },
+      { target: '<= 5', met: (s) => s.max <= 5 },
     ),
     figure(
       b,
-      'user action latency, median',
+      'user action, command to first byte sent, median',
+      'ms',
+      raw.map((r) => r.actionSentMedianMs),
+      { target: '< 300', met: (s) => s.max < 300, note: 'single commands, one every 1.2 s on average' },
+    ),
+    figure(
+      b,
+      'user action, command to first byte sent, p95',
+      'ms',
+      raw.map((r) => r.actionSentP95Ms),
+      { target: '< 1,000', met: (s) => s.max < 1000 },
+    ),
+    figure(
+      b,
+      'user action, command to answer, median',
       'ms',
       raw.map((r) => r.actionMedianMs),
-      {
-        note: `bursts of ${ACTIONS_PER_BURST} at 5/s: ideal median ~1,000 ms`,
-      },
     ),
     figure(
       b,
-      'user action latency, p95',
+      'user action, command to answer, p95',
       'ms',
       raw.map((r) => r.actionP95Ms),
-      {
-        note: 'ideal ~2,000 ms (10 requests at 5/s)',
-      },
+    ),
+    figure(
+      b,
+      'burst of 10 actions at once, first byte sent, median',
+      'ms',
+      raw.map((r) => r.burstSentMedianMs),
+      { note: 'at 5/s the 10th request cannot leave before about 1.8 s' },
     ),
     figure(
       b,

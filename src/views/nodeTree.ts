@@ -20,7 +20,8 @@ const SYNC_ICONS: Record<NodeStatus['sync'], [string, string]> = {
 
 /**
  * The Node view: active profile and base URL (never the key), sync state, version, chain params,
- * hashrate and the heights of all 16 chains. A mapper of `NodeStatusModel` (src/core), which owns the
+ * hashrate and, while the Chains node is open, the heights of all 16 chains. A mapper of
+ * `NodeStatusModel` (src/core), which owns the
  * probing: "syncing" as soon as the node answers 503, "synced" again at the next check by itself, and a
  * fresh probe on every Refresh.
  */
@@ -47,6 +48,17 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
   /** Called by the composition root with the view, to probe only while it is visible. */
   attach(view: vscode.TreeView<NodeItem>): void {
     this.register(view.onDidChangeVisibility((e) => this.setVisible(e.visible)));
+    // 16 requests a read: the heights are read only while someone has the Chains node open.
+    this.register(
+      view.onDidExpandElement((e) => {
+        if (e.element.kind === 'chains') this.model.setChainsExpanded(true);
+      }),
+    );
+    this.register(
+      view.onDidCollapseElement((e) => {
+        if (e.element.kind === 'chains') this.model.setChainsExpanded(false);
+      }),
+    );
     this.setVisible(view.visible);
   }
 
@@ -73,7 +85,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       const known = this.model.current?.heights.filter((h) => h.height !== undefined) ?? [];
       item.description = known.length
         ? `16 chains, heights ${Math.min(...known.map((h) => h.height!))}–${Math.max(...known.map((h) => h.height!))}`
-        : '16 chains';
+        : '16 chains: open to read their heights';
       item.iconPath = new vscode.ThemeIcon('git-merge');
       return item;
     }
@@ -159,7 +171,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
         description: s.hashrate,
         icon: 'dashboard',
       });
-    if (s.heights.length) rows.push({ kind: 'chains', id: 'chains' });
+    if (s.sync === 'synced' || s.heights.length) rows.push({ kind: 'chains', id: 'chains' });
     return rows;
   }
 }

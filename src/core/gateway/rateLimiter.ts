@@ -37,6 +37,12 @@ export interface RateLimiterOptions {
   readonly marginMs?: number;
   /** Upper bound assumed for a request's arrival while it is in flight (default 250 ms). */
   readonly maxLatencyMs?: number;
+  /**
+   * Slots of every window that background requests may not take (default 1 when the limit is 2 or
+   * more), so a user action always finds one free and leaves at once instead of waiting out a window
+   * filled by polling.
+   */
+  readonly userReserve?: number;
 }
 
 /** Returned by `acquire`: call it when the response (or failure) is in, to tighten the arrival bound. */
@@ -77,6 +83,7 @@ export class RateLimiter {
   private planLimit: number | undefined;
   private announcedLimit: number | undefined;
   private readonly maxLatencyMs: number;
+  private readonly userReserve: number | undefined;
   private sent: SendRecord[] = [];
   private readonly waiters: Waiter[] = [];
   private blockedUntil = 0;
@@ -96,6 +103,15 @@ export class RateLimiter {
     this.planLimit = options.limitPerSecond;
     this.marginMs = options.marginMs ?? 5;
     this.maxLatencyMs = options.maxLatencyMs ?? 250;
+    this.userReserve = options.userReserve;
+  }
+
+  /** Requests of one window a priority may use: background leaves the reserve to user actions. */
+  private limitFor(priority: Priority): number | undefined {
+    const limit = this.limit;
+    if (limit === undefined || priority === 'user') return limit;
+    const reserve = this.userReserve ?? (limit >= 2 ? 1 : 0);
+    return Math.max(1, limit - reserve);
   }
 
   /** The limit pacing uses: what the server announced, else the plan's. */
@@ -135,6 +151,8 @@ export class RateLimiter {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
+      // The pump may be asleep until a background slot frees; a user action may go sooner (its reserve).
+      if (ticket.priority === 'user') this.wake?.abort();
       void this.pump();
     });
   }
@@ -176,10 +194,10 @@ export class RateLimiter {
     }
   }
 
-  /** Milliseconds until the next request may go out (0 = now). */
-  private delay(now: number): number {
+  /** Milliseconds until the next request of `priority` may go out (0 = now). */
+  private delay(now: number, priority: Priority): number {
     let wait = Math.max(0, this.blockedUntil - now);
-    const limit = this.limit;
+    const limit = this.limitFor(priority);
     if (limit !== undefined) {
       const window = WINDOW_MS + this.marginMs;
       // Bounds only decrease, so a record whose bound left the window never comes back into it.
@@ -194,9 +212,10 @@ export class RateLimiter {
     return wait;
   }
 
-  private next(): Waiter | undefined {
+  /** The waiter served next: the first user action, else the first background request. */
+  private nextIndex(): number {
     const user = this.waiters.findIndex((w) => w.ticket.priority === 'user');
-    return this.waiters.splice(user >= 0 ? user : 0, 1)[0];
+    return user >= 0 ? user : 0;
   }
 
   /** One loop at a time hands out slots; it sleeps on the injected clock when none is free. */
@@ -206,7 +225,9 @@ export class RateLimiter {
     try {
       while (this.waiters.length > 0) {
         const now = this.clock.now();
-        const wait = this.delay(now);
+        const index = this.nextIndex();
+        // Re-read each turn: a ticket is promoted when a user action joins its request.
+        const wait = this.delay(now, (this.waiters[index] as Waiter).ticket.priority);
         if (wait > 0) {
           // A response coming back can free a slot earlier than computed: it wakes this sleep.
           const wake = new AbortController();
@@ -220,7 +241,7 @@ export class RateLimiter {
           }
           continue;
         }
-        const waiter = this.next();
+        const waiter = this.waiters.splice(index, 1)[0];
         if (!waiter) break;
         const record: SendRecord = { sentAt: now, arrivedBy: now + this.maxLatencyMs };
         this.sent.push(record);

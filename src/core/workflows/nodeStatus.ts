@@ -35,15 +35,22 @@ export function syncStateOfError(error: unknown): { sync: NodeSyncState; problem
   return { sync: 'error', problem };
 }
 
+export interface NodeStatusParts {
+  /** The 16 chain heights (16 requests): only while someone looks at them (the Chains node is open). */
+  readonly heights?: boolean;
+}
+
 /**
  * Reads what the Node view shows: sync state first (when the node cannot be reached or the key is
  * rejected, nothing else is asked), then version, chain params (cached forever by the client),
- * hashrate (cached 30 s) and the height of all 16 chains. All background priority: user actions go first.
+ * hashrate (cached 30 s) and, when asked for, the height of all 16 chains. All background priority:
+ * user actions go first.
  */
 export async function fetchNodeStatus(
   client: GatewayClient,
   now: () => number,
   signal?: AbortSignal,
+  parts: NodeStatusParts = { heights: true },
 ): Promise<NodeStatus> {
   const options: RequestOptions = { priority: 'background', ...(signal ? { signal } : {}) };
   let synced: boolean;
@@ -59,15 +66,7 @@ export async function fetchNodeStatus(
     settle(client.getChainParams(options)),
     settle(client.getCurrentHashrate(options)),
   ]);
-  const pairs: [number, number][] = [];
-  for (let from = 0; from < GROUPS; from++) for (let to = 0; to < GROUPS; to++) pairs.push([from, to]);
-  const heights = await Promise.all(
-    pairs.map(async ([fromGroup, toGroup]) => ({
-      fromGroup,
-      toGroup,
-      height: (await settle(client.getChainInfo(fromGroup, toGroup, options)))?.currentHeight,
-    })),
-  );
+  const heights = parts.heights ? await fetchChainHeights(client, options) : [];
   return {
     sync: synced ? 'synced' : 'syncing',
     ...(version ? { version: version.version } : {}),
@@ -76,4 +75,20 @@ export async function fetchNodeStatus(
     heights,
     fetchedAt: now(),
   };
+}
+
+/** The height of every chain (one request each, 16 with 4 groups); a failed one is undefined. */
+export async function fetchChainHeights(
+  client: GatewayClient,
+  options: RequestOptions = { priority: 'background' },
+): Promise<ChainHeight[]> {
+  const pairs: [number, number][] = [];
+  for (let from = 0; from < GROUPS; from++) for (let to = 0; to < GROUPS; to++) pairs.push([from, to]);
+  return Promise.all(
+    pairs.map(async ([fromGroup, toGroup]) => ({
+      fromGroup,
+      toGroup,
+      height: (await client.getChainInfo(fromGroup, toGroup, options).catch(() => undefined))?.currentHeight,
+    })),
+  );
 }

@@ -1,7 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { Emitter, type Disposable, type Event } from '../gateway/emitter';
 import type { GatewayClient } from '../gateway';
-import { fetchNodeStatus, type NodeStatus } from './nodeStatus';
+import { limitsOf } from '../gateway/profile';
+import {
+  BackgroundScheduler,
+  sharedScheduler,
+  type JobHandle,
+  type JobRun,
+} from '../scheduling/backgroundScheduler';
+import { fetchChainHeights, fetchNodeStatus, syncStateOfError, type NodeStatus } from './nodeStatus';
 
 /** Runs `run` after `ms`; the returned handle cancels it. Injected so tests can drive time by hand. */
 export type Schedule = (run: () => void, ms: number) => Disposable;
@@ -18,6 +25,21 @@ export interface NodeStatusModelOptions {
   readonly refreshMs?: number;
   /** Between probes while it is not (syncing, unreachable, error): one self-clique, so it can be sooner. */
   readonly recheckMs?: number;
+  /**
+   * The background scheduler of a client. While synced and visible, the view's checks are its jobs: a
+   * self-clique at least `refreshMs` apart, and the 16 chain heights only while the Chains node is open,
+   * both planned inside the plan's share with everything else in the background. Default: the scheduler
+   * shared by everything using that client. `null`: the model's own timer every `refreshMs` (tests).
+   */
+  readonly scheduler?: ((client: GatewayClient) => BackgroundScheduler) | null;
+}
+
+/** The scheduler shared by everything using `client`, budgeted from its profile's plan (default share). */
+export function clientScheduler(client: GatewayClient): BackgroundScheduler {
+  return sharedScheduler(
+    client,
+    () => new BackgroundScheduler({ budget: { monthlyLimit: limitsOf(client.profile).perMonth } }),
+  );
 }
 
 /**
@@ -43,12 +65,39 @@ export class NodeStatusModel implements Disposable {
   private readonly schedule: Schedule;
   private readonly refreshMs: number;
   private readonly recheckMs: number;
+  private readonly schedulerOf: ((client: GatewayClient) => BackgroundScheduler) | null;
+  private statusJob: JobHandle | undefined;
+  private chainsJob: JobHandle | undefined;
+  private chainsExpanded = false;
 
   constructor(options: NodeStatusModelOptions = {}) {
     this.now = options.now ?? Date.now;
     this.schedule = options.schedule ?? realSchedule;
     this.refreshMs = options.refreshMs ?? 60_000;
     this.recheckMs = options.recheckMs ?? 10_000;
+    this.schedulerOf = options.scheduler === undefined ? clientScheduler : options.scheduler;
+  }
+
+  /**
+   * The Chains node is open (heights are read now, then at the budgeted interval) or closed (they are
+   * not read at all: nobody sees them).
+   */
+  setChainsExpanded(expanded: boolean): void {
+    if (expanded === this.chainsExpanded) return;
+    this.chainsExpanded = expanded;
+    if (expanded) void this.refreshHeights();
+    else this.dropJob('chains');
+  }
+
+  /** Reads the chain heights now (the user opened the Chains node), then schedules them. */
+  private async refreshHeights(): Promise<void> {
+    const client = this.client;
+    if (!client || this.disposed || !this.status || this.status.sync !== 'synced') return;
+    const generation = this.generation;
+    const heights = await fetchChainHeights(client, { priority: 'user' });
+    if (generation !== this.generation || this.disposed || !this.status) return;
+    this.set({ ...this.status, heights });
+    this.scheduleNext();
   }
 
   get current(): NodeStatus | undefined {
@@ -59,30 +108,43 @@ export class NodeStatusModel implements Disposable {
   setClient(client: GatewayClient | undefined): void {
     if (client === this.client) return;
     this.abandon();
+    this.stopJobs();
     this.clientSubscription?.dispose();
     this.client = client;
     this.clientSubscription = client?.onSyncState((e) => {
       if (e.state === 'syncing') this.markSyncing('The node answered 503: still syncing.');
       // Other requests saw the node come back: probe now instead of at the next tick.
-      else if (e.state === 'synced' && this.status?.sync !== 'synced') void this.refresh();
+      else if (e.state === 'synced' && this.status?.sync !== 'synced') void this.probe();
     });
     this.set(undefined);
-    if (this.visible) void this.refresh();
+    if (this.visible) void this.probe();
   }
 
   /** Probing happens only while the view is visible (each probe costs requests). */
   setVisible(visible: boolean): void {
     if (visible === this.visible) return;
     this.visible = visible;
-    if (visible) void this.refresh();
-    else this.cancelTimer();
+    if (visible) void this.probe();
+    else {
+      this.cancelTimer();
+      this.stopJobs();
+    }
   }
 
   /**
    * Sends a probe now and settles when its answer is applied (or dropped because a newer refresh, a new
    * client or disposal superseded it). Never rejects: failures are statuses.
    */
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    // The user asked for everything: the chain heights too, open or not.
+    return this.probe(true);
+  }
+
+  /**
+   * A probe: sync state, version, params, hashrate, and the chain heights when asked for or while the
+   * Chains node is open (otherwise the last ones read are kept: nobody is looking at them).
+   */
+  private async probe(heights = this.chainsExpanded): Promise<void> {
     if (this.disposed) return;
     this.abandon();
     const client = this.client;
@@ -97,7 +159,8 @@ export class NodeStatusModel implements Disposable {
     this.inFlight = controller;
     let status: NodeStatus;
     try {
-      status = await fetchNodeStatus(client, this.now, controller.signal);
+      status = await fetchNodeStatus(client, this.now, controller.signal, { heights });
+      if (!heights && this.status?.heights.length) status = { ...status, heights: this.status.heights };
     } catch (error) {
       // fetchNodeStatus turns request failures into statuses; anything else is a bug worth showing.
       status = {
@@ -116,6 +179,7 @@ export class NodeStatusModel implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.abandon();
+    this.stopJobs();
     this.clientSubscription?.dispose();
     this.changed.dispose();
   }
@@ -129,8 +193,82 @@ export class NodeStatusModel implements Disposable {
   private scheduleNext(): void {
     this.cancelTimer();
     if (!this.visible || this.disposed) return;
-    const ms = this.status?.sync === 'synced' ? this.refreshMs : this.recheckMs;
-    this.next = this.schedule(() => void this.refresh(), ms);
+    const synced = this.status?.sync === 'synced';
+    const scheduler = synced && this.client && this.schedulerOf ? this.schedulerOf(this.client) : undefined;
+    if (!scheduler) {
+      this.stopJobs();
+      // Not synced: one self-clique every recheckMs until it is (short-lived, and the answer the user
+      // waits for); synced without a scheduler: the whole probe every refreshMs.
+      this.next = this.schedule(() => void this.probe(), synced ? this.refreshMs : this.recheckMs);
+      return;
+    }
+    this.statusJob ??= scheduler.add({
+      kind: 'node',
+      label: 'self-clique',
+      minIntervalMs: this.refreshMs,
+      run: (signal) => this.checkSync(signal),
+    });
+    if (this.chainsExpanded)
+      this.chainsJob ??= scheduler.add({
+        kind: 'chains',
+        label: 'chain heights',
+        minIntervalMs: this.refreshMs,
+        expectedCost: 16,
+        run: (signal) => this.readHeights(signal),
+      });
+    else this.dropJob('chains');
+  }
+
+  /** The scheduled check: one fresh self-clique; what else the view shows changes rarely or is cached. */
+  private async checkSync(signal: AbortSignal): Promise<JobRun> {
+    const client = this.client;
+    if (!client || this.disposed || !this.visible) return { requests: 0, done: true };
+    const generation = this.generation;
+    let update: Partial<NodeStatus>;
+    try {
+      const clique = await client.getSelfClique({
+        priority: 'background',
+        fresh: true,
+        waitForSync: false,
+        signal,
+      });
+      update = clique.synced ? { sync: 'synced' } : { sync: 'syncing' };
+    } catch (error) {
+      update = syncStateOfError(error);
+    }
+    if (generation !== this.generation || this.disposed || !this.status) return { requests: 1 };
+    const next: NodeStatus = { ...this.status, ...update, fetchedAt: this.now() };
+    // A problem belongs to the answer that reported it: a synced answer clears it.
+    if (update.problem === undefined) delete (next as { problem?: string }).problem;
+    this.set(next);
+    if (update.sync !== 'synced') {
+      // Re-checked on the short timer until synced again; the job comes back then.
+      this.dropJob('node');
+      this.dropJob('chains');
+      this.scheduleNext();
+      return { requests: 1, done: true };
+    }
+    return { requests: 1 };
+  }
+
+  private async readHeights(signal: AbortSignal): Promise<JobRun> {
+    const client = this.client;
+    if (!client || this.disposed || !this.chainsExpanded) return { requests: 0, done: true };
+    const generation = this.generation;
+    const heights = await fetchChainHeights(client, { priority: 'background', signal });
+    if (generation === this.generation && !this.disposed && this.status)
+      this.set({ ...this.status, heights });
+    return { requests: heights.length };
+  }
+
+  private dropJob(which: 'node' | 'chains'): void {
+    if (which === 'node') {
+      this.statusJob?.dispose();
+      this.statusJob = undefined;
+    } else {
+      this.chainsJob?.dispose();
+      this.chainsJob = undefined;
+    }
   }
 
   private abandon(): void {
@@ -140,9 +278,15 @@ export class NodeStatusModel implements Disposable {
     this.cancelTimer();
   }
 
+  /** Stops every scheduled check (hidden, a new client, disposed). */
   private cancelTimer(): void {
     this.next?.dispose();
     this.next = undefined;
+  }
+
+  private stopJobs(): void {
+    this.dropJob('node');
+    this.dropJob('chains');
   }
 
   private set(status: NodeStatus | undefined): void {

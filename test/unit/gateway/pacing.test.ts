@@ -73,14 +73,16 @@ describe('gateway pacing and rate-limit awareness', () => {
     assert.equal((transport.requests[5]?.at ?? 0) - (transport.requests[0]?.at ?? 0), 1045);
   });
 
-  it('serves user actions before queued background polling', async () => {
+  it('serves user actions before queued background polling, and keeps a slot of every window for them', async () => {
     const { client, transport, clock } = harness();
     transport.on(/^\/transactions\/status/, () => json(200, { type: 'MemPooled' }, rateHeaders(5, 4, 0)));
     const background = Array.from({ length: 10 }, (_, i) =>
       client.getTxStatus(txId(i), {}, { priority: 'background' }),
     );
     await clock.advance(0);
-    assert.deepEqual(client.queued, { user: 0, background: 5 });
+    // Background takes 4 of the 5 slots of a window: the 5th is the user's.
+    assert.deepEqual(client.queued, { user: 0, background: 6 });
+    const askedAt = clock.now();
     const user = Array.from({ length: 3 }, (_, i) =>
       client.getTxStatus(txId(100 + i), {}, { priority: 'user' }),
     );
@@ -88,9 +90,14 @@ describe('gateway pacing and rate-limit awareness', () => {
     const order = transport.requests.map((r) =>
       parseInt(new URL(`http://x${r.path}`).searchParams.get('txId') ?? '', 16),
     );
-    assert.deepEqual(order.slice(0, 5), [0, 1, 2, 3, 4]); // already sent before the users arrived
-    assert.deepEqual(order.slice(5, 8), [100, 101, 102]); // the users jump the queue
-    assert.deepEqual(order.slice(8), [5, 6, 7, 8, 9]);
+    assert.deepEqual(order.slice(0, 4), [0, 1, 2, 3]); // already sent before the users arrived
+    assert.deepEqual(order.slice(4, 7), [100, 101, 102]); // the users jump the queue
+    assert.deepEqual(order.slice(7), [4, 5, 6, 7, 8, 9]);
+    // The first user action left at once, in the reserved slot, not after the window.
+    assert.equal(transport.requests[4]?.at, askedAt);
+    const times = transport.requests.map((r) => r.at).sort((a, b) => a - b);
+    for (let i = 5; i < times.length; i++)
+      assert.ok(times[i]! - times[i - 5]! >= 1000, 'never 6 in a window');
   });
 
   it('publishes the headroom of every response (limit, remaining, reset time)', async () => {

@@ -2,6 +2,11 @@ import { strict as assert } from 'node:assert';
 import { GatewayClient } from '../../../src/core/gateway';
 import type { NodeStatus } from '../../../src/core/workflows/nodeStatus';
 import { NodeStatusModel, type Schedule } from '../../../src/core/workflows/nodeStatusModel';
+import {
+  BackgroundScheduler,
+  type RunRecord,
+  type SchedulerTimers,
+} from '../../../src/core/scheduling/backgroundScheduler';
 import { newSandbox, sandboxProfile } from '../../sandbox/helpers';
 import type { Sandbox } from '../../sandbox/server';
 
@@ -57,7 +62,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
 
   it('shows "syncing" at once on a 503 and comes back to "synced" by itself at the next check', async () => {
     const { schedule, pending } = manualSchedule();
-    const model = new NodeStatusModel({ schedule, refreshMs: 60_000, recheckMs: 10_000 });
+    const model = new NodeStatusModel({ schedule, refreshMs: 60_000, recheckMs: 10_000, scheduler: null });
     model.setClient(client);
     sb.faults.add({ path: '/infos/*', kind: '503' });
     const started = Date.now();
@@ -76,7 +81,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     const synced = nextStatus(model, (s) => s?.sync === 'synced');
     pending[0]!.run();
     await synced;
-    assert.equal(model.current?.heights.length, 16);
+    assert.equal(model.current?.heights.length, 0, 'no chain heights while the Chains node is closed');
     assert.deepEqual(
       pending.map((p) => p.ms),
       [60_000],
@@ -86,7 +91,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
   });
 
   it('sends a probe on every refresh, even while one hangs, and shows the newest answer', async () => {
-    const model = new NodeStatusModel({ schedule: manualSchedule().schedule });
+    const model = new NodeStatusModel({ schedule: manualSchedule().schedule, scheduler: null });
     model.setClient(client);
     // The first probe hangs (a slow node); a refresh after it must not queue behind it.
     sb.faults.add({ path: '/infos/self-clique', kind: 'delay', delayMs: 4_000, count: 1 });
@@ -105,7 +110,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
   });
 
   it('marks "syncing" when any other request meets a 503, without waiting for a probe', async () => {
-    const model = new NodeStatusModel({ schedule: manualSchedule().schedule });
+    const model = new NodeStatusModel({ schedule: manualSchedule().schedule, scheduler: null });
     model.setClient(client);
     await model.refresh();
     assert.equal(model.current?.sync, 'synced');
@@ -123,7 +128,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
 
   it('forgets the old status when the client changes, and probes the new one only while visible', async () => {
     const { schedule, pending } = manualSchedule();
-    const model = new NodeStatusModel({ schedule });
+    const model = new NodeStatusModel({ schedule, scheduler: null });
     model.setClient(client);
     await model.refresh();
     assert.ok(model.current);
@@ -135,5 +140,66 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     assert.equal(pending.length, 0, 'hidden: nothing scheduled');
     model.dispose();
     other.dispose();
+  });
+
+  it('while synced, its checks are jobs of the background scheduler: one self-clique each, chain heights only while Chains is open', async () => {
+    // Timers fired by hand; requests are real HTTP to the sandbox.
+    const timers: { at: number; cb: () => void; id: number }[] = [];
+    let seq = 0;
+    let time = Date.UTC(2025, 4, 10);
+    const manual: SchedulerTimers = {
+      now: () => time,
+      setTimeout: (cb, ms) => {
+        timers.push({ at: time + ms, cb, id: ++seq });
+        return seq;
+      },
+      clearTimeout: (h) => void timers.splice(timers.findIndex((t) => t.id === h) >>> 0, 1),
+    };
+    const scheduler = new BackgroundScheduler({ timers: manual, budget: { monthlyLimit: 100_000 } });
+    const runs: RunRecord[] = [];
+    scheduler.onDidRun((r) => runs.push(r));
+    const fireNext = async (): Promise<RunRecord> => {
+      timers.sort((a, b) => a.at - b.at);
+      const t = timers.shift();
+      if (!t) throw new Error('nothing scheduled');
+      time = Math.max(time, t.at);
+      const before = runs.length;
+      t.cb();
+      await until(() => runs.length > before);
+      return runs[runs.length - 1]!;
+    };
+    const chainInfo = () => sb.requests.filter((r) => r.path.includes('/blockflow/chain-info')).length;
+    const model = new NodeStatusModel({ scheduler: () => scheduler, now: () => time });
+    model.setClient(client);
+    const first = nextStatus(model, (st) => st?.sync === 'synced');
+    model.setVisible(true);
+    await first;
+    assert.equal(scheduler.size, 1, 'the self-clique check is a job');
+    const cliques = selfCliqueRequests();
+    const heightsBefore = chainInfo();
+    const all = sb.requests.length;
+    const run = await fireNext();
+    assert.deepEqual([run.kind, run.requests], ['node', 1]);
+    assert.equal(selfCliqueRequests(), cliques + 1);
+    assert.equal(sb.requests.length, all + 1, 'a check is one request, nothing else');
+    assert.equal(chainInfo(), heightsBefore, 'no heights while Chains is closed');
+    assert.ok(run.intervalMs >= 60_000, 'never more often than refreshMs');
+
+    const heights = nextStatus(model, (st) => (st?.heights.length ?? 0) === 16);
+    model.setChainsExpanded(true);
+    await heights;
+    assert.equal(chainInfo(), heightsBefore + 16, 'opening Chains reads them at once');
+    assert.equal(scheduler.size, 2);
+    const kinds = new Set<string>();
+    for (let i = 0; i < 2; i++) kinds.add((await fireNext()).kind);
+    assert.deepEqual([...kinds].sort(), ['chains', 'node']);
+    assert.equal(runs.find((r) => r.kind === 'chains')?.requests, 16);
+
+    model.setChainsExpanded(false);
+    assert.equal(scheduler.size, 1);
+    model.setVisible(false);
+    assert.equal(scheduler.size, 0, 'a hidden view costs nothing');
+    model.dispose();
+    scheduler.dispose();
   });
 });
