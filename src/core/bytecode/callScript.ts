@@ -281,6 +281,13 @@ function analyzeCalls(instrs: readonly Instr[]): ScriptCall[] {
       case 'StoreLocal':
         stack.pop();
         return;
+      // Pushes of run-time values: the stack below them is still known.
+      case 'LoadLocal':
+        stack.push({ kind: 'unknown', from: `local ${instr.index}` });
+        return;
+      case 'CallerAddress':
+        stack.push({ kind: 'unknown', from: 'the caller address' });
+        return;
       default:
         // An instruction we do not follow: its inputs and outputs are unknown, so is the whole stack.
         stack = stack.map(() => ({ kind: 'unknown', from: `instruction ${i}` }));

@@ -44,6 +44,7 @@ export {
 export {
   buildDeployScript,
   parseDeployScript,
+  DEPLOY_DUST_ATTO,
   type DeployScriptParams,
   type ParsedDeployScript,
 } from './deployScript';
