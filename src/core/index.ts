@@ -18,5 +18,23 @@ export {
   type DecodedUnsignedTx,
   type AddressType,
 } from './protocol';
+export {
+  buildScriptBytecode,
+  encodeContractFields,
+  buildContractBytecode,
+  buildMethodCallScript,
+  decodeScriptCalls,
+  describeScriptDifference,
+  buildDeployScript,
+  parseDeployScript,
+  decodeScript,
+  encodeScript,
+  type Instr,
+  type Method,
+  type MethodCallScriptOptions,
+  type DeployScriptParams,
+  type ParsedDeployScript,
+  type DecodedScriptMethod,
+} from './bytecode';
 export { Redactor, REDACTED } from './util/redact';
 export { type Logger, silentLogger, redactingLogger } from './log';
