@@ -164,6 +164,7 @@ export class BackgroundScheduler implements Disposable {
   private timer: unknown;
   private running: Job | undefined;
   private lastFirstDue = -Infinity;
+  private meterSubscription: Disposable | undefined;
   private disposed = false;
   private readonly lifetime = new AbortController();
   private readonly ranEmitter = new Emitter<RunRecord>();
@@ -236,6 +237,25 @@ export class BackgroundScheduler implements Disposable {
     return this.handle(job);
   }
 
+  /**
+   * Charges every background request `subscribe` reports (e.g. a client's `onRequest` at background
+   * priority) instead of what jobs say they sent. So work that does not run as a job (tracking a
+   * transaction the user waits for, a state re-read) is counted against the share too: the jobs make
+   * room for it. Jobs' own counts still teach their cost.
+   */
+  meter(subscribe: (charge: () => void) => Disposable): void {
+    this.meterSubscription?.dispose();
+    this.meterSubscription = subscribe(() => {
+      if (this.disposed) return;
+      this.charge(this.timers.now(), 1);
+    });
+  }
+
+  /** Requests charged in the last hour (what the sliding-hour guard sees). */
+  spentInLastHour(): number {
+    return this.spentLastHour(this.timers.now());
+  }
+
   /** Jobs currently known (paused ones included). */
   get size(): number {
     return this.jobs.size;
@@ -268,6 +288,7 @@ export class BackgroundScheduler implements Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.lifetime.abort();
+    this.meterSubscription?.dispose();
     this.clearTimer();
     this.jobs.clear();
     this.ranEmitter.dispose();
@@ -434,7 +455,7 @@ export class BackgroundScheduler implements Disposable {
     this.running = undefined;
     if (this.disposed) return;
     const requests = Math.max(0, Math.floor(result.requests));
-    this.charge(now, requests);
+    if (!this.meterSubscription) this.charge(now, requests);
     job.cost += COST_SMOOTHING * (requests - job.cost);
     if (result.retryInMs !== undefined) job.dueOverride = now + Math.max(0, result.retryInMs);
     if (result.done || job.options.once) this.remove(job);

@@ -21,7 +21,8 @@
 import * as z from 'zod';
 import { isValidAddress } from '../protocol';
 import { Emitter, type Event } from '../gateway/emitter';
-import type { RequestOptions } from '../gateway/client';
+import { GatewayClient, type RequestOptions } from '../gateway/client';
+import { clientScheduler } from '../scheduling/clientScheduler';
 import type { ContractEvent, ContractEventsPage } from '../gateway/schemas';
 import { chooseInterval, DEFAULT_FETCH_RATIO, MIN_POLL_INTERVAL_MS, type BudgetChoice } from './budget';
 import {
@@ -242,7 +243,9 @@ export class EventWatcher {
     this.scheduler =
       options.scheduler ??
       (options.budget
-        ? sharedScheduler(options.client, () => new BackgroundScheduler({ timers: this.timers }))
+        ? options.client instanceof GatewayClient
+          ? clientScheduler(options.client, this.timers)
+          : sharedScheduler(options.client, () => new BackgroundScheduler({ timers: this.timers }))
         : undefined);
     this.applyBudget();
   }

@@ -1,13 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { Emitter, type Disposable, type Event } from '../gateway/emitter';
 import type { GatewayClient } from '../gateway';
-import { limitsOf } from '../gateway/profile';
-import {
-  BackgroundScheduler,
-  sharedScheduler,
-  type JobHandle,
-  type JobRun,
-} from '../scheduling/backgroundScheduler';
+import type { BackgroundScheduler, JobHandle, JobRun } from '../scheduling/backgroundScheduler';
+import { clientScheduler } from '../scheduling/clientScheduler';
 import { fetchChainHeights, fetchNodeStatus, syncStateOfError, type NodeStatus } from './nodeStatus';
 
 /** Runs `run` after `ms`; the returned handle cancels it. Injected so tests can drive time by hand. */
@@ -32,14 +27,6 @@ export interface NodeStatusModelOptions {
    * shared by everything using that client. `null`: the model's own timer every `refreshMs` (tests).
    */
   readonly scheduler?: ((client: GatewayClient) => BackgroundScheduler) | null;
-}
-
-/** The scheduler shared by everything using `client`, budgeted from its profile's plan (default share). */
-export function clientScheduler(client: GatewayClient): BackgroundScheduler {
-  return sharedScheduler(
-    client,
-    () => new BackgroundScheduler({ budget: { monthlyLimit: limitsOf(client.profile).perMonth } }),
-  );
 }
 
 /**

@@ -240,4 +240,38 @@ describe('background scheduler: one budget', () => {
     a.dispose();
     assert.throws(() => a.add({ kind: 'x', run: costs(1) }), /disposed/);
   });
+
+  it('metered: background requests outside jobs (tracking a transaction) are charged, and the jobs make room', async () => {
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const r = record(s);
+    let charge: () => void = () => undefined;
+    s.meter((c) => {
+      charge = c;
+      return { dispose: () => (charge = () => undefined) };
+    });
+    // The jobs report what they sent, but the meter is what counts: each run sends one metered request.
+    for (let i = 0; i < 10; i++)
+      s.add({
+        kind: 'contract',
+        label: `c${i}`,
+        run: async () => {
+          charge();
+          return { requests: 1 };
+        },
+      });
+    await timers.advance(HOUR);
+    const quiet = r.runs.length;
+    // 30 status checks of a tracked transaction in the second hour, none of them a job.
+    for (let i = 0; i < 30; i++) {
+      charge();
+      await timers.advance(60_000);
+    }
+    await timers.advance(30 * 60_000);
+    const second = r.runs.filter((x) => x.startedAt >= T0 + HOUR && x.startedAt < T0 + 2 * HOUR).length;
+    assert.ok(second + 30 <= FREE_HOURLY, `${second} job runs + 30 tracked`);
+    assert.ok(second < quiet - 20, `jobs made room: ${second} vs ${quiet}`);
+    assert.ok(s.spentInLastHour() <= FREE_HOURLY);
+    s.dispose();
+  });
 });
