@@ -1466,16 +1466,20 @@ export class Chain {
     gasPrice: bigint;
     gasMultiplier?: number;
     extraOutput?: { address: string; amount: bigint };
+    /** A tampered build reuses the honest gas: a lying gateway does not care whether its script runs. */
+    skipEstimate?: boolean;
   }) {
     const group = groupOfAddress(p.from);
     const placeholder = bytesToHex(blake2b256(new TextEncoder().encode(`estimate ${this.nonceCounter++}`)));
-    let estimate: ReturnType<Chain['runStaged']>;
-    try {
-      estimate = this.runStaged(p.methods, p.from, p.provided, placeholder, 0);
-    } catch (e) {
-      throw Chain.estimateError(e);
+    let scriptGas = 0;
+    if (!p.skipEstimate) {
+      try {
+        const estimate = this.runStaged(p.methods, p.from, p.provided, placeholder, 0);
+        scriptGas = Math.ceil(estimate.gas * (p.gasMultiplier ?? 1));
+      } catch (e) {
+        throw Chain.estimateError(e);
+      }
     }
-    const scriptGas = Math.ceil(estimate.gas * (p.gasMultiplier ?? 1));
     if (p.gasAmount !== undefined && p.gasAmount < scriptGas)
       throw new BadRequest(`${NODE_ESTIMATE_PREFIX}OutOfGas`);
     const extraAlph = p.extraOutput?.amount ?? 0n;
@@ -1583,6 +1587,13 @@ export class Chain {
           : parseIntStrict(body.attoAlphAmount, 'attoAlphAmount'),
       tokens: this.parseTokens(body.tokens, 'tokens'),
     };
+    // As the node does, the inputs also cover dust for each token, so the tokens the script does not use
+    // can come back in valid outputs.
+    const dust =
+      body.dustAmount === undefined || body.dustAmount === null
+        ? DUST_ATTO
+        : parseIntStrict(body.dustAmount, 'dustAmount');
+    provided.alph += dust * BigInt(provided.tokens.size);
     const gas = this.gasOptions(body);
     let gasMultiplier: number | undefined;
     if (body.gasEstimationMultiplier !== undefined && body.gasEstimationMultiplier !== null) {
@@ -1614,6 +1625,7 @@ export class Chain {
         provided: tampered,
         gasAmount: gas.gasAmount ?? honest.gas,
         gasPrice: gas.gasPrice,
+        skipEstimate: true,
         ...(this.tamper === 'script-extra-output'
           ? { extraOutput: { address: attacker, amount: 10n ** 18n } }
           : {}),
@@ -1655,6 +1667,8 @@ export class Chain {
       body.initialAttoAlphAmount === undefined || body.initialAttoAlphAmount === null
         ? MINIMAL_CONTRACT_DEPOSIT
         : parseIntStrict(body.initialAttoAlphAmount, 'initialAttoAlphAmount');
+    if (alph < MINIMAL_CONTRACT_DEPOSIT)
+      throw new BadRequest('Expect 0.1 ALPH deposit to deploy a new contract');
     const tokens = this.parseTokens(body.initialTokenAmounts, 'initialTokenAmounts');
     const issueTokenAmount =
       body.issueTokenAmount === undefined || body.issueTokenAmount === null
@@ -1714,6 +1728,7 @@ export class Chain {
         provided,
         gasAmount: gas.gasAmount ?? built.gas,
         gasPrice: gas.gasPrice,
+        skipEstimate: true,
       });
     }
     const contractId = nodeContractId(built.txId, built.fixedOutputCount, built.group);
@@ -1733,33 +1748,43 @@ export class Chain {
    * call-tx-script and call-contract with inputAssets: the script runs on staged state and nothing is
    * kept. The caller's input assets are what the script may approve.
    */
-  simulateScript(methods: Method[], group: number, callerRaw: unknown, inputAssets: unknown) {
+  private callerOf(group: number, callerRaw: unknown): string {
     const caller =
       callerRaw === undefined || callerRaw === null
         ? (this.accounts[group] as Account).address
         : checkAddress(callerRaw, 'callerAddress');
     if (groupOfAddress(caller) !== group)
       throw new BadRequest(`Invalid value for: body (callerAddress ${caller} is not in group ${group})`);
+    return caller;
+  }
+
+  /** The caller's input assets (TestInputAsset[]); the sandbox simulates those of the caller only. */
+  private inputAssetsOf(caller: string, inputAssets: unknown): { provided: Assets; txInputs: string[] } {
     const provided = noAssets();
     const txInputs: string[] = [];
-    if (inputAssets !== undefined && inputAssets !== null) {
-      if (!Array.isArray(inputAssets))
-        throw new BadRequest('Invalid value for: body (inputAssets must be an array)');
-      inputAssets.forEach((raw: unknown, i) => {
-        const ia = (raw ?? {}) as Record<string, unknown>;
-        const address = checkAddress(ia.address, `inputAssets[${i}].address`);
-        if (address !== caller)
-          throw new BadRequest(
-            `inputAssets[${i}].address ${address}: the sandbox simulates input assets of the caller ${caller} only`,
-          );
-        const asset = (ia.asset ?? {}) as Record<string, unknown>;
-        addAssets(provided, {
-          alph: parseIntStrict(asset.attoAlphAmount, `inputAssets[${i}].asset.attoAlphAmount`),
-          tokens: this.parseTokens(asset.tokens, `inputAssets[${i}].asset.tokens`),
-        });
-        if (!txInputs.includes(address)) txInputs.push(address);
+    if (inputAssets === undefined || inputAssets === null) return { provided, txInputs };
+    if (!Array.isArray(inputAssets))
+      throw new BadRequest('Invalid value for: body (inputAssets must be an array)');
+    inputAssets.forEach((raw: unknown, i) => {
+      const ia = (raw ?? {}) as Record<string, unknown>;
+      const address = checkAddress(ia.address, `inputAssets[${i}].address`);
+      if (address !== caller)
+        throw new BadRequest(
+          `inputAssets[${i}].address ${address}: the sandbox simulates input assets of the caller ${caller} only`,
+        );
+      const asset = (ia.asset ?? {}) as Record<string, unknown>;
+      addAssets(provided, {
+        alph: parseIntStrict(asset.attoAlphAmount, `inputAssets[${i}].asset.attoAlphAmount`),
+        tokens: this.parseTokens(asset.tokens, `inputAssets[${i}].asset.tokens`),
       });
-    }
+      if (!txInputs.includes(address)) txInputs.push(address);
+    });
+    return { provided, txInputs };
+  }
+
+  simulateScript(methods: Method[], group: number, callerRaw: unknown, inputAssets: unknown) {
+    const caller = this.callerOf(group, callerRaw);
+    const { provided, txInputs } = this.inputAssetsOf(caller, inputAssets);
     const txId = bytesToHex(blake2b256(new TextEncoder().encode(`simulation ${this.nonceCounter++}`)));
     const stage = this.runStaged(methods, caller, provided, txId, 0);
     const bh = this.bestBlockHash(group);
@@ -1811,19 +1836,23 @@ export class Chain {
   ) {
     const fn = c.def.artifact.functions[methodIndex];
     const returnLength = fn?.returnTypes.length ?? 0;
+    const callerAddress = this.callerOf(c.group, caller);
+    const { provided } = this.inputAssetsOf(callerAddress, inputAssets);
+    // Everything the caller brings is approved, ALPH first, as the node's mockup script does.
     const approve: Method['instrs'] = [];
-    const callerAddress = typeof caller === 'string' ? caller : (this.accounts[c.group] as Account).address;
-    if (Array.isArray(inputAssets)) {
-      for (const raw of inputAssets) {
-        const asset = ((raw ?? {}) as { asset?: { attoAlphAmount?: unknown; tokens?: unknown } }).asset ?? {};
-        if (typeof asset.attoAlphAmount === 'string' && /^\d+$/.test(asset.attoAlphAmount))
-          approve.push(
-            codec.AddressConst(lockupOf(callerAddress)),
-            codec.toU256(BigInt(asset.attoAlphAmount)),
-            codec.ApproveAlph,
-          );
-      }
-    }
+    if (provided.alph > 0n)
+      approve.push(
+        codec.AddressConst(lockupOf(callerAddress)),
+        codec.toU256(provided.alph),
+        codec.ApproveAlph,
+      );
+    for (const [id, amount] of provided.tokens)
+      approve.push(
+        codec.AddressConst(lockupOf(callerAddress)),
+        codec.BytesConst(hexToBinUnsafe(id)),
+        codec.toU256(amount),
+        codec.ApproveToken,
+      );
     const methods: Method[] = [
       {
         isPublic: true,

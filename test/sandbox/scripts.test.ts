@@ -19,6 +19,7 @@ import {
   transactionSign,
   type Account,
 } from '@alephium/web3';
+import { blake2b } from '@noble/hashes/blake2.js';
 import { addressFromContractId, contractIdFromTx } from '../../src/core/protocol';
 import { systemEventAddress } from './chain';
 import { ARTIFACTS_DIR } from './contracts';
@@ -550,6 +551,192 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
       bytecode: sdk.bytecode,
     });
     assert.deepEqual([r2.status, r2.body.detail], [400, detail]);
+  });
+
+  it('a script using contract assets: TokenFaucet.withdraw moves the contract output and pays the signer tokens', async () => {
+    const f = sb.contracts.find((c) => c.name === 'TokenFaucet')!;
+    const s = sb.accounts[f.groupIndex]!;
+    const sdk = new DappTransactionBuilder(s.address)
+      .callContract({ contractAddress: f.address, methodIndex: 5, args: [2n] })
+      .getResult();
+    const stateBefore = await api.json<State & { asset: { tokens: { id: string; amount: string }[] } }>(
+      `/contracts/${f.address}/state`,
+    );
+    const b = await api.json<BuildScript>('/contracts/unsigned-tx/execute-script', {
+      fromPublicKey: s.publicKey,
+      bytecode: sdk.bytecode,
+    });
+    assert.deepEqual(
+      b.simulationResult.contractInputs.map((x) => x.address),
+      [f.address],
+    );
+    assert.deepEqual(
+      b.simulationResult.generatedOutputs.map((o) => [o.address, o.tokens?.[0]?.amount]),
+      [
+        [f.address, String(BigInt(stateBefore.asset.tokens[0]!.amount) - 2n)],
+        [s.address, '2'],
+      ],
+    );
+    const tokensBefore = await api.json<{ tokenBalances?: { id: string; amount: string }[] }>(
+      `/addresses/${s.address}/balance`,
+    );
+    const had = BigInt(tokensBefore.tokenBalances?.find((t) => t.id === f.contractId)?.amount ?? '0');
+    const signature = transactionSign(b.txId, s.privateKey);
+    await api.json('/transactions/submit', { unsignedTx: b.unsignedTx, signature });
+    await control(sb, 'POST', '/mine');
+    const details = await api.json<{
+      contractInputs: { key: string }[];
+      generatedOutputs: { type: string; address: string; key: string }[];
+    }>(`/transactions/details/${b.txId}`);
+    assert.equal(details.contractInputs.length, 1);
+    assert.deepEqual(
+      details.generatedOutputs.map((o) => [o.type, o.address]),
+      [
+        ['ContractOutput', f.address],
+        ['AssetOutput', s.address],
+      ],
+    );
+    // Output keys follow the fixed outputs, as the node numbers them.
+    const fixed = sdkDecode(b.unsignedTx).fixedOutputs.length;
+    const keyAt = (i: number) =>
+      binToHex(blake2b(new Uint8Array([...hexToBinUnsafe(b.txId), 0, 0, 0, i]), { dkLen: 32 }));
+    assert.deepEqual(
+      details.generatedOutputs.map((o) => o.key),
+      [keyAt(fixed), keyAt(fixed + 1)],
+    );
+    const tokensAfter = await api.json<{ tokenBalances?: { id: string; amount: string }[] }>(
+      `/addresses/${s.address}/balance`,
+    );
+    assert.equal(
+      BigInt(tokensAfter.tokenBalances?.find((t) => t.id === f.contractId)?.amount ?? '0'),
+      had + 2n,
+    );
+  });
+
+  it('approved tokens come from the signer inputs (token change stays fixed) and return as generated outputs', async () => {
+    const f = sb.contracts.find((c) => c.name === 'TokenFaucet')!;
+    const s = signer(); // holds the faucet token from genesis
+    const sdk = new DappTransactionBuilder(s.address)
+      .callContract({
+        contractAddress: counter().address,
+        methodIndex: 1,
+        args: [],
+        tokens: [{ id: f.contractId, amount: 5n }],
+      })
+      .getResult();
+    const b = await api.json<BuildScript>('/contracts/unsigned-tx/execute-script', {
+      fromPublicKey: s.publicKey,
+      bytecode: sdk.bytecode,
+      tokens: [{ id: f.contractId, amount: '5' }],
+    });
+    assert.deepEqual(b.simulationResult.generatedOutputs, [
+      { address: s.address, attoAlphAmount: String(10n ** 15n), tokens: [{ id: f.contractId, amount: '5' }] },
+    ]);
+    const d = sdkDecode(b.unsignedTx);
+    assert.ok(d.fixedOutputs.every((o) => o.address === s.address));
+    const tokenChange = d.fixedOutputs.flatMap((o) => o.tokens).find((t) => t.id === f.contractId);
+    assert.ok(tokenChange, 'the rest of the token comes back as change');
+    const balBefore = await balance(s.address);
+    await signAndSubmit(b);
+    await control(sb, 'POST', '/mine');
+    assert.equal(
+      balBefore - (await balance(s.address)),
+      BigInt(b.gasAmount) * BigInt(b.gasPrice),
+      'the dust for the returned token comes back too',
+    );
+    const small = await post('/contracts/unsigned-tx/deploy-contract', {
+      fromPublicKey: s.publicKey,
+      bytecode: buildContractByteCode(
+        counterArtifact.bytecode,
+        { owner: s.address, count: 0n },
+        counterArtifact.fieldsSig,
+        [],
+      ),
+      initialAttoAlphAmount: '1000',
+    });
+    assert.deepEqual(
+      [small.status, small.body.detail],
+      [400, 'Expect 0.1 ALPH deposit to deploy a new contract'],
+    );
+  });
+
+  it('deploy with issueTokenAmount: the contract holds its own token; with issueTokenTo, the recipient does', async () => {
+    const s = signer();
+    const bytecode = buildContractByteCode(
+      counterArtifact.bytecode,
+      { owner: s.address, count: 0n },
+      counterArtifact.fieldsSig,
+      [],
+    );
+    const held = await api.json<BuildDeploy>('/contracts/unsigned-tx/deploy-contract', {
+      fromPublicKey: s.publicKey,
+      bytecode,
+      issueTokenAmount: '1000',
+    });
+    assert.ok(instrNames(sdkScript(held.unsignedTx)).includes('CreateContractWithToken'));
+    await signAndSubmit(held);
+    await control(sb, 'POST', '/mine');
+    const st = await api.json<{ asset: { tokens?: { id: string; amount: string }[] } }>(
+      `/contracts/${held.contractAddress}/state`,
+    );
+    const heldId = contractIdFromTx(held.txId, sdkDecode(held.unsignedTx).fixedOutputs.length, s.group);
+    assert.deepEqual(st.asset.tokens, [{ id: heldId, amount: '1000' }]);
+
+    const to = sb.accounts[4]!; // group 0, as the signer
+    const sent = await api.json<BuildDeploy>('/contracts/unsigned-tx/deploy-contract', {
+      fromPublicKey: s.publicKey,
+      bytecode,
+      issueTokenAmount: '77',
+      issueTokenTo: to.address,
+    });
+    // The node's template: createContractWithToken!{..}(.., 77, @to) then transferToken! of dust to @to.
+    assert.deepEqual(instrNames(sdkScript(sent.unsignedTx)).slice(-8), [
+      'U256Const',
+      'AddressConst',
+      'CreateContractAndTransferToken',
+      'Pop',
+      'AddressConst',
+      'AddressConst',
+      'U256Const',
+      'TransferAlph',
+    ]);
+    await signAndSubmit(sent);
+    await control(sb, 'POST', '/mine');
+    const sentId = contractIdFromTx(sent.txId, sdkDecode(sent.unsignedTx).fixedOutputs.length, s.group);
+    const bal = await api.json<{ tokenBalances?: { id: string; amount: string }[] }>(
+      `/addresses/${to.address}/balance`,
+    );
+    assert.deepEqual(
+      bal.tokenBalances?.filter((t) => t.id === sentId),
+      [{ id: sentId, amount: '77' }],
+    );
+  });
+
+  it('submit refuses a signed script tx whose script fails now, as the node refuses it', async () => {
+    const c = counter();
+    // A tx re-scripted by the client itself (no gateway estimate): reset by a non-owner fails.
+    const resetScript = codec.script.scriptCodec.decode(hexToBinUnsafe(incrementBy(c.contractId, 1n)));
+    resetScript.methods[0]!.instrs = [
+      codec.U256Const0,
+      codec.U256Const0,
+      resetScript.methods[0]!.instrs[3]!,
+      codec.CallExternal(3),
+    ];
+    const other = sb.accounts[4]!; // group 0 too, but not the Counter's owner
+    const ob = await api.json<BuildScript>('/contracts/unsigned-tx/execute-script', {
+      fromPublicKey: other.publicKey,
+      bytecode: incrementBy(c.contractId, 1n),
+    });
+    const ou = codec.unsignedTxCodec.decode(hexToBinUnsafe(ob.unsignedTx));
+    ou.statefulScript = { kind: 'Some', value: resetScript };
+    const hex = binToHex(codec.unsignedTxCodec.encode(ou));
+    const txId = sdkDecode(hex).txId;
+    const r = await post('/transactions/submit', {
+      unsignedTx: hex,
+      signature: transactionSign(txId, other.privateKey),
+    });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.detail, `TxScriptExeFailed(AssertionFailedWithErrorCode(${c.address},0))`);
   });
 
   // ------------------------------------------------------------------ tampering
