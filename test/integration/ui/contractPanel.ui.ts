@@ -1,0 +1,243 @@
+// Journey: a person opens the contract panel from the Watched Contracts tree, types incrementBy's step,
+// simulates, then executes (accepting the confirmation) and watches the tx reach Confirmed in the panel.
+// Every assertion reads the rendered webview; none asks the extension's API.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import type { Sandbox } from '../../sandbox/server';
+import { ui } from './hooks';
+import { mergeWorkspaceSettings, sandboxProfile } from './sandbox';
+import { OUTPUT_DIR, runCommandByTitle } from './workbench';
+
+/** The webview frame that shows the contract panel's form of `method` (webviews are nested iframes). */
+async function panelFrame(page: Page, method: string, timeoutMs: number): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      const n = await f
+        .locator(`section[data-method="${method}"]`)
+        .count()
+        .catch(() => 0);
+      if (n > 0) return f;
+    }
+    await page.waitForTimeout(250);
+  }
+  await page.screenshot({ path: path.join(OUTPUT_DIR, 'contract-panel-failure.png') });
+  throw new Error(`No webview shows the form of ${method} within ${timeoutMs / 1000} s`);
+}
+
+/** Polls the text of a method's section until `done` holds (bounded); `tick` runs between reads. */
+async function sectionTextUntil(
+  page: Page,
+  frame: Frame,
+  method: string,
+  what: string,
+  done: (text: string) => boolean,
+  timeoutMs: number,
+  tick?: () => void,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await frame
+      .locator(`section[data-method="${method}"]`)
+      .innerText({ timeout: 2_000 })
+      .catch(() => '');
+    if (done(text)) return text;
+    tick?.();
+    await page.waitForTimeout(300);
+  }
+  await page.screenshot({ path: path.join(OUTPUT_DIR, `contract-panel-${what.replace(/\W+/g, '-')}.png`) });
+  throw new Error(`${what}: not seen within ${timeoutMs / 1000} s; last text: ${JSON.stringify(text)}`);
+}
+
+/**
+ * Runs a palette command; retried (bounded) because a quick pick that is still closing can swallow the
+ * palette as it opens.
+ */
+async function run(page: Page, title: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runCommandByTitle(page, title);
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt === 4) throw error;
+    }
+  }
+}
+
+describe('UI: contract panel', () => {
+  let sandbox: Sandbox;
+  let restore: (() => void) | undefined;
+
+  before(async function () {
+    this.timeout(180_000);
+    const page = ui.page;
+    sandbox = await sandboxProfile(page);
+    // The workspace is a Ralph project: the sandbox's artifacts and a deployments file, as the CLI writes.
+    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+    fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
+    for (const c of sandbox.contracts)
+      fs.copyFileSync(c.artifact, path.join(ui.workspace, 'artifacts', `${c.name}.ral.json`));
+    fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
+    fs.writeFileSync(
+      path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
+      JSON.stringify({
+        deployerAddress: sandbox.accounts[0]!.address,
+        contracts: {
+          Counter: {
+            txId: counter.deployTxId,
+            codeHash: counter.codeHash,
+            contractInstance: {
+              address: counter.address,
+              contractId: counter.contractId,
+              groupIndex: counter.groupIndex,
+            },
+          },
+        },
+      }),
+    );
+    restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
+
+    // The signer: a funded account of Counter's group (a script runs in its signer's group).
+    const signer = sandbox.accounts[counter.groupIndex]!;
+    await run(page, 'Alephium: Import Signer Key');
+    const widget = page.locator('.quick-input-widget');
+    await widget
+      .locator('.quick-input-title', { hasText: 'Import Signer Key' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await widget.locator('input').first().fill(signer.privateKey);
+    await widget.locator('input').first().press('Enter');
+    await page
+      .locator('.notifications-toasts', { hasText: signer.address })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+
+    // The deployments file reaches the extension a moment after it is written: offer again (bounded).
+    for (let attempt = 1; ; attempt++) {
+      await run(page, 'Alephium: Watch Contract');
+      await widget
+        .locator('.quick-input-title', { hasText: 'Watch Contract' })
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      await widget.locator('input').first().fill('Counter');
+      const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
+      try {
+        await offered.waitFor({ state: 'visible', timeout: 5_000 });
+        await widget.locator('input').first().press('Enter');
+        break;
+      } catch (error) {
+        await page.keyboard.press('Escape');
+        if (attempt === 6) throw error;
+      }
+    }
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    const page = ui.page;
+    // Leave the workbench as found for the next specs: no panel, Counter not watched, no project files.
+    await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
+    await runCommandByTitle(page, 'Alephium: Unwatch Contract').catch(() => undefined);
+    const widget = page.locator('.quick-input-widget');
+    const row = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
+    if (await row.isVisible({ timeout: 10_000 }).catch(() => false)) await row.click();
+    else await page.keyboard.press('Escape');
+    await runCommandByTitle(page, 'View: Show Explorer').catch(() => undefined);
+    restore?.();
+    for (const dir of ['artifacts', 'deployments'])
+      fs.rmSync(path.join(ui.workspace, dir), { recursive: true, force: true });
+  });
+
+  it('opens from the Watched Contracts tree, simulates incrementBy and executes it to Confirmed', async function () {
+    this.timeout(300_000);
+    const page = ui.page;
+    await run(page, 'View: Show Alephium');
+    const sidebar = page.locator('.part.sidebar');
+    const contractRow = sidebar.locator('.monaco-list-row', { hasText: /^Counter/ }).first();
+    await contractRow.waitFor({ state: 'visible', timeout: 30_000 });
+
+    // The row's context menu, as a person opens it (retried: a re-render can swallow the click).
+    const menuItem = page.locator('.monaco-menu .action-label', { hasText: 'Open Contract Panel' }).first();
+    for (let attempt = 1; ; attempt++) {
+      await contractRow.click({ button: 'right' });
+      try {
+        await menuItem.waitFor({ state: 'visible', timeout: 5_000 });
+        // The workbench's menu acts on its highlighted item; a synthetic click on the label is not always
+        // taken, so highlight it with the mouse and choose it with Enter, as a keyboard user would.
+        await menuItem.hover();
+        await page.keyboard.press('Enter');
+        await menuItem.waitFor({ state: 'hidden', timeout: 5_000 });
+        break;
+      } catch (error) {
+        await page.keyboard.press('Escape');
+        if (attempt === 6) throw error;
+      }
+    }
+
+    const frame = await panelFrame(page, 'incrementBy', 60_000);
+    const section = frame.locator('section[data-method="incrementBy"]');
+    assert.match(await section.innerText(), /incrementBy\(step: U256\) → \(\)/);
+    // The other public methods are listed too, each with its own form.
+    for (const m of ['get', 'increment', 'reset'])
+      assert.equal(await frame.locator(`section[data-method="${m}"]`).count(), 1, m);
+
+    // A bad step is refused on the spot with the Call prompt's message, and nothing runs.
+    const step = section.locator('input[data-field="arg:0"]');
+    await step.fill('-3');
+    await section.locator('button[data-action="simulate"]').click();
+    await sectionTextUntil(
+      page,
+      frame,
+      'incrementBy',
+      'the field error',
+      (t) => /step/i.test(t) && /U256|negative|integer/i.test(t) && !/Simulation/.test(t),
+      20_000,
+    );
+
+    await step.fill('7');
+    await section.locator('button[data-action="simulate"]').click();
+    const simulated = await sectionTextUntil(
+      page,
+      frame,
+      'incrementBy',
+      'the simulation result',
+      (t) => /Simulation (succeeded|failed)/.test(t),
+      60_000,
+    );
+    assert.match(simulated, /Simulation succeeded/);
+    assert.match(simulated, /Gas used\s+\d+/);
+    assert.match(simulated, /Events \(1\)/);
+    assert.match(simulated, /Incremented/);
+    assert.match(simulated, /newCount/);
+
+    // Execute: the buttons are disabled while the command runs, and the command asks before signing.
+    await section.locator('button[data-action="execute"]').click();
+    const sign = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Sign and Execute' });
+    await sign.waitFor({ state: 'visible', timeout: 60_000 });
+    assert.equal(await section.locator('button[data-action="execute"]').isDisabled(), true);
+    assert.match(await section.innerText(), /Executing…/);
+    await sign.click();
+
+    // Hands off: blocks are mined, the panel must follow the tx to Confirmed.
+    const executed = await sectionTextUntil(
+      page,
+      frame,
+      'incrementBy',
+      'the executed tx confirmed',
+      (t) => /Transaction confirmed|Execution failed/.test(t),
+      120_000,
+      () => sandbox.mine(),
+    );
+    assert.match(executed, /Transaction confirmed/);
+    assert.match(executed, /Tx id\s+[0-9a-f]{64}/);
+    assert.match(executed, /Verified before signing/);
+    assert.match(executed, /Incremented/);
+    assert.equal(await section.locator('button[data-action="execute"]').isDisabled(), false);
+
+    for (const title of ['Notifications: Clear All Notifications', 'View: Hide Panel'])
+      await runCommandByTitle(page, title).catch(() => page.keyboard.press('Escape'));
+    await page.screenshot({ path: path.join(OUTPUT_DIR, 'contract-panel.png') });
+  });
+});
