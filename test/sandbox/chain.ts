@@ -1226,6 +1226,9 @@ export class Chain {
               `InvalidReturnLength(${fn.name}: expected ${fn.returnTypes.length}, got ${returnLength})`,
             );
           const alphBefore = c.alph;
+          // execute() moves the contract's output ref when it commits; only a call using the contract's
+          // assets generates a new contract output, so the ref is restored otherwise.
+          const keyBefore = c.outputKey;
           let r: ReturnType<Chain['execute']>;
           try {
             r = this.execute(c, methodIndex, args, caller, true, txId, 0);
@@ -1233,6 +1236,7 @@ export class Chain {
             if (e instanceof VmError) throw new ScriptVmError(e.message.replace(/^VM execution error: /, ''));
             throw e;
           }
+          c.outputKey = keyBefore;
           gas += r.gasUsed;
           events.push(...r.events);
           debugMessages.push(...r.debugMessages);

@@ -213,10 +213,15 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
     const status = await api.json<{ type: string }>(`/transactions/status?txId=${b.txId}`);
     assert.equal(status.type, 'Confirmed');
     assert.equal(await count(c.address), before + 7n);
-    const details = await api.json<{ scriptExecutionOk: boolean; unsigned: { scriptOpt: string } }>(
-      `/transactions/details/${b.txId}`,
-    );
+    const details = await api.json<{
+      scriptExecutionOk: boolean;
+      unsigned: { scriptOpt: string };
+      contractInputs: unknown[];
+      generatedOutputs: unknown[];
+    }>(`/transactions/details/${b.txId}`);
     assert.equal(details.scriptExecutionOk, true);
+    // Counter's method does not use the contract's assets: no contract input or output, as on the node.
+    assert.deepEqual([details.contractInputs, details.generatedOutputs], [[], []]);
     assert.equal(details.unsigned.scriptOpt, bytecode);
     const after = (await api.json<{ count: number }>(`/events/contract/${c.address}/current-count`)).count;
     assert.equal(after, eventsBefore + 1, 'incrementBy emits one event (no Debug)');
@@ -265,7 +270,7 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
     assert.equal(balBefore - (await balance(signer().address)), BigInt(b.gasAmount) * BigInt(b.gasPrice));
   });
 
-  it("the SDK's own signExecuteScriptTx flow builds, signs and submits through the sandbox", async () => {
+  it("the SDK's own signDeployContractTx and signExecuteScriptTx flows build, sign and submit through the sandbox", async () => {
     const c = counter();
     const bearerFetch: typeof fetch = (input, init) =>
       fetch(input, {
@@ -275,6 +280,18 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
     const s = signer();
     const wallet = new TestWallet(new NodeProvider(sb.apiUrl, undefined, bearerFetch), s);
     const before = await count(c.address);
+    // And a deploy through the SDK's signDeployContractTx flow.
+    const deployed = await wallet.signAndSubmitDeployContractTx({
+      signerAddress: s.address,
+      bytecode: buildContractByteCode(
+        counterArtifact.bytecode,
+        { owner: s.address, count: 40n },
+        counterArtifact.fieldsSig,
+        [],
+      ),
+    });
+    await control(sb, 'POST', '/mine');
+    assert.equal(await count(deployed.contractAddress), 40n);
     const r = await wallet.signAndSubmitExecuteScriptTx({
       signerAddress: s.address,
       bytecode: increment(c.contractId),
@@ -604,12 +621,29 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
       details.generatedOutputs.map((o) => o.key),
       [keyAt(fixed), keyAt(fixed + 1)],
     );
+    // A second withdraw spends the contract output the first one created.
+    const b2 = await api.json<BuildScript>('/contracts/unsigned-tx/execute-script', {
+      fromPublicKey: s.publicKey,
+      bytecode: sdk.bytecode,
+    });
+    await api.json('/transactions/submit', {
+      unsignedTx: b2.unsignedTx,
+      signature: transactionSign(b2.txId, s.privateKey),
+    });
+    await control(sb, 'POST', '/mine');
+    const details2 = await api.json<{ contractInputs: { key: string }[] }>(
+      `/transactions/details/${b2.txId}`,
+    );
+    assert.deepEqual(
+      details2.contractInputs.map((i) => i.key),
+      [details.generatedOutputs[0]!.key],
+    );
     const tokensAfter = await api.json<{ tokenBalances?: { id: string; amount: string }[] }>(
       `/addresses/${s.address}/balance`,
     );
     assert.equal(
       BigInt(tokensAfter.tokenBalances?.find((t) => t.id === f.contractId)?.amount ?? '0'),
-      had + 2n,
+      had + 4n,
     );
   });
 
