@@ -3,49 +3,11 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
-import { OUTPUT_DIR, runCommandByTitle } from './workbench';
-
-/** Polls `read` until `done` holds (bounded); on timeout, a screenshot and the last text in the error. */
-async function watchUntil(
-  page: Page,
-  what: string,
-  read: () => Promise<string>,
-  done: (text: string) => boolean,
-  timeoutMs: number,
-  tick?: () => void,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await read().catch(() => '');
-    if (done(text)) return text;
-    tick?.();
-    await page.waitForTimeout(500);
-  }
-  const shot = path.join(OUTPUT_DIR, `journey-${what.replace(/\W+/g, '-')}.png`);
-  await page.screenshot({ path: shot });
-  throw new Error(`${what}: not seen within ${timeoutMs / 1000} s; last text: ${JSON.stringify(text)}`);
-}
-
-/** The text of the first tree row of the Alephium container that matches (label and description). */
-function rowText(page: Page, row: RegExp): () => Promise<string> {
-  return () =>
-    page.locator('.part.sidebar .monaco-list-row', { hasText: row }).first().innerText({ timeout: 2_000 });
-}
-
-async function answerInput(page: Page, title: string, value: string): Promise<void> {
-  const widget = page.locator('.quick-input-widget');
-  await widget
-    .locator('.quick-input-title', { hasText: title })
-    .waitFor({ state: 'visible', timeout: 30_000 });
-  const input = widget.locator('input').first();
-  await input.fill(value);
-  await input.press('Enter');
-}
+import { answerInput, rowText, watchUntil } from './journeyHelpers';
+import { runCommandByTitle } from './workbench';
 
 describe('UI journeys: the views follow the chain with no interaction', () => {
   let sandbox: Sandbox;

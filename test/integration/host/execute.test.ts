@@ -1,0 +1,188 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { SCRIPT_TAMPER_MODES, type ScriptTamperMode } from '../../sandbox/chain';
+import type { Sandbox } from '../../sandbox/server';
+import type { AlephiumGatewayApi } from '../../../src/extension';
+import type { DeployView, ExecutionView, SimulationView } from '../../../src/shared/contractActions';
+import { CommandIds } from '../../../src/constants';
+import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';
+
+const PROFILE = 'Execute test';
+
+function run<T>(id: string, args: unknown): Promise<T> {
+  return Promise.resolve(vscode.commands.executeCommand<T>(id, args));
+}
+
+async function setSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace
+    .getConfiguration('alephium')
+    .update(key, value, vscode.ConfigurationTarget.Workspace);
+}
+
+describe('Execute and deploy against the sandbox gateway', function () {
+  this.timeout(90_000);
+  let api: AlephiumGatewayApi;
+  let sandbox: Sandbox;
+  let counter: string;
+  let folder: vscode.Uri;
+  let deployed: DeployView | undefined;
+
+  const submits = () => sandbox.requests.filter((r) => r.path.includes('/transactions/submit')).length;
+  const countOf = async (address: string): Promise<string | undefined> => {
+    const c = (await api.contractsSnapshot()).find((x) => x.address === address);
+    return c?.state.find((r) => r.label === 'count')?.description;
+  };
+
+  before(async () => {
+    api = await extensionApi();
+    await setSetting('watch.whenUnfocused', 'continue');
+    // Blocks come by themselves, as on a devnet: the commands wait for theirs.
+    sandbox = await startSandboxProfile({ name: PROFILE, plan: 'pro', blockTimeMs: 500 });
+    await vscode.commands.executeCommand(CommandIds.setApiKey, { key: sandbox.apiKeys.pro });
+    await vscode.commands.executeCommand(CommandIds.importSignerKey, {
+      privateKey: sandbox.accounts[0]?.privateKey,
+    });
+    counter = sandbox.contracts.find((c) => c.name === 'Counter')!.address;
+    folder = vscode.workspace.workspaceFolders![0]!.uri;
+    // The sandbox project's artifacts, scripts included, as the compiler wrote them.
+    const artifactsDir = path.dirname(sandbox.contracts[0]!.artifact);
+    for (const file of fs.readdirSync(artifactsDir).filter((f) => f.endsWith('.ral.json'))) {
+      await vscode.workspace.fs.writeFile(
+        vscode.Uri.joinPath(folder, 'artifacts', file),
+        fs.readFileSync(path.join(artifactsDir, file)),
+      );
+    }
+    await until('Counter to be watched', () =>
+      run(CommandIds.watchContract, { address: counter, artifact: 'Counter', name: 'Counter' }),
+    );
+  });
+
+  after(async () => {
+    if (sandbox) sandbox.chain.tamper = 'none';
+    for (const address of [counter, deployed?.address])
+      if (address)
+        await Promise.resolve(vscode.commands.executeCommand(CommandIds.unwatchContract, { address })).catch(
+          () => undefined,
+        );
+    await vscode.commands.executeCommand(CommandIds.forgetSignerKey, { confirm: true });
+    await removeProfile(PROFILE);
+    await setSetting('watch.whenUnfocused', undefined);
+    await sandbox?.close();
+  });
+
+  it('simulates incrementBy through the workspace script: returns, gas, the event by name, nothing sent', async () => {
+    const before = submits();
+    const view = await run<SimulationView>(CommandIds.simulateContractMethod, {
+      address: counter,
+      method: 'incrementBy',
+      args: ['3'],
+    });
+    assert.equal(view.ok, true, view.error);
+    assert.equal(view.scriptSource, 'artifact script IncrementBy');
+    assert.ok((view.gasUsed ?? 0) > 0);
+    assert.deepEqual(
+      view.events.map((e) => e.name),
+      ['Incremented'],
+    );
+    assert.equal(submits(), before);
+  });
+
+  it('executes incrementBy as a transaction: verified, signed, confirmed, its event decoded, the state moved', async () => {
+    const countBefore = Number(await until('the count', () => countOf(counter)));
+    const view = await run<ExecutionView>(CommandIds.executeContractMethod, {
+      address: counter,
+      method: 'incrementBy',
+      args: ['3'],
+      confirm: false,
+    });
+    assert.equal(view.status, 'confirmed', view.error);
+    assert.match(view.txId ?? '', /^[0-9a-f]{64}$/);
+    assert.ok(view.verified?.some((l) => l.includes('byte-equal')));
+    const incremented = view.events?.find((e) => e.name === 'Incremented');
+    assert.equal(incremented?.fields.find((f) => f.name === 'newCount')?.value, String(countBefore + 3));
+    await until('the Transactions row to be confirmed', () =>
+      api.transactionsSnapshot().find((t) => t.txId === view.txId && /^Confirmed/.test(t.description)),
+    );
+    await until(
+      'the State to show the new count',
+      async () => (await countOf(counter)) === String(countBefore + 3),
+    );
+  });
+
+  it('refuses a simulation failure before building: incrementBy above MaxStep', async () => {
+    const before = submits();
+    await assert.rejects(
+      run(CommandIds.executeContractMethod, {
+        address: counter,
+        method: 'incrementBy',
+        args: ['101'],
+        confirm: false,
+      }),
+      /fails in simulation/,
+    );
+    assert.equal(submits(), before);
+  });
+
+  it('deploys a second Counter, writes the deployments file and watches it; its increment executes', async function () {
+    // Two transactions, each followed until it is in a block at the tracker's pace.
+    this.timeout(240_000);
+    const owner = sandbox.accounts[0]!.address;
+    deployed = await run<DeployView>(CommandIds.deployContract, {
+      artifact: 'Counter',
+      fields: { owner, count: '10' },
+      confirm: false,
+    });
+    assert.equal(deployed.status, 'confirmed', deployed.error);
+    const address = deployed.address!;
+    const file = JSON.parse(
+      new TextDecoder().decode(
+        await vscode.workspace.fs.readFile(
+          vscode.Uri.joinPath(folder, 'deployments', '.deployments.devnet.json'),
+        ),
+      ),
+    ) as { deployerAddress: string; contracts: Record<string, { contractInstance: { address: string } }> };
+    assert.equal(file.deployerAddress, owner);
+    assert.ok(
+      Object.values(file.contracts).some((c) => c.contractInstance.address === address),
+      JSON.stringify(file),
+    );
+    await until('the new contract in the view with its state', async () => (await countOf(address)) === '10');
+    const view = await run<ExecutionView>(CommandIds.executeContractMethod, {
+      address,
+      method: 'increment',
+      confirm: false,
+    });
+    assert.equal(view.status, 'confirmed', view.error);
+    assert.equal(view.simulation.scriptSource, 'artifact script Increment');
+    await until('the new contract counted 11', async () => (await countOf(address)) === '11');
+  });
+
+  for (const mode of SCRIPT_TAMPER_MODES) {
+    it(`refuses a gateway tampering (${mode}) before any signature exists`, async () => {
+      const before = submits();
+      sandbox.chain.tamper = mode as ScriptTamperMode;
+      try {
+        const owner = sandbox.accounts[0]!.address;
+        const call = mode.startsWith('deploy')
+          ? run(CommandIds.deployContract, {
+              artifact: 'Counter',
+              fields: { owner, count: '0' },
+              confirm: false,
+            })
+          : run(CommandIds.executeContractMethod, {
+              address: counter,
+              method: 'incrementBy',
+              args: ['2'],
+              alph: '0.5',
+              confirm: false,
+            });
+        await assert.rejects(call, /Refusing to sign/);
+      } finally {
+        sandbox.chain.tamper = 'none';
+      }
+      assert.equal(submits(), before, 'nothing was submitted');
+    });
+  }
+});

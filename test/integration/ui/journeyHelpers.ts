@@ -1,0 +1,54 @@
+// What every journey does: watch the rendered workbench until it shows something (bounded, with a
+// screenshot on timeout), read a tree row, and answer a quick input by its title.
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { OUTPUT_DIR } from './workbench';
+
+/** Polls `read` until `done` holds (bounded); on timeout, a screenshot and the last text in the error. */
+export async function watchUntil(
+  page: Page,
+  what: string,
+  read: () => Promise<string>,
+  done: (text: string) => boolean,
+  timeoutMs: number,
+  tick?: () => void,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await read().catch(() => '');
+    if (done(text)) return text;
+    tick?.();
+    await page.waitForTimeout(500);
+  }
+  const shot = path.join(OUTPUT_DIR, `journey-${what.replace(/\W+/g, '-')}.png`);
+  await page.screenshot({ path: shot });
+  throw new Error(`${what}: not seen within ${timeoutMs / 1000} s; last text: ${JSON.stringify(text)}`);
+}
+
+/** The text of the first tree row of the Alephium container that matches (label and description). */
+export function rowText(page: Page, row: RegExp): () => Promise<string> {
+  return () =>
+    page.locator('.part.sidebar .monaco-list-row', { hasText: row }).first().innerText({ timeout: 2_000 });
+}
+
+/** Types `value` into the quick input whose title contains `title`, and accepts it. */
+export async function answerInput(page: Page, title: string, value: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget
+    .locator('.quick-input-title', { hasText: title })
+    .waitFor({ state: 'visible', timeout: 30_000 });
+  const input = widget.locator('input').first();
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+/** Clicks the button of the modal dialog (the signing confirmation) once it shows. */
+export async function clickModalButton(page: Page, label: string): Promise<string> {
+  const dialog = page.locator('.monaco-dialog-box');
+  const button = dialog.locator('.monaco-button', { hasText: label });
+  await button.waitFor({ state: 'visible', timeout: 60_000 });
+  const text = await dialog.innerText();
+  await button.click();
+  return text;
+}
