@@ -57,6 +57,8 @@ export interface ContractPanelDeps extends CommandContext {
   readonly log: Logger;
   /** The artifact that describes a contract, as the Watched Contracts view resolves it (drift included). */
   resolve(address: string): Promise<ResolvedForPanel>;
+  /** Fires when the workspace's artifacts change: open panels rebuild their forms from the new ones. */
+  readonly onDidChangeArtifacts?: vscode.Event<unknown>;
   /** The Transactions view's status of a tx (it keeps tracking after Execute returns). */
   trackedStatus(txId: string): TrackedStatus | undefined;
   actions: ContractActions;
@@ -107,6 +109,13 @@ export class ContractPanels extends DisposableBase implements vscode.WebviewPane
         for (const p of [...this.panels.values()]) p.dispose();
       },
     });
+    // A recompiled artifact may add, remove or retype methods: forms must follow what will be called.
+    if (deps.onDidChangeArtifacts)
+      this.register(
+        deps.onDidChangeArtifacts(() => {
+          for (const p of this.panels.values()) void p.load();
+        }),
+      );
   }
 
   /** Opens (or reveals) the panel of a contract and waits until its model is built. */

@@ -73,6 +73,7 @@ export interface ContractsFeatureApi {
 /** What the contract panel (src/contracts/contractPanel.ts) takes from this feature: one way to pick and resolve. */
 export interface ContractPanelSupport {
   resolve(address: string): Promise<ResolvedForPanel>;
+  readonly onDidChangeArtifacts: vscode.Event<unknown>;
   watchedOrPick(args: unknown, title: string): Promise<{ address: string }>;
 }
 
@@ -551,6 +552,7 @@ export function registerContractsFeature(
         };
       },
       watchedOrPick,
+      onDidChangeArtifacts: artifacts.onDidChange,
     },
   };
 }
