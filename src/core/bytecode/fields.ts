@@ -151,19 +151,6 @@ function contractId(input: unknown, path: string, name: string): FlatValue {
   );
 }
 
-function describe(node: TypeNode): string {
-  switch (node.kind) {
-    case 'primitive':
-      return node.type;
-    case 'contract':
-    case 'struct':
-      return node.name;
-    case 'array':
-    case 'tuple':
-      return node.text;
-  }
-}
-
 function flattenNode(node: TypeNode, input: unknown, path: string, mutable: boolean, out: FlatField[]): void {
   switch (node.kind) {
     case 'primitive':
@@ -259,8 +246,6 @@ export function typeNodes(types: readonly string[], structs: StructsLike, prefix
   const map = structMap(structs);
   return types.map((t, i) => parseSigType(t, map, `${prefix}[${i}]`));
 }
-
-export { describe as describeType };
 
 /** The instruction that pushes a flattened value (what the compiler emits for a literal of that type). */
 export function pushInstr(v: FlatValue): Instr {
