@@ -1,7 +1,7 @@
 // What every journey does: watch the rendered workbench until it shows something (bounded, with a
 // screenshot on timeout), read a tree row, and answer a quick input by its title.
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { OUTPUT_DIR } from './workbench';
 
 /** Polls `read` until `done` holds (bounded); on timeout, a screenshot and the last text in the error. */
@@ -51,4 +51,26 @@ export async function clickModalButton(page: Page, label: string): Promise<strin
   const text = await dialog.innerText();
   await button.click();
   return text;
+}
+
+/** The webview frame that shows the contract panel's form of `method` (webviews are nested iframes). */
+export async function panelFrame(page: Page, method: string, timeoutMs: number): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      const n = await f
+        .locator(`section[data-method="${method}"]`)
+        .count()
+        .catch(() => 0);
+      if (n > 0) return f;
+    }
+    await page.waitForTimeout(250);
+  }
+  await page.screenshot({ path: path.join(OUTPUT_DIR, 'contract-panel-failure.png') });
+  throw new Error(`No webview shows the form of ${method} within ${timeoutMs / 1000} s`);
+}
+
+/** Polls the text of a method's section in the contract panel until `done` holds (bounded). */
+export function sectionText(frame: Frame, method: string): () => Promise<string> {
+  return () => frame.locator(`section[data-method="${method}"]`).innerText({ timeout: 2_000 });
 }
