@@ -32,8 +32,8 @@ import { DisposableBase } from '../util/lifecycle';
  * src/shared/contractActions.ts); the panel only calls them, so it works the same from a keybinding's
  * point of view and needs no second copy of simulate, verify or sign.
  */
-export const SIMULATE_COMMAND = 'alephium.simulateContractMethod';
-export const EXECUTE_COMMAND = 'alephium.executeContractMethod';
+export const SIMULATE_COMMAND = CommandIds.simulateContractMethod;
+export const EXECUTE_COMMAND = CommandIds.executeContractMethod;
 
 /** What the panel asks of the execute feature; the commands by default, a fake in tests. */
 export interface ContractActions {
