@@ -310,9 +310,9 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
     script = buildMethodCallScript({
       contractId,
       methodIndex,
-      // encodeArgs flattened arrays and structs into the VM's slots: push them one by one.
-      paramTypes: args.map((a) => a.type),
-      args: args.map((a) => a.value),
+      paramTypes: fn.paramTypes,
+      // The typed text as values (JSON for arrays and structs): the script builder flattens them itself.
+      args: fn.paramTypes.map((t, i) => fieldValue(t, String(inputs[i] ?? ''), registry)),
       returnTypes: fn.returnTypes,
       ...(registry ? { structs: registry.structs } : {}),
       ...(approving

@@ -118,6 +118,42 @@ describe('contract actions: execute', () => {
     assert.deepEqual(approval?.amount, { kind: 'U256', value: ONE_ALPH });
   });
 
+  it('passes fixed arrays and booleans typed as JSON and text through to the generated script', () => {
+    const setter = parseContractArtifact(
+      {
+        version: 'v4.6.0',
+        name: 'Setter',
+        // 0 fields, 1 method (public) ending at byte 4.
+        bytecode: '0001' + '04' + '01000000',
+        codeHash: 'ee'.repeat(32),
+        fieldsSig: { names: [], types: [], isMutable: [] },
+        eventsSig: [],
+        functions: [
+          {
+            name: 'setAll',
+            paramNames: ['values', 'flag'],
+            paramTypes: ['[U256;2]', 'Bool'],
+            paramIsMutable: [false, false],
+            returnTypes: [],
+          },
+        ],
+        constants: [],
+        enums: [],
+      },
+      'Setter.ral.json',
+    );
+    const prepared = prepareMethodCall(
+      { address, method: 'setAll', args: ['["3", "4"]', 'true'] },
+      { artifact: setter, signerAddress: SENDER.address },
+    );
+    const [main] = decodeScriptCalls(prepared.script);
+    assert.deepEqual(main?.calls[0]?.args, [
+      { kind: 'U256', value: 3n },
+      { kind: 'U256', value: 4n },
+      { kind: 'Bool', value: true },
+    ]);
+  });
+
   it('refuses bad input before anything is built: arguments, approvals, gas, unknown methods', () => {
     const ctx = { artifact: counter, signerAddress: SENDER.address };
     assert.throws(() => prepareMethodCall({ address, method: 'incrementBy', args: ['-1'] }, ctx), /step/);
