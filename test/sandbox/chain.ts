@@ -1076,6 +1076,7 @@ export class Chain {
         this.runStaged(methods, caller, provided, txId, unsigned.fixedOutputs.length);
       } catch (e) {
         if (e instanceof ScriptVmError) throw new BadRequest(`TxScriptExeFailed(${e.message})`);
+        if (e instanceof ScriptRejected) throw new BadRequest(e.message);
         throw e;
       }
       script = { methods, caller, provided };
@@ -1357,7 +1358,8 @@ export class Chain {
     try {
       stage = this.runStaged(script.methods, script.caller, script.provided, tx.txId, tx.creates.length);
     } catch (e) {
-      if (!(e instanceof ScriptVmError) && !(e instanceof BadRequest)) throw e;
+      if (!(e instanceof ScriptVmError) && !(e instanceof BadRequest) && !(e instanceof ScriptRejected))
+        throw e;
       // The node keeps a failed script tx (and its fee); the sandbox returns what the script would have
       // used to the signer so no funds vanish.
       tx.scriptExecutionOk = false;

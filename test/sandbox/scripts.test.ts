@@ -388,6 +388,17 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
       eventsBefore,
       'simulation logs no event',
     );
+    // Approving someone else's assets is not something the sandbox pretends to run.
+    const foreign = new DappTransactionBuilder(sb.accounts[4]!.address)
+      .callContract({ contractAddress: c.address, methodIndex: 1, args: [], attoAlphAmount: 1n })
+      .getResult();
+    const refused = await post('/contracts/call-tx-script', {
+      group: c.groupIndex,
+      bytecode: foreign.bytecode,
+      callerAddress: signer().address,
+    });
+    assert.equal(refused.status, 400);
+    assert.match(String(refused.body.detail), /approves assets of \w+, which is not the signer/);
     const fail = await post('/contracts/call-tx-script', {
       group: c.groupIndex,
       bytecode: incrementBy(c.contractId, 500n),
@@ -427,6 +438,15 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
       r.txOutputs.map((o) => [o.type, o.address, o.attoAlphAmount]),
       [['AssetOutput', signer().address, String(2n * 10n ** 18n)]],
     );
+    const notCaller = await post('/contracts/call-contract', {
+      group: c.groupIndex,
+      address: c.address,
+      methodIndex: 0,
+      callerAddress: signer().address,
+      inputAssets: [{ address: sb.accounts[4]!.address, asset: { attoAlphAmount: '1' } }],
+    });
+    assert.equal(notCaller.status, 400);
+    assert.match(String(notCaller.body.detail), /input assets of the caller/);
     const failed = await api.json<{ type: string; error: string }>('/contracts/call-contract', {
       group: c.groupIndex,
       address: c.address,

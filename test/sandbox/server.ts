@@ -12,7 +12,7 @@ import { BadRequest, Chain, NotFound, TAMPER_MODES, type Account, type TamperMod
 import { systemClock, type Clock } from './clock';
 import { VmError, counterDef, tokenFaucetDef, type ContractDef, type Val } from './contracts';
 import { FaultInjector, type FaultSpec } from './faults';
-import { ScriptVmError } from './scripts';
+import { ScriptRejected, ScriptVmError } from './scripts';
 import { RateLimiter, PLAN_LIMITS, type ApiKeyRecord, type Plan, type KeyStatus } from './ratelimit';
 
 export interface SandboxOptions {
@@ -571,7 +571,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         { detail: e.message, ...(e.resource ? { resource: e.resource } : {}) },
         headers,
       );
-    if (e instanceof BadRequest) return send(res, 400, { detail: e.message }, headers);
+    if (e instanceof BadRequest || e instanceof ScriptRejected)
+      return send(res, 400, { detail: e.message }, headers);
     if (e instanceof NotFound) return send(res, 404, { detail: e.message, resource: e.resource }, headers);
     console.error('sandbox: internal error', e);
     return send(res, 500, { detail: `Internal server error: ${(e as Error).message}` }, headers);
