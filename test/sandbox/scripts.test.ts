@@ -20,6 +20,7 @@ import {
   type Account,
 } from '@alephium/web3';
 import { blake2b } from '@noble/hashes/blake2.js';
+import { parseArtifactText } from '../../src/core/artifacts/artifact';
 import { addressFromContractId, contractIdFromTx } from '../../src/core/protocol';
 import { systemEventAddress } from './chain';
 import { ARTIFACTS_DIR } from './contracts';
@@ -168,6 +169,16 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
       ),
       sdk.bytecode,
     );
+  });
+
+  it("the extension's artifact reader takes the new files as scripts (what it matches a call against)", () => {
+    for (const name of ['Increment', 'IncrementBy']) {
+      const file = join(ARTIFACTS_DIR, `${name}.ral.json`);
+      const a = parseArtifactText(readFileSync(file, 'utf8'), file);
+      assert.equal(a.kind, 'script');
+      assert.equal(a.kind === 'script' && a.name, name);
+      assert.equal(a.kind === 'script' && a.fieldsSig.types[0], 'Counter');
+    }
   });
 
   it('execute-script: build, sign, submit, mine: state changes, the event is emitted, the signer pays the fee only', async () => {
