@@ -158,7 +158,7 @@ class RalphLenses implements vscode.CodeLensProvider {
   lastRenderMs = 0;
 
   constructor(
-    private readonly data: () => LensData | undefined,
+    private readonly data: () => Promise<LensData>,
     private readonly executeAvailable: () => boolean,
   ) {}
 
@@ -178,19 +178,20 @@ class RalphLenses implements vscode.CodeLensProvider {
     return scan;
   }
 
-  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     const key = document.uri.toString();
     const hit = this.cache.get(key);
     if (hit && hit.version === document.version && hit.generation === this.generation) return hit.lenses;
-    const data = this.data();
-    if (!data) return [];
+    const generation = this.generation;
+    // The first lens may come before anything read the artifacts (local files only, never a request).
+    const data = await this.data();
     const t0 = performance.now();
     const lenses = lensesFor(this.scanOf(document), data, {
       now: Date.now(),
       executeAvailable: this.executeAvailable(),
     }).map(toCodeLens);
     this.lastRenderMs = performance.now() - t0;
-    this.cache.set(key, { version: document.version, generation: this.generation, lenses });
+    this.cache.set(key, { version: document.version, generation, lenses });
     return lenses;
   }
 
@@ -276,11 +277,19 @@ export function registerDebuggingEditor(
   const { artifacts, reporter, contracts } = deps;
   const tree = contracts.tree;
   const seen = new Map<string, SeenEvent[]>();
+  // Execute belongs to another feature; its lens shows once the command is registered (asked when
+  // lenses are first computed, after activation has registered every command).
   let executeAvailable = false;
-  void vscode.commands.getCommands(true).then((all) => {
-    executeAvailable = all.includes(EXECUTE_COMMAND);
-    if (executeAvailable) lenses.invalidate();
-  });
+  let asked = false;
+  const askExecute = () => {
+    if (asked) return;
+    asked = true;
+    void vscode.commands.getCommands(true).then((all) => {
+      executeAvailable = all.includes(EXECUTE_COMMAND);
+      if (executeAvailable) lenses.invalidate();
+      else asked = false; // not yet: ask again with the next lenses
+    });
+  };
 
   const instancesOf = (artifact: ContractArtifact): Instance[] => {
     const registry = artifacts.latest;
@@ -323,8 +332,14 @@ export function registerDebuggingEditor(
     return feed?.loaded === true ? fromFeed : (seen.get(address) ?? []);
   };
   const lenses = new RalphLenses(
-    () => ({ registry: artifacts.latest, network: contracts.network(), instancesOf, seenEvents }),
-    () => executeAvailable,
+    async () => {
+      await artifacts.registry();
+      return { registry: artifacts.latest, network: contracts.network(), instancesOf, seenEvents };
+    },
+    () => {
+      askExecute();
+      return executeAvailable;
+    },
   );
 
   const onWatcher = (address: string, events: readonly ContractEvent[]) => {

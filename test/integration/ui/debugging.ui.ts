@@ -1,0 +1,296 @@
+// Debugging in the editor, read from what the workbench renders: the CodeLenses over counter.ral (the
+// contract's deployment, its events' counts as the chain moves, Simulate on its public functions), the
+// debug message after its `emit`, and the Problem at the asserting line of a failing call.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { Sandbox } from '../../sandbox/server';
+import { ui } from './hooks';
+import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
+import { OUTPUT_DIR, runCommandByTitle } from './workbench';
+
+const COUNTER_RAL = path.join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'sandbox',
+  'project',
+  'contracts',
+  'counter.ral',
+);
+const source = fs.readFileSync(COUNTER_RAL, 'utf8');
+/** 1-based line of the first line containing `needle`, as the Problems view prints it. */
+const lineNo = (needle: string): number => source.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+/** Polls `read` until `done` holds (bounded); on timeout, a screenshot and the last text in the error. */
+async function watchUntil(
+  page: Page,
+  what: string,
+  read: () => Promise<string>,
+  done: (text: string) => boolean,
+  timeoutMs: number,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await read().catch(() => '');
+    if (done(text)) return text;
+    await page.waitForTimeout(500);
+  }
+  await page.screenshot({ path: path.join(OUTPUT_DIR, `debugging-${what.replace(/\W+/g, '-')}.png`) });
+  throw new Error(`${what}: not seen within ${timeoutMs / 1000} s; last text: ${JSON.stringify(text)}`);
+}
+
+/** The CodeLens rows of the visible editor, top to bottom, each as its rendered text. */
+async function lensRows(page: Page): Promise<string[]> {
+  const rows = page.locator('.editor-instance .monaco-editor .codelens-decoration');
+  const out: { y: number; text: string }[] = [];
+  for (const r of await rows.all()) {
+    const box = await r.boundingBox();
+    if (box) out.push({ y: box.y, text: (await r.innerText()).replace(/\s+/g, ' ').trim() });
+  }
+  return out.sort((a, b) => a.y - b.y).map((r) => r.text);
+}
+
+/** Text the editor renders after lines (decorations' injected text lives in ::after/::before content). */
+async function injectedText(page: Page): Promise<string> {
+  // A string, as textOfAllFrames does: the suite is compiled without DOM types.
+  return page.evaluate<string>(`(() => {
+    const parts = [];
+    for (const el of document.querySelectorAll('.editor-instance .monaco-editor .view-lines span')) {
+      for (const pseudo of ['::after', '::before']) {
+        const c = getComputedStyle(el, pseudo).content;
+        if (c && c !== 'none' && c !== 'normal') parts.push(c);
+      }
+      if (el.children.length === 0 && el.textContent) parts.push(el.textContent);
+    }
+    return parts.join('\\n');
+  })()`);
+}
+
+async function openFile(page: Page, name: string): Promise<void> {
+  const shown = page
+    .locator('.editor-instance .monaco-editor .view-lines', { hasText: 'Contract Counter' })
+    .first();
+  for (let attempt = 1; ; attempt++) {
+    // An open tab is clicked, as a person would; otherwise Go to File.
+    const tab = page.locator('.tabs-container .tab', { hasText: name }).first();
+    if (await tab.isVisible().catch(() => false)) await tab.click();
+    else {
+      await runCommandByTitle(page, 'Go to File...');
+      const input = page.locator('.quick-input-widget input');
+      await input.fill(name);
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      await row.click();
+    }
+    try {
+      await shown.waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) {
+        await page.screenshot({ path: path.join(OUTPUT_DIR, 'debugging-open-failure.png') });
+        throw error;
+      }
+    }
+  }
+}
+
+/** Clicks the lens titled `title` in the `nth` lens row (top to bottom) that has one. */
+async function clickLens(page: Page, title: string, nth: number): Promise<void> {
+  const rows = page.locator('.editor-instance .monaco-editor .codelens-decoration');
+  const withTitle: { y: number; index: number }[] = [];
+  const all = await rows.all();
+  for (let i = 0; i < all.length; i++) {
+    const text = await all[i]!.innerText();
+    const box = await all[i]!.boundingBox();
+    if (box && text.split('|').some((t) => t.trim() === title)) withTitle.push({ y: box.y, index: i });
+  }
+  withTitle.sort((a, b) => a.y - b.y);
+  const target = withTitle[nth];
+  if (!target)
+    throw new Error(`no lens row #${nth} with ${title}; rows: ${JSON.stringify(await lensRows(page))}`);
+  await all[target.index]!.locator('a', { hasText: new RegExp(`^${title}$`) })
+    .first()
+    .click();
+}
+
+describe('UI: debugging in the editor (counter.ral)', () => {
+  let sandbox: Sandbox;
+  let restore: (() => void) | undefined;
+  let watchedHere = false;
+
+  before(async function () {
+    this.timeout(180_000);
+    sandbox = await sandboxProfile(ui.page);
+    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+    // The workspace is a Ralph project: sources, the compiled artifact and the CLI's deployments file.
+    fs.mkdirSync(path.join(ui.workspace, 'contracts'), { recursive: true });
+    fs.copyFileSync(COUNTER_RAL, path.join(ui.workspace, 'contracts', 'counter.ral'));
+    fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
+    fs.copyFileSync(counter.artifact, path.join(ui.workspace, 'artifacts', 'Counter.ral.json'));
+    fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
+    fs.writeFileSync(
+      path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
+      JSON.stringify({
+        deployerAddress: sandbox.accounts[0]!.address,
+        contracts: {
+          Counter: {
+            txId: counter.deployTxId,
+            codeHash: counter.codeHash,
+            contractInstance: {
+              address: counter.address,
+              contractId: counter.contractId,
+              groupIndex: counter.groupIndex,
+            },
+          },
+        },
+      }),
+    );
+    // A headless window may not have focus; the default would slow the watcher down.
+    restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    const page = ui.page;
+    // Leave the workbench as found: no editors, Counter not watched, no project files.
+    await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
+    if (watchedHere) {
+      await runCommandByTitle(page, 'Alephium: Unwatch Contract').catch(() => undefined);
+      const row = page
+        .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Counter' })
+        .first();
+      if (await row.isVisible({ timeout: 10_000 }).catch(() => false)) await row.click();
+      else await page.keyboard.press('Escape');
+    }
+    restore?.();
+    for (const dir of ['contracts', 'artifacts', 'deployments'])
+      fs.rmSync(path.join(ui.workspace, dir), { recursive: true, force: true });
+  });
+
+  it('lenses show the deployment, Watch, Simulate on public functions, and event counts that follow the chain', async function () {
+    this.timeout(300_000);
+    const page = ui.page;
+    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+    const short = `${counter.address.slice(0, 6)}…${counter.address.slice(-4)}`;
+    await openFile(page, 'counter.ral');
+    // The deployments file reaches the extension a moment after it is written: the lens follows.
+    let rows = await watchUntil(
+      page,
+      'the contract lens names the deployment',
+      async () => (await lensRows(page)).join('\n'),
+      (t) => t.includes(`${short} · devnet`) && t.includes('Simulate'),
+      60_000,
+    );
+    if (rows.includes('Watch')) {
+      await clickLens(page, 'Watch', 0);
+      watchedHere = true;
+    }
+    // The Watched Contracts view reads the contract's state when it shows it; the lens follows the model.
+    await runCommandByTitle(page, 'View: Show Alephium');
+    rows = await watchUntil(
+      page,
+      'the contract is watched and its code checked',
+      async () => (await lensRows(page)).join('\n'),
+      (t) => t.includes('code matches') && /(no Incremented seen yet|\d+ Incremented seen)/.test(t),
+      60_000,
+    );
+    const lines = rows.split('\n');
+    // Four public functions, each with Simulate (and Execute when that command exists).
+    assert.equal(lines.filter((l) => /(^|\| )Simulate( \||$)/.test(l)).length, 4, rows);
+    assert.ok(
+      lines.some((l) => /Reset seen/.test(l)),
+      rows,
+    );
+
+    // The chain moves. The watcher starts from the count it first sees, so one event at a time until it
+    // has seen one (bounded), then two more must add exactly two.
+    const seen = (t: string): number | undefined => {
+      const m = /(\d+) Incremented seen/.exec(t);
+      return m ? Number(m[1]) : /no Incremented seen yet/.test(t) ? 0 : undefined;
+    };
+    let before = 0;
+    for (let attempt = 1; before === 0; attempt++) {
+      await sandboxControl('/events/trigger', { count: 1 });
+      const t = await watchUntil(
+        page,
+        'a first Incremented counted',
+        async () => (await lensRows(page)).join('\n'),
+        (x) => (seen(x) ?? 0) > 0,
+        attempt < 3 ? 45_000 : 90_000,
+      ).catch((e: unknown) => {
+        if (attempt >= 3) throw e;
+        return '';
+      });
+      before = seen(t) ?? 0;
+    }
+    await sandboxControl('/events/trigger', { count: 2 });
+    const after = await watchUntil(
+      page,
+      'two more Incremented counted',
+      async () => (await lensRows(page)).join('\n'),
+      (x) => (seen(x) ?? 0) >= before + 2,
+      90_000,
+    );
+    assert.equal(seen(after), before + 2, after);
+    assert.match(after, /Incremented seen · last \d+ (s|min) ago/);
+  });
+
+  it('a simulated increment shows its debug message after the emit line', async function () {
+    this.timeout(120_000);
+    const page = ui.page;
+    await openFile(page, 'counter.ral');
+    // increment() is the second public function: its Simulate runs at once (no parameters).
+    await clickLens(page, 'Simulate', 1);
+    // The call's result opens as a document; the source is shown again to read the hint.
+    await page
+      .locator('.tab', { hasText: 'Simulated Counter.increment' })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await openFile(page, 'counter.ral');
+    const text = await watchUntil(
+      page,
+      'the debug message after emit Debug',
+      () => injectedText(page),
+      (t) => /Debug: count is now \d+/.test(t),
+      30_000,
+    );
+    assert.match(text, /Debug: count is now \d+/);
+  });
+
+  it('Counter.incrementBy(101) shows a Problem at the asserting line naming ErrorCodes.StepTooLarge', async function () {
+    this.timeout(120_000);
+    const page = ui.page;
+    await openFile(page, 'counter.ral');
+    await clickLens(page, 'Simulate', 2);
+    const widget = page.locator('.quick-input-widget');
+    await widget
+      .locator('.quick-input-title', { hasText: 'Counter.incrementBy' })
+      .waitFor({ timeout: 30_000 });
+    await widget.locator('input').first().fill('101');
+    await widget.locator('input').first().press('Enter');
+    // The editor marks the asserting line.
+    await page
+      .locator('.editor-instance .monaco-editor .squiggly-error')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    // The Problems view lists it with the constant's name, the call and the line.
+    await runCommandByTitle(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+    const problems = await watchUntil(
+      page,
+      'the Problem naming the error constant',
+      () => page.locator('.markers-panel').first().innerText(),
+      (t) => t.includes('ErrorCodes.StepTooLarge = 1'),
+      30_000,
+    );
+    assert.match(problems, /counter\.ral/);
+    assert.match(
+      problems,
+      /Counter\.incrementBy\(101\) \(simulate\) failed — assertion in Counter failed: ErrorCodes\.StepTooLarge = 1/,
+    );
+    assert.match(problems, new RegExp(`\\[Ln ${lineNo('assert!(step <= MaxStep')}, Col \\d+\\]`));
+    await page.screenshot({ path: path.join(OUTPUT_DIR, 'debugging.png') });
+  });
+});
