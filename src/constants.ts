@@ -38,6 +38,7 @@ export const CommandIds = {
   loadMoreEvents: 'alephium.loadMoreEvents',
   callContractMethod: 'alephium.callContractMethod',
   goToDeclaration: 'alephium.goToDeclaration',
+  identifyAddress: 'alephium.identifyAddress',
   openContractPanel: 'alephium.openContractPanel',
   simulateContractMethod: 'alephium.simulateContractMethod',
   executeContractMethod: 'alephium.executeContractMethod',

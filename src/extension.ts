@@ -92,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   failures.attach(contracts.debugSupport);
   const debugging = registerDebuggingEditor(context, {
     ...deps,
+    connection,
     artifacts,
     reporter: failures,
     contracts: contracts.debugSupport,

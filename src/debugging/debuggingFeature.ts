@@ -26,7 +26,9 @@ import {
 } from '../core/debugging/lensModel';
 import type { ContractEvent } from '../core/gateway';
 import type { Logger } from '../core/log';
-import { addressType, groupOfAddress, isValidAddress } from '../core/protocol';
+import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../core/protocol';
+import type { ConnectionManager } from '../connection';
+import { argString } from '../util/prompts';
 import { scanRalph, type RalphScan } from '../core/ralph/scanner';
 import type { RalphSourceMap } from '../core/ralph/sourceMap';
 import { CommandIds } from '../constants';
@@ -248,22 +250,26 @@ function addressHover(
   const group = groupOfAddress(address);
   const deployed = registry.matchAddress(address, network) ?? registry.matchAddress(address);
   const md = new vscode.MarkdownString(undefined, true);
-  md.isTrusted = { enabledCommands: [CommandIds.addressInfo] };
+  md.isTrusted = { enabledCommands: [CommandIds.identifyAddress] };
   md.appendMarkdown(`**Alephium address** · ${type} · group ${group}\n\n`);
   md.appendCodeblock(address, 'text');
   if (deployed?.artifact)
     md.appendMarkdown(
       `\n\n${deployed.deployment?.name ?? deployed.artifact.name} (artifact ${deployed.artifact.name}${deployed.network ? `, ${deployed.network} deployments file` : ''})`,
     );
-  const args = encodeURIComponent(JSON.stringify([{ address, show: 'document' }]));
+  // On demand only: a hover must not spend the user's quota by being pointed at.
+  const args = encodeURIComponent(JSON.stringify([{ address }]));
+  const requests = type === 'P2C' ? '2 requests' : '1 request';
   md.appendMarkdown(
-    `\n\n[$(search) Balance and contract (1 request)](command:${CommandIds.addressInfo}?${args})`,
+    `\n\n[$(search) Balance${type === 'P2C' ? ' and contract name' : ''} (${requests})](command:${CommandIds.identifyAddress}?${args})`,
   );
   return new vscode.Hover(md);
 }
 
 export interface DebuggingEditorDeps extends CommandContext {
   readonly log: Logger;
+  /** Only the hover's on-demand command sends requests (balance, and code hash for a contract). */
+  readonly connection: Pick<ConnectionManager, 'requireClient'>;
   readonly artifacts: WorkspaceArtifacts;
   readonly reporter: FailureReporter;
   readonly contracts: ContractsSupport;
@@ -407,8 +413,40 @@ export function registerDebuggingEditor(
     return { uri: target.path, line: target.span.start.line };
   };
 
+  /** The hover's on-demand part: balance, and for a contract its code hash matched against artifacts. */
+  const identifyAddress = async (args?: unknown) => {
+    const address = argString(args, 'address');
+    if (!address || !isValidAddress(address))
+      throw new Error('Identify Address needs a valid base58 address.');
+    const client = deps.connection.requireClient();
+    const type = addressType(address);
+    const balance = await client.getAddressBalance(address);
+    let contract: { codeHash: string; artifact?: string } | undefined;
+    if (type === 'P2C') {
+      const state = await client.getContractState(address);
+      const artifact = (await artifacts.registry()).byCodeHash(state.codeHash);
+      contract = { codeHash: state.codeHash, ...(artifact ? { artifact: artifact.name } : {}) };
+    }
+    const result = {
+      address,
+      type,
+      group: groupOfAddress(address),
+      balance: `${attoToAlph(balance.balance)} ALPH`,
+      ...(contract ? { contract } : {}),
+    };
+    if (argString(args, 'show') !== 'none')
+      void vscode.window.showInformationMessage(
+        `${type} · group ${result.group} · ${result.balance}` +
+          (contract
+            ? ` · ${contract.artifact ? `contract ${contract.artifact}` : `code hash ${contract.codeHash.slice(0, 12)}… matches no artifact`}`
+            : ''),
+      );
+    return result;
+  };
+
   context.subscriptions.push(
     lenses,
+    registerCommand(deps, CommandIds.identifyAddress, identifyAddress),
     vscode.languages.registerCodeLensProvider(RAL_SELECTOR, lenses),
     vscode.languages.registerHoverProvider('*', {
       provideHover: (document, position) => {

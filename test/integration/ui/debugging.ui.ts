@@ -238,6 +238,65 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     assert.match(after, /Incremented seen · last \d+ (s|min) ago/);
   });
 
+  it('Go to Declaration on an Incremented row of Watched Contracts lands on its event line', async function () {
+    this.timeout(120_000);
+    const page = ui.page;
+    await runCommandByTitle(page, 'View: Show Alephium');
+    const sidebar = page.locator('.part.sidebar');
+    const row = (text: RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
+    for (const [parent, child] of [
+      [/^Counter/, /^Events/],
+      [/^Events/, /^Incremented/],
+    ] as const) {
+      for (let attempt = 1; ; attempt++) {
+        const r = row(parent);
+        await r.waitFor({ state: 'visible', timeout: 30_000 });
+        if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
+        try {
+          await row(child).waitFor({ state: 'visible', timeout: 5_000 });
+          break;
+        } catch (error) {
+          if (attempt === 6) throw error;
+        }
+      }
+    }
+    // A row's tooltip can cover the next row; move away and dismiss it, then open the context menu
+    // (bounded: a click during a re-render of the tree can be lost).
+    const menuItem = page.locator('.context-view .action-label', { hasText: 'Go to Declaration' }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.move(700, 850);
+      await page.keyboard.press('Escape');
+      await page
+        .locator('.monaco-hover, .context-view .hover-contents')
+        .first()
+        .waitFor({ state: 'hidden', timeout: 5_000 })
+        .catch(() => undefined);
+      await row(/^Incremented/).click({ button: 'right' });
+      try {
+        await menuItem.waitFor({ state: 'visible', timeout: 5_000 });
+        await menuItem.click({ timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 5) throw error;
+      }
+    }
+    // The event's name is selected, so the cursor stands after it and the status bar counts 11.
+    const line = lineNo('event Incremented');
+    const col = source.split('\n')[line - 1]!.indexOf('Incremented') + 'Incremented'.length + 1;
+    const where = `Ln ${line}, Col ${col} (${'Incremented'.length} selected)`;
+    const status = await watchUntil(
+      page,
+      'the cursor on the event declaration',
+      () => page.locator('.statusbar').innerText(),
+      (t) => t.includes(where),
+      30_000,
+    );
+    assert.ok(status.includes(where), status);
+    await page
+      .locator('.tabs-container .tab.active', { hasText: 'counter.ral' })
+      .waitFor({ timeout: 10_000 });
+  });
+
   it('a simulated increment shows its debug message after the emit line', async function () {
     this.timeout(120_000);
     const page = ui.page;
