@@ -36,5 +36,25 @@ export {
   type ParsedDeployScript,
   type DecodedScriptMethod,
 } from './bytecode';
+export {
+  scanRalph,
+  type RalphScan,
+  type RalphDecl,
+  type RalphCheckSite,
+  type RalphEmitSite,
+  type Span,
+} from './ralph/scanner';
+export { RalphSourceMap, sourceDirOf, type SourceText, type Located } from './ralph/sourceMap';
+export { parseVmFailure, isVmFailureText, type VmFailure } from './debugging/vmError';
+export {
+  explainVmFailure,
+  placeDebugMessages,
+  errorCodeNames,
+  type FailureContext,
+  type FailureLookup,
+  type FailureExplanation,
+  type FailureSite,
+  type DebugHint,
+} from './debugging/explain';
 export { Redactor, REDACTED } from './util/redact';
 export { type Logger, silentLogger, redactingLogger } from './log';
