@@ -7,7 +7,8 @@
  * about what a hurried user clicks): a tx status, a contract state, a balance, all distinct so that
  * neither the cache nor in-flight sharing absorbs them. Latency is measured as the issue asks, from the
  * command to the first byte sent (the transport's send being called for that action's URL), and also to
- * the answer. Two bursts of 10 at once stress the pacing; their latencies are reported separately.
+ * the answer. Then two bursts of 10 at once stress the pacing (a user action queued behind nine others
+ * measures the plan's 5/s, not priority); their latencies are reported separately.
  *
  * The gateway rejects, never queues, requests over the limit, so the client has to pace itself: the
  * target is zero 429s in the sandbox's own request log.
@@ -27,9 +28,11 @@ import {
 import { figure, log, quantile, median, seededRandom, sleep, type Figure } from './lib/stats';
 
 const CONTRACTS = 20;
-const SESSION_MS = 32_000;
+/** Single actions run for 32 s, then two bursts stress the pacing (user against user is not measured as latency). */
+const SINGLES_MS = 32_000;
+const SESSION_MS = 42_000;
 const ACTION_MEAN_GAP_MS = 1_200;
-const BURSTS_AT_MS = [9_000, 24_000];
+const BURSTS_AT_MS = [33_000, 37_000];
 const ACTIONS_PER_BURST = 10;
 
 export interface RateLimitRun {
@@ -149,7 +152,7 @@ async function once(seed: number): Promise<RateLimitRun> {
       const all: Promise<void>[] = [];
       // Let the watcher's first round start, as a session would be under way.
       await sleep(2_000);
-      while (Date.now() - started < SESSION_MS - 2_000) {
+      while (Date.now() - started < SINGLES_MS) {
         all.push(act(sent, true));
         await sleep(-Math.log(1 - random()) * ACTION_MEAN_GAP_MS);
       }
@@ -220,7 +223,7 @@ export async function rateLimitBench(runs: number): Promise<{ figures: Figure[];
     ),
     figure(
       b,
-      'requests per session (32 s)',
+      'requests per session (42 s)',
       'req',
       raw.map((r) => r.requests),
     ),

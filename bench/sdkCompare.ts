@@ -199,54 +199,45 @@ export async function sdkCompareBench(
     );
     raw.push(r);
   }
-  const figures: Figure[] = [];
-  for (const [name, pick] of [
-    ['ours (EventWatcher + GatewayClient)', (r: CompareRun) => r.ours],
-    ['@alephium/web3 subscribeToEvents', (r: CompareRun) => r.sdk],
-  ] as const) {
-    const b = `vs SDK: ${name}`;
-    figures.push(
-      figure(
-        b,
-        `requests (20 contracts, ${EVENTS_FOR_MS / 1000} s of events + drain)`,
-        'req',
-        raw.map((r) => pick(r).requests),
-        {
-          note: `drain ${raw.map((r) => (r.drainMs / 1000).toFixed(1)).join('/')} s`,
-        },
-      ),
-      figure(
-        b,
-        '429 responses',
-        '',
-        raw.map((r) => pick(r).rejected429),
-        { target: '0', met: (s) => s.max === 0 },
-      ),
-      figure(
-        b,
-        'events not delivered by the end',
-        'events',
-        raw.map((r) => pick(r).missed),
-        {
-          target: '0',
-          met: (s) => s.max === 0,
-          note: `of ${raw.map((r) => r.triggered).join('/')} triggered`,
-        },
-      ),
-      figure(
-        b,
-        'events repeated',
-        'events',
-        raw.map((r) => pick(r).repeated),
-        { target: '0', met: (s) => s.max === 0 },
-      ),
-      figure(
-        b,
-        'errors reported to the caller',
-        '',
-        raw.map((r) => pick(r).errors),
-      ),
-    );
-  }
+  // Side by side, as ratios: the SDK is what we compare with, not something held to our targets.
+  const b = 'vs SDK (ours | @alephium/web3 subscribeToEvents)';
+  const pair = (name: string, unit: string, pick: (x: CompareRun['ours']) => number): Figure[] => [
+    figure(
+      b,
+      `${name}: ours`,
+      unit,
+      raw.map((r) => pick(r.ours)),
+    ),
+    figure(
+      b,
+      `${name}: SDK`,
+      unit,
+      raw.map((r) => pick(r.sdk)),
+      {
+        note: `ours/SDK ${raw.map((r) => (pick(r.sdk) === 0 ? (pick(r.ours) === 0 ? '1 (both 0)' : '∞') : (pick(r.ours) / pick(r.sdk)).toFixed(2))).join('/')}`,
+      },
+    ),
+  ];
+  const figures: Figure[] = [
+    ...pair(`requests (20 contracts, ${EVENTS_FOR_MS / 1000} s of events + drain)`, 'req', (x) => x.requests),
+    ...pair('429 responses', '', (x) => x.rejected429),
+    ...pair('events not delivered by the end', 'events', (x) => x.missed),
+    ...pair('events repeated', 'events', (x) => x.repeated),
+    ...pair('errors reported to the caller', '', (x) => x.errors),
+  ];
+  // Our own targets still hold for our side.
+  figures.push(
+    figure(
+      b,
+      'ours: 429s + undelivered + repeated',
+      '',
+      raw.map((r) => r.ours.rejected429 + r.ours.missed + r.ours.repeated),
+      {
+        target: '0',
+        met: (s) => s.max === 0,
+        note: `of ${raw.map((r) => r.triggered).join('/')} events triggered`,
+      },
+    ),
+  );
   return { figures, raw, currentCount };
 }

@@ -35,6 +35,14 @@ export const PLAN_UTILISATION = 0.9;
 export const BUCKET_UTILISATION = 0.95;
 /** Requests the bucket can hold: enough to start any job at once after a quiet spell, never a burst. */
 export const BUCKET_CAPACITY = 2;
+/**
+ * How late past its due time a job may be held for tokens. Beyond it only the sliding hour holds it: a
+ * burst of other background work (a tracked transaction) must not starve a contract for several of its
+ * intervals, and the hour is what the share promises.
+ */
+export const MAX_LATE_FRACTION = 0.1;
+/** First runs are staggered over this fraction of the interval. */
+const STAGGER_FRACTION = 0.8;
 /** Weight of the latest run in a job's learned cost. */
 const COST_SMOOTHING = 0.2;
 
@@ -88,6 +96,12 @@ export interface JobOptions {
   readonly expectedCost?: number;
   /** A one-shot job runs once, as soon as the budget allows, then is removed. */
   readonly once?: boolean;
+  /**
+   * The first run is due now and waits only for the sliding hour, not its staggered turn: a contract
+   * never seen before must read its count at once, or events emitted before its first poll would
+   * never be news (with a stored cursor, a late first poll loses nothing, so those are staggered).
+   */
+  readonly startNow?: boolean;
   readonly run: (signal: AbortSignal) => Promise<JobRun>;
 }
 
@@ -156,11 +170,19 @@ export class BackgroundScheduler implements Disposable {
   private readonly timers: SchedulerTimers;
   private budget: SchedulerBudget;
   private readonly jobs = new Map<number, Job>();
+  /**
+   * Learned requests per run of each kind. The plan uses it rather than each job's own average: a job
+   * runs once per round (an hour for 50 contracts on Free), its kind learns from every run, so a wrong
+   * first guess (busy contracts fetch a page on most polls) is corrected within one round, not ten.
+   */
+  private readonly kindCost = new Map<string, number>();
   private nextId = 1;
   private tokens = 1;
   private tokensAt: number;
   /** Requests charged in the last hour: [time, requests]. */
   private hourLog: Array<[number, number]> = [];
+  /** What jobs reported sending in the last hour: [time, requests]. The rest of hourLog is other work. */
+  private jobLog: Array<[number, number]> = [];
   private timer: unknown;
   private running: Job | undefined;
   private lastFirstDue = -Infinity;
@@ -223,13 +245,14 @@ export class BackgroundScheduler implements Disposable {
     };
     this.jobs.set(job.id, job);
     const now = this.timers.now();
-    if (options.once) {
+    if (options.once || options.startNow) {
       job.dueOverride = now;
     } else {
       // Staggered: one planned spacing after the previous first run, never later than one interval.
       const active = this.activeJobs().length;
       const interval = this.intervals(now).get(job.id) ?? job.minIntervalMs;
-      const spacing = Number.isFinite(interval) ? interval / Math.max(1, active) : 0;
+      // Spread over STAGGER_FRACTION of the interval: the plan shrinks once first runs show their cost.
+      const spacing = Number.isFinite(interval) ? (STAGGER_FRACTION * interval) / Math.max(1, active) : 0;
       job.dueOverride = Math.min(now + interval, Math.max(now, this.lastFirstDue + spacing));
       this.lastFirstDue = job.dueOverride;
     }
@@ -268,7 +291,7 @@ export class BackgroundScheduler implements Disposable {
     let planned = 0;
     for (const job of this.activeJobs()) {
       const i = intervals.get(job.id) ?? Infinity;
-      planned += job.cost / i;
+      planned += this.costOf(job) / i;
       const k = kinds.get(job.options.kind) ?? { kind: job.options.kind, jobs: 0, intervalMs: Infinity };
       k.jobs++;
       k.intervalMs = Math.min(k.intervalMs, i);
@@ -306,13 +329,16 @@ export class BackgroundScheduler implements Disposable {
    * bisection finds it; 0 when the floors already fit.
    */
   private roundMs(now: number): number {
-    const rate = this.shareRate(now) * PLAN_UTILISATION;
+    // Other background work of the last hour (tracking, re-reads, a view's first probe) is planned
+    // around: the jobs get what it leaves of the planned rate (never less than a tenth of it).
+    const planned = this.shareRate(now) * PLAN_UTILISATION;
+    const rate = Math.max(planned / 10, planned - this.otherLastHour(now) / HOUR_MS);
     const jobs = this.activeJobs();
     if (!Number.isFinite(rate) || jobs.length === 0) return 0;
     // Planned as if every job ran at full speed: a slowed job (unfocused window) saves its part instead
     // of handing it to the others, so slowing down really means fewer requests.
     const demand = (l: number): number =>
-      jobs.reduce((sum, j) => sum + j.cost / Math.max(j.minIntervalMs, l, 1), 0);
+      jobs.reduce((sum, j) => sum + this.costOf(j) / Math.max(j.minIntervalMs, l, 1), 0);
     if (demand(0) <= rate) return 0;
     if (rate <= 0) return Infinity;
     let lo = 0;
@@ -324,6 +350,20 @@ export class BackgroundScheduler implements Disposable {
       else hi = mid;
     }
     return Math.ceil(hi);
+  }
+
+  /**
+   * How much longer a job may wait for tokens. A first run of a never-seen contract waits for nothing but
+   * the hour; other first runs always wait for tokens (that is what staggers them, at what they really
+   * cost); later runs wait at most until {@link MAX_LATE_FRACTION} of their interval past due.
+   */
+  private lateness(job: Job, due: number, interval: number, now: number): number {
+    if (job.lastRunAt === undefined) return job.options.startNow ? 0 : Infinity;
+    return due + MAX_LATE_FRACTION * interval - now;
+  }
+
+  private costOf(job: Job): number {
+    return this.kindCost.get(job.options.kind) ?? job.cost;
   }
 
   private intervals(now: number): Map<number, number> {
@@ -357,15 +397,27 @@ export class BackgroundScheduler implements Disposable {
     return this.hourLog.reduce((s, [, n]) => s + n, 0);
   }
 
-  /** Ms until a job expected to cost `cost` may start (0 = now). */
-  private budgetWait(now: number, cost: number): number {
+  /** Metered requests of the last hour that no job reported: work that does not run as a job. */
+  private otherLastHour(now: number): number {
+    if (!this.meterSubscription) return 0;
+    this.jobLog = this.jobLog.filter(([t]) => t > now - HOUR_MS);
+    const jobs = this.jobLog.reduce((s, [, n]) => s + n, 0);
+    return Math.max(0, this.spentLastHour(now) - jobs);
+  }
+
+  /**
+   * Ms until a job expected to cost `cost` may start (0 = now). `lateBy` is how long the job may still
+   * wait for tokens before only the sliding hour can hold it.
+   */
+  private budgetWait(now: number, cost: number, lateBy = Infinity, hourFraction = 1): number {
     const rate = this.shareRate(now);
     if (!Number.isFinite(rate)) return 0;
     if (rate <= 0) return msUntilNextUtcMonth(now);
     this.refill(now);
     let wait = this.tokens >= 1 ? 0 : (1 - this.tokens) / (rate * BUCKET_UTILISATION);
+    wait = Math.min(wait, Math.max(0, lateBy));
     // The sliding hour: starting must leave room for what the job is expected to cost.
-    const hourly = rate * HOUR_MS;
+    const hourly = rate * HOUR_MS * hourFraction;
     const need = Math.min(Math.max(1, Math.ceil(cost)), Math.floor(hourly));
     let spent = this.spentLastHour(now);
     for (const [t, n] of this.hourLog) {
@@ -379,7 +431,9 @@ export class BackgroundScheduler implements Disposable {
   private charge(now: number, requests: number): void {
     if (requests <= 0) return;
     this.refill(now);
-    this.tokens -= requests;
+    // Debt beyond the bucket's size is forgiven: the sliding hour is what keeps the share, and a long
+    // debt would hold every job late for hours after one burst.
+    this.tokens = Math.max(-BUCKET_CAPACITY, this.tokens - requests);
     this.hourLog.push([now, requests]);
   }
 
@@ -396,49 +450,102 @@ export class BackgroundScheduler implements Disposable {
     this.timer = undefined;
   }
 
+  /**
+   * The job to run next and when it may start: the earliest moment any job is both due and allowed by
+   * the budget (ties: the earliest due). Not simply the earliest due: a first run waiting for tokens must
+   * not hold up a contract that is already late.
+   */
+  private pick(now: number): { job: Job; at: number; intervalMs: number } | undefined {
+    const intervals = this.intervals(now);
+    type Candidate = { job: Job; at: number; due: number; intervalMs: number; early: boolean };
+    const better = (a: Candidate, b: Candidate | undefined): boolean =>
+      !b || a.at < b.at || (a.at === b.at && (a.early !== b.early ? !a.early : a.due < b.due));
+    let best: Candidate | undefined;
+    let anyDue = false;
+    const earlyOnes: Job[] = [];
+    for (const job of this.jobs.values()) {
+      if (job.paused) continue;
+      const interval = intervals.get(job.id) ?? Infinity;
+      const due = this.dueOf(job, interval);
+      if (!Number.isFinite(due)) continue;
+      if (due <= now) anyDue = true;
+      // A staggered first run keeps the last hour within the plan's pace, so the first round takes
+      // about one interval: faster, and the second round would find nothing due and idle.
+      const first = job.lastRunAt === undefined && !job.options.startNow && !job.options.once;
+      const wait = this.budgetWait(
+        now,
+        this.costOf(job),
+        this.lateness(job, due, interval, now),
+        first ? PLAN_UTILISATION : 1,
+      );
+      const candidate: Candidate = {
+        job,
+        at: Math.max(due, now + wait),
+        due,
+        intervalMs: interval,
+        early: false,
+      };
+      if (better(candidate, best)) best = candidate;
+      if (
+        candidate.at > now &&
+        job.lastRunAt !== undefined &&
+        job.dueOverride === undefined &&
+        job.slowdown === 1
+      )
+        earlyOnes.push(job);
+    }
+    // Work-conserving: when nothing is due, a job may run before its due time (never before its floor)
+    // with tokens to spare, so the share is used rather than idled while contracts wait for their turn.
+    // Not a slowed job (unfocused: the point is to spend less), nor a first run or a retry (fixed
+    // times), and only while the last hour is within the plan's utilisation: the rest of the share is
+    // the room a burst of other work (a tracked transaction) needs without holding anyone late.
+    if (!anyDue) {
+      const room = this.shareRate(now) * PLAN_UTILISATION * HOUR_MS - this.spentLastHour(now);
+      for (const job of earlyOnes) {
+        if (job.cost > room) continue;
+        const interval = intervals.get(job.id) ?? Infinity;
+        const at = Math.max(
+          (job.lastRunAt as number) + job.minIntervalMs,
+          now + this.budgetWait(now, job.cost),
+        );
+        const candidate: Candidate = {
+          job,
+          at,
+          due: this.dueOf(job, interval),
+          intervalMs: interval,
+          early: true,
+        };
+        if (better(candidate, best)) best = candidate;
+      }
+    }
+    return best;
+  }
+
   private reschedule(): void {
     this.clearTimer();
     if (this.disposed || this.running) return;
     const now = this.timers.now();
-    const intervals = this.intervals(now);
-    let next: Job | undefined;
-    let nextDue = Infinity;
-    for (const job of this.jobs.values()) {
-      if (job.paused) continue;
-      const due = this.dueOf(job, intervals.get(job.id) ?? Infinity);
-      if (due < nextDue) {
-        nextDue = due;
-        next = job;
-      }
-    }
-    if (!next || !Number.isFinite(nextDue)) return;
-    const delay = Math.max(nextDue - now, this.budgetWait(now, next.cost));
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      this.tick();
-    }, delay);
+    const next = this.pick(now);
+    if (!next || !Number.isFinite(next.at)) return;
+    this.timer = this.timers.setTimeout(
+      () => {
+        this.timer = undefined;
+        this.tick();
+      },
+      Math.max(0, next.at - now),
+    );
   }
 
-  /** Runs the earliest due job if it is due and the budget allows; then plans the next wake-up. */
+  /** Runs the job whose turn it is, if its moment has come; then plans the next wake-up. */
   private tick(): void {
     if (this.disposed || this.running) return;
     const now = this.timers.now();
-    const intervals = this.intervals(now);
-    let job: Job | undefined;
-    let due = Infinity;
-    for (const j of this.jobs.values()) {
-      if (j.paused) continue;
-      const d = this.dueOf(j, intervals.get(j.id) ?? Infinity);
-      if (d < due) {
-        due = d;
-        job = j;
-      }
-    }
-    if (!job || due > now || this.budgetWait(now, job.cost) > 0) {
+    const next = this.pick(now);
+    if (!next || next.at > now) {
       this.reschedule();
       return;
     }
-    void this.runJob(job, now, intervals.get(job.id) ?? Infinity);
+    void this.runJob(next.job, now, next.intervalMs);
   }
 
   private async runJob(job: Job, now: number, intervalMs: number): Promise<void> {
@@ -456,7 +563,13 @@ export class BackgroundScheduler implements Disposable {
     if (this.disposed) return;
     const requests = Math.max(0, Math.floor(result.requests));
     if (!this.meterSubscription) this.charge(now, requests);
+    else if (requests > 0) this.jobLog.push([now, requests]);
     job.cost += COST_SMOOTHING * (requests - job.cost);
+    if (!job.options.once) {
+      const kind = job.options.kind;
+      const k = this.kindCost.get(kind) ?? requests;
+      this.kindCost.set(kind, k + COST_SMOOTHING * (requests - k));
+    }
     if (result.retryInMs !== undefined) job.dueOverride = now + Math.max(0, result.retryInMs);
     if (result.done || job.options.once) this.remove(job);
     this.ranEmitter.fire({

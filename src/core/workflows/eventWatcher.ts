@@ -274,9 +274,21 @@ export class EventWatcher {
       minIntervalMs: this.minIntervalMs,
       // A count, plus a page when it grew: the first guess until the job has learned its own cost.
       expectedCost: 1 + (this.budget?.fetchRatio ?? DEFAULT_FETCH_RATIO),
+      startNow: this.neverSeen(w),
       run: () => this.runJob(w),
     });
     this.applyFocus(w.job);
+  }
+
+  /**
+   * No cursor for this contract, in memory or stored (a Memento answers synchronously): its first count
+   * must be read at once, since events before it are not news. A store that answers later counts as
+   * having one (a late first poll then loses nothing).
+   */
+  private neverSeen(w: Watched): boolean {
+    if (w.cursor) return false;
+    const stored = this.store.get(this.storeKey(w.address));
+    return stored === undefined || stored === null;
   }
 
   /** The configured interval, never below the spec's 16 s. */

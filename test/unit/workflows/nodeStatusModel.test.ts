@@ -190,10 +190,10 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     await heights;
     assert.equal(chainInfo(), heightsBefore + 16, 'opening Chains reads them at once');
     assert.equal(scheduler.size, 2);
-    const kinds = new Set<string>();
-    for (let i = 0; i < 2; i++) kinds.add((await fireNext()).kind);
-    assert.deepEqual([...kinds].sort(), ['chains', 'node']);
+    // The self-clique may run ahead of its turn while the share has room; the heights come within a few runs.
+    for (let i = 0; i < 10 && !runs.some((r) => r.kind === 'chains'); i++) await fireNext();
     assert.equal(runs.find((r) => r.kind === 'chains')?.requests, 16);
+    assert.ok(runs.filter((r) => r.kind === 'node').every((r) => r.requests === 1));
 
     model.setChainsExpanded(false);
     assert.equal(scheduler.size, 1);
