@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { MonthlyUsage, RateHeadroom } from '../core/gateway';
 import { limitsOf } from '../core/gateway';
 import { statusBarView } from '../core/presentation/statusBar';
+import { freshnessLine } from '../core/scheduling/backgroundScheduler';
+import { clientScheduler } from '../core/scheduling/clientScheduler';
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
 import type { SecretStore } from '../secrets';
@@ -17,6 +19,9 @@ export class StatusBarController extends DisposableBase {
   /** One timer at most: the moment the view changes by itself (window reset, warning expiry). */
   private nextRender: ReturnType<typeof setTimeout> | undefined;
   private hasKey: boolean | undefined;
+  /** What freshness the background share buys, when it cannot give every contract 16 s. */
+  private freshness: string | undefined;
+  private planSubscription: { dispose(): void } | undefined;
 
   constructor(
     private readonly connection: ConnectionManager,
@@ -35,6 +40,7 @@ export class StatusBarController extends DisposableBase {
         this.render();
         void this.loadUsage();
         void this.loadKeyPresence();
+        this.followPlan();
       }),
     );
     this.register(
@@ -58,9 +64,28 @@ export class StatusBarController extends DisposableBase {
       }),
     );
     this.register({ dispose: () => clearTimeout(this.nextRender) });
+    this.register({ dispose: () => this.planSubscription?.dispose() });
     this.render();
     void this.loadUsage();
     void this.loadKeyPresence();
+    this.followPlan();
+  }
+
+  /** The background scheduler of the active client: its plan says what freshness the share buys. */
+  private followPlan(): void {
+    this.planSubscription?.dispose();
+    this.planSubscription = undefined;
+    this.freshness = undefined;
+    const { client, profile } = this.connection.state;
+    if (!client) return;
+    const planName = profile?.kind === 'gateway' ? (profile.plan ?? 'free') : undefined;
+    const scheduler = clientScheduler(client);
+    const update = (): void => {
+      this.freshness = freshnessLine(scheduler.plan(), planName);
+      this.render();
+    };
+    this.planSubscription = scheduler.onDidChangePlan(update);
+    update();
   }
 
   /** A gateway profile without a stored key says so (a node profile's key is optional). */
@@ -93,6 +118,7 @@ export class StatusBarController extends DisposableBase {
       usage: this.usage,
       lastError: this.lastError,
       ...(this.hasKey !== undefined ? { hasKey: this.hasKey } : {}),
+      ...(this.freshness ? { freshness: this.freshness } : {}),
       now: Date.now(),
     });
     clearTimeout(this.nextRender);

@@ -10,6 +10,11 @@ export interface StatusBarInput {
   readonly lastError: { kind: string; message: string; at: number } | undefined;
   /** False when the profile needs an API key (a gateway profile) and none is stored. */
   readonly hasKey?: boolean;
+  /**
+   * What freshness the background budget buys, when it cannot give every contract the 16 s floor
+   * (e.g. "10 contracts on Free: each every 6 min"); see `freshnessLine`.
+   */
+  readonly freshness?: string;
   readonly now: number;
 }
 
@@ -48,6 +53,7 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
       `Headroom: ${input.headroom.remaining}/${input.headroom.limit} requests left this second, window resets at ${clock(input.headroom.resetAt)}`,
     );
   }
+  if (input.freshness) lines.push(`Background polling within the monthly share: ${input.freshness}`);
   if (input.lastError) lines.push(`Last error (${clock(input.lastError.at)}): ${input.lastError.message}`);
   if (input.hasKey === false)
     lines.push('No API key is stored for this profile: run "Alephium: Set API Key".');

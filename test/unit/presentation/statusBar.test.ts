@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { statusBarView, type StatusBarInput } from '../../../src/core/presentation/statusBar';
+import { BackgroundScheduler, freshnessLine } from '../../../src/core/scheduling/backgroundScheduler';
 
 const base: StatusBarInput = {
   profileName: 'Sandbox',
@@ -12,6 +13,23 @@ const base: StatusBarInput = {
 };
 
 describe('status bar presentation', () => {
+  it('says in the tooltip what freshness the background share buys when the 16 s floor does not hold', () => {
+    const scheduler = new BackgroundScheduler({
+      budget: { monthlyLimit: 100_000, share: 0.5 },
+      timers: { now: () => base.now, setTimeout: () => 0, clearTimeout: () => undefined },
+    });
+    for (let i = 0; i < 10; i++) scheduler.add({ kind: 'contract', run: async () => ({ requests: 1 }) });
+    const freshness = freshnessLine(scheduler.plan(), 'free');
+    scheduler.dispose();
+    assert.equal(freshness, '10 contracts on Free: each every 10 min');
+    const view = statusBarView({ ...base, ...(freshness ? { freshness } : {}) });
+    assert.match(
+      view.tooltip,
+      /Background polling within the monthly share: 10 contracts on Free: each every 10 min/,
+    );
+    assert.doesNotMatch(statusBarView(base).tooltip, /Background polling/);
+  });
+
   it('is hidden when no profile is set', () => {
     assert.equal(statusBarView({ ...base, profileName: undefined }).visible, false);
   });
