@@ -57,7 +57,8 @@ export function replaceBetweenMarkers(readme, table) {
   const a = readme.indexOf(START);
   const b = readme.indexOf(END);
   if (a < 0 || b < a) throw new Error(`README.md has no ${START} … ${END} markers`);
-  return `${readme.slice(0, a + START.length)}\n${table}\n${readme.slice(b)}`;
+  // Blank lines around the table, as Prettier formats Markdown.
+  return `${readme.slice(0, a + START.length)}\n\n${table}\n\n${readme.slice(b)}`;
 }
 
 function main() {

@@ -44,7 +44,7 @@ describe('scripts/perfTable.mjs: README Performance table from bench/results.jso
   it('replaces only what lies between the markers, and refuses a README without them', () => {
     const readme = 'intro\n<!-- perf-table:start -->\nold table\n<!-- perf-table:end -->\noutro\n';
     const next: string = replaceBetweenMarkers(readme, 'NEW');
-    assert.equal(next, 'intro\n<!-- perf-table:start -->\nNEW\n<!-- perf-table:end -->\noutro\n');
+    assert.equal(next, 'intro\n<!-- perf-table:start -->\n\nNEW\n\n<!-- perf-table:end -->\noutro\n');
     assert.equal(replaceBetweenMarkers(next, 'NEW'), next, 'idempotent');
     assert.throws(() => replaceBetweenMarkers('no markers', 'NEW'), /markers/);
   });
