@@ -289,7 +289,16 @@ export class ContractPanel extends DisposableBase {
 
   private async run(action: 'simulate' | 'execute', form: MethodFormInput): Promise<void> {
     const deps = this.manager.deps;
-    if (!this.model) return;
+    if (!this.model) {
+      // The page only offers forms of a model it received, so this is a revived or replayed page: say so
+      // rather than leave its buttons waiting for an answer.
+      this.post({
+        type: 'fieldErrors',
+        method: form.method,
+        errors: { form: "The contract's methods are still loading; try again in a moment." },
+      });
+      return;
+    }
     if (this.running) {
       // One run at a time: a second Execute while a confirmation is open would stack modals.
       this.post({

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
-import { mergeWorkspaceSettings, sandboxProfile } from './sandbox';
+import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 /** The webview frame that shows the contract panel's form of `method` (webviews are nested iframes). */
@@ -68,6 +68,12 @@ async function run(page: Page, title: string): Promise<void> {
   }
 }
 
+/**
+ * The deployment this spec drives: a Counter of its own (deployed through the sandbox's control API), so
+ * the increments it executes do not move the Counter other specs count events of.
+ */
+const DEPLOYMENT = 'Counter:panel';
+
 describe('UI: contract panel', () => {
   let sandbox: Sandbox;
   let restore: (() => void) | undefined;
@@ -77,7 +83,12 @@ describe('UI: contract panel', () => {
     const page = ui.page;
     sandbox = await sandboxProfile(page);
     // The workspace is a Ralph project: the sandbox's artifacts and a deployments file, as the CLI writes.
-    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+    const group = sandbox.contracts.find((c) => c.name === 'Counter')!.groupIndex;
+    const counter = (await sandboxControl('/contracts/deploy', { name: 'Counter', group })) as {
+      txId: string;
+      address: string;
+      contractId: string;
+    };
     fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
     for (const c of sandbox.contracts)
       fs.copyFileSync(c.artifact, path.join(ui.workspace, 'artifacts', `${c.name}.ral.json`));
@@ -87,14 +98,10 @@ describe('UI: contract panel', () => {
       JSON.stringify({
         deployerAddress: sandbox.accounts[0]!.address,
         contracts: {
-          Counter: {
-            txId: counter.deployTxId,
-            codeHash: counter.codeHash,
-            contractInstance: {
-              address: counter.address,
-              contractId: counter.contractId,
-              groupIndex: counter.groupIndex,
-            },
+          [DEPLOYMENT]: {
+            txId: counter.txId,
+            codeHash: sandbox.contracts.find((c) => c.name === 'Counter')!.codeHash,
+            contractInstance: { address: counter.address, contractId: counter.contractId, groupIndex: group },
           },
         },
       }),
@@ -102,7 +109,7 @@ describe('UI: contract panel', () => {
     restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
 
     // The signer: a funded account of Counter's group (a script runs in its signer's group).
-    const signer = sandbox.accounts[counter.groupIndex]!;
+    const signer = sandbox.accounts[group]!;
     await run(page, 'Alephium: Import Signer Key');
     const widget = page.locator('.quick-input-widget');
     await widget
@@ -121,8 +128,8 @@ describe('UI: contract panel', () => {
       await widget
         .locator('.quick-input-title', { hasText: 'Watch Contract' })
         .waitFor({ state: 'visible', timeout: 30_000 });
-      await widget.locator('input').first().fill('Counter');
-      const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
+      await widget.locator('input').first().fill(DEPLOYMENT);
+      const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: DEPLOYMENT }).first();
       try {
         await offered.waitFor({ state: 'visible', timeout: 5_000 });
         await widget.locator('input').first().press('Enter');
@@ -139,11 +146,24 @@ describe('UI: contract panel', () => {
     const page = ui.page;
     // Leave the workbench as found for the next specs: no panel, Counter not watched, no project files.
     await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
-    await runCommandByTitle(page, 'Alephium: Unwatch Contract').catch(() => undefined);
+    // Unwatch through the palette, as a person would, and check the tree let go of the row (bounded): a
+    // contract left watched would stand first in the tree of the specs that follow.
     const widget = page.locator('.quick-input-widget');
-    const row = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
-    if (await row.isVisible({ timeout: 10_000 }).catch(() => false)) await row.click();
-    else await page.keyboard.press('Escape');
+    const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: DEPLOYMENT }).first();
+    const inTree = page.locator('.part.sidebar .monaco-list-row', { hasText: DEPLOYMENT }).first();
+    await run(page, 'View: Show Alephium');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await run(page, 'Alephium: Unwatch Contract');
+        await offered.waitFor({ state: 'visible', timeout: 10_000 });
+        await offered.click();
+        await inTree.waitFor({ state: 'detached', timeout: 10_000 });
+        break;
+      } catch (error) {
+        await page.keyboard.press('Escape');
+        if (attempt === 4) throw error;
+      }
+    }
     await runCommandByTitle(page, 'View: Show Explorer').catch(() => undefined);
     restore?.();
     for (const dir of ['artifacts', 'deployments'])
@@ -155,7 +175,7 @@ describe('UI: contract panel', () => {
     const page = ui.page;
     await run(page, 'View: Show Alephium');
     const sidebar = page.locator('.part.sidebar');
-    const contractRow = sidebar.locator('.monaco-list-row', { hasText: /^Counter/ }).first();
+    const contractRow = sidebar.locator('.monaco-list-row', { hasText: DEPLOYMENT }).first();
     await contractRow.waitFor({ state: 'visible', timeout: 30_000 });
 
     // The row's context menu, as a person opens it (retried: a re-render can swallow the click).
