@@ -41,6 +41,8 @@ export const BUCKET_CAPACITY = 2;
  * intervals, and the hour is what the share promises.
  */
 export const MAX_LATE_FRACTION = 0.1;
+/** A job this late (a fraction of its interval past due) runs whatever the hour says: nothing starves. */
+const STARVATION_FRACTION = 0.2;
 /** First runs are staggered over this fraction of the interval. */
 const STAGGER_FRACTION = 0.8;
 /** Weight of the latest run in a job's learned cost. */
@@ -121,7 +123,10 @@ export interface JobHandle extends Disposable {
   setMinInterval(ms: number): void;
   /** A paused job is not run and takes no share of the budget. */
   setPaused(paused: boolean): void;
-  /** Makes the job due now (it still waits for the budget). */
+  /**
+   * Someone is waiting for this job (the user just changed the contract): its next run is due now, or
+   * once its floor has passed, and is held by nothing else. Still charged to the share.
+   */
   runSoon(): void;
 }
 
@@ -150,6 +155,8 @@ interface Job {
   /** Due time of the first run, or a retry/runSoon override of the next one. */
   dueOverride: number | undefined;
   removed: boolean;
+  /** runSoon was asked: the next run waits for its floor only. */
+  urgent: boolean;
 }
 
 export interface BackgroundSchedulerOptions {
@@ -242,6 +249,7 @@ export class BackgroundScheduler implements Disposable {
       lastRunAt: undefined,
       dueOverride: undefined,
       removed: false,
+      urgent: false,
     };
     this.jobs.set(job.id, job);
     const now = this.timers.now();
@@ -472,15 +480,24 @@ export class BackgroundScheduler implements Disposable {
       // A staggered first run keeps the last hour within the plan's pace, so the first round takes
       // about one interval: faster, and the second round would find nothing due and idle.
       const first = job.lastRunAt === undefined && !job.options.startNow && !job.options.once;
-      const wait = this.budgetWait(
-        now,
-        this.costOf(job),
-        this.lateness(job, due, interval, now),
-        first ? PLAN_UTILISATION : 1,
-      );
+      // Held by nothing but its due time: asked for by the user, or so late that holding it longer
+      // would starve it (only heavy other work, e.g. many tracked sends, can fill the hour like that).
+      const free = job.urgent || (job.lastRunAt !== undefined && now >= due + STARVATION_FRACTION * interval);
+      const wait = free
+        ? 0
+        : this.budgetWait(
+            now,
+            this.costOf(job),
+            this.lateness(job, due, interval, now),
+            first ? PLAN_UTILISATION : 1,
+          );
       const candidate: Candidate = {
         job,
-        at: Math.max(due, now + wait),
+        // Never later than the moment it may no longer be held.
+        at: Math.min(
+          Math.max(due, now + wait),
+          job.lastRunAt !== undefined ? due + STARVATION_FRACTION * interval : Infinity,
+        ),
         due,
         intervalMs: interval,
         early: false,
@@ -552,6 +569,7 @@ export class BackgroundScheduler implements Disposable {
     this.running = job;
     job.lastRunAt = now;
     job.dueOverride = undefined;
+    job.urgent = false;
     let result: JobRun;
     try {
       result = await job.options.run(this.lifetime.signal);
@@ -629,7 +647,8 @@ export class BackgroundScheduler implements Disposable {
       },
       runSoon() {
         if (job.removed) return;
-        job.dueOverride = now();
+        job.dueOverride = Math.max(now(), (job.lastRunAt ?? -Infinity) + job.minIntervalMs);
+        job.urgent = true;
         changed();
       },
       dispose() {

@@ -347,6 +347,23 @@ export class EventWatcher {
     this.reschedule();
   }
 
+  /**
+   * Polls `address` as soon as its 16 s floor allows, ahead of its turn and of the budget's pacing (still
+   * counted): for the glue to call when the user has just changed the contract (executed a method on it,
+   * deployed it), so the view does not wait a whole planned interval for the events they caused.
+   */
+  pollSoon(address: string): void {
+    const w = this.contracts.get(address);
+    if (!w) return;
+    if (w.job) w.job.runSoon();
+    else {
+      // The watcher's own loop: due now, unless polled less than the floor ago.
+      const due = Math.max(this.timers.now(), w.lastPolledAt + MIN_POLL_INTERVAL_MS);
+      w.lastPolledAt = Math.min(w.lastPolledAt, due - this.intervalMs);
+      this.reschedule();
+    }
+  }
+
   /** Stops watching. With `forget`, the stored cursor is dropped too (re-watching starts afresh). */
   async unwatch(address: string, options: { forget?: boolean } = {}): Promise<void> {
     const w = this.contracts.get(address);

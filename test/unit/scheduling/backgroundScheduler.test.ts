@@ -274,4 +274,59 @@ describe('background scheduler: one budget', () => {
     assert.ok(s.spentInLastHour() <= FREE_HOURLY);
     s.dispose();
   });
+
+  it('runSoon: the user is waiting, so the next run goes once its floor has passed, whatever the budget', async () => {
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const r = record(s);
+    const hs = Array.from({ length: 10 }, (_, i) =>
+      s.add({ kind: 'contract', label: `c${i}`, run: costs(1) }),
+    );
+    await timers.advance(2 * HOUR);
+    const h = hs[3]!;
+    const last = h.lastRunAt!;
+    assert.ok(h.intervalMs > 5 * 60_000, `${h.intervalMs}`);
+    // Asked 5 s after its last run: it goes at its 16 s floor, not a whole interval later.
+    await timers.advance(Math.max(0, last + 5_000 - timers.now()));
+    const askedAt = timers.now();
+    const runsBefore = r.runs.length;
+    h.runSoon();
+    await timers.advance(60_000);
+    const again = r.runs.slice(runsBefore).find((x) => x.label === 'c3');
+    assert.ok(again, 'ran again within a minute of being asked');
+    assert.equal(again.startedAt, Math.max(askedAt, last + 16_000), 'at its floor, held by nothing else');
+    s.dispose();
+  });
+
+  it('no job starves even when other work has filled the hour: it runs at most a fifth of its interval late', async () => {
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const r = record(s);
+    let charge: () => void = () => undefined;
+    s.meter((c) => {
+      charge = c;
+      return { dispose: () => undefined };
+    });
+    s.add({
+      kind: 'contract',
+      label: 'a',
+      run: async () => {
+        charge();
+        return { requests: 1 };
+      },
+    });
+    await timers.advance(HOUR);
+    // A heavy hour of tracked sends: 120 status checks, far past the share on their own.
+    for (let i = 0; i < 120; i++) {
+      charge();
+      await timers.advance(30_000);
+    }
+    const gaps = r.gaps('a').slice(1);
+    const runs = r.runs.filter((x) => x.label === 'a');
+    for (const [i, g] of gaps.entries()) {
+      const interval = Math.max(runs[i]!.intervalMs, runs[i + 1]!.intervalMs);
+      assert.ok(g <= 1.25 * interval, `gap ${g} vs ${interval}`);
+    }
+    s.dispose();
+  });
 });

@@ -498,4 +498,18 @@ describe('event watcher: polls go through the background scheduler with a budget
     assert.ok(client.calls.filter((c) => c.address === B).length >= 10, 'B is not held up by A');
     watcher.dispose();
   });
+
+  it('pollSoon: after the user changed a contract its events come at the 16 s floor, not a planned interval later', async () => {
+    const { client, timers, watcher, received } = setup({ budget: { monthlyLimit: 100_000, share: 0.5 } });
+    for (const a of [A, B]) watcher.watch(a);
+    watcher.start();
+    await timers.advance(60 * 60_000);
+    assert.ok(watcher.intervalMs > 60_000, `${watcher.intervalMs}`);
+    const before = received.length;
+    client.emit(A);
+    watcher.pollSoon(A);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(received.length, before + 1, 'the new event is delivered within the floor');
+    watcher.dispose();
+  });
 });
