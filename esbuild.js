@@ -47,6 +47,21 @@ const undiciAsSeparateFile = {
   },
 };
 
+/**
+ * The Ralph scanner and failure explainer are loaded when a `.ral` file is shown or a call fails (see
+ * src/debugging/loadEngine.ts): the extension bundle refers to them as `./debuggingEngine.js`.
+ */
+const debuggingEngineAsSeparateFile = {
+  name: 'debugging-engine-as-separate-file',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/engine$/ }, (args) =>
+      /[\\/]src[\\/]debugging$/.test(args.resolveDir)
+        ? { path: './debuggingEngine.js', external: true }
+        : undefined,
+    );
+  },
+};
+
 const targets = [
   {
     ...common,
@@ -56,7 +71,16 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [...common.plugins, undiciAsSeparateFile],
+    plugins: [...common.plugins, undiciAsSeparateFile, debuggingEngineAsSeparateFile],
+  },
+  {
+    ...common,
+    entryPoints: ['src/debugging/engine.ts'],
+    outfile: 'dist/debuggingEngine.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
   },
   {
     ...common,

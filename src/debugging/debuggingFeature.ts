@@ -9,27 +9,14 @@
  */
 import * as vscode from 'vscode';
 import type { ArtifactRegistry, ContractArtifact } from '../core/artifacts';
-import {
-  explainVmFailure,
-  placeDebugMessages,
-  type FailureContext,
-  type FailureExplanation,
-  type FailureLookup,
-} from '../core/debugging/explain';
-import { parseVmFailure } from '../core/debugging/vmError';
-import {
-  lensesFor,
-  type Instance,
-  type Lens,
-  type LensData,
-  type SeenEvent,
-} from '../core/debugging/lensModel';
+import type { FailureContext, FailureExplanation, FailureLookup } from '../core/debugging/explain';
+import type { Instance, Lens, LensData, SeenEvent } from '../core/debugging/lensModel';
 import type { ContractEvent } from '../core/gateway';
 import type { Logger } from '../core/log';
 import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../core/protocol';
 import type { ConnectionManager } from '../connection';
 import { argString } from '../util/prompts';
-import { scanRalph, type RalphScan } from '../core/ralph/scanner';
+import type { RalphScan } from '../core/ralph/scanner';
 import type { RalphSourceMap } from '../core/ralph/sourceMap';
 import { CommandIds } from '../constants';
 import type { ContractNode, ContractsTreeProvider } from '../contracts/contractsTree';
@@ -37,6 +24,7 @@ import type { WorkspaceArtifacts } from '../contracts/workspaceArtifacts';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { DisposableBase } from '../util/lifecycle';
 import { FailureDiagnostics } from './failureDiagnostics';
+import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
 
 const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
@@ -106,9 +94,18 @@ export class FailureReporter extends DisposableBase {
     ctx: FailureContext,
     known?: ReadonlyMap<string, ContractArtifact>,
   ): Promise<FailureExplanation> {
+    let engine: DebuggingEngine;
     try {
-      const lookup = await this.lookup([parseVmFailure(detail).contractAddress, ctx.address], known);
-      const explanation = explainVmFailure(detail, ctx, lookup);
+      engine = await loadEngine();
+    } catch (e) {
+      // Without the engine the node's text is still the failure: never hide it.
+      this.log.warn(`Could not load the failure explainer: ${e instanceof Error ? e.message : String(e)}`);
+      const failure = { name: 'Unknown', summary: detail, raw: detail };
+      return { failure, context: ctx, message: detail, sites: [] };
+    }
+    try {
+      const lookup = await this.lookup([engine.parseVmFailure(detail).contractAddress, ctx.address], known);
+      const explanation = engine.explainVmFailure(detail, ctx, lookup);
       this.diagnostics.showDebugHints([]);
       const placed = this.diagnostics.report(explanation);
       this.log.warn(
@@ -118,7 +115,7 @@ export class FailureReporter extends DisposableBase {
     } catch (e) {
       // The explainer must never hide the failure it explains.
       this.log.warn(`Could not explain a failure: ${e instanceof Error ? e.message : String(e)}`);
-      return explainVmFailure(detail, ctx, { artifactOf: () => undefined });
+      return engine.explainVmFailure(detail, ctx, { artifactOf: () => undefined });
     }
   }
 
@@ -134,7 +131,7 @@ export class FailureReporter extends DisposableBase {
         debugMessages.map((d) => d.contractAddress),
         known,
       );
-      const hints = placeDebugMessages(debugMessages, lookup, method);
+      const hints = (await loadEngine()).placeDebugMessages(debugMessages, lookup, method);
       this.diagnostics.showDebugHints(hints);
       return hints.length;
     } catch (e) {
@@ -171,11 +168,11 @@ class RalphLenses implements vscode.CodeLensProvider {
     this.timer = setTimeout(() => this.changed.fire(), 100);
   }
 
-  scanOf(document: vscode.TextDocument): RalphScan {
+  private scanOf(engine: DebuggingEngine, document: vscode.TextDocument): RalphScan {
     const key = document.uri.toString();
     const hit = this.scans.get(key);
     if (hit && hit.version === document.version) return hit.scan;
-    const scan = scanRalph(document.getText());
+    const scan = engine.scanRalph(document.getText());
     this.scans.set(key, { version: document.version, scan });
     return scan;
   }
@@ -186,12 +183,14 @@ class RalphLenses implements vscode.CodeLensProvider {
     if (hit && hit.version === document.version && hit.generation === this.generation) return hit.lenses;
     const generation = this.generation;
     // The first lens may come before anything read the artifacts (local files only, never a request).
-    const data = await this.data();
+    const [data, engine] = await Promise.all([this.data(), loadEngine()]);
     const t0 = performance.now();
-    const lenses = lensesFor(this.scanOf(document), data, {
-      now: Date.now(),
-      executeAvailable: this.executeAvailable(),
-    }).map(toCodeLens);
+    const lenses = engine
+      .lensesFor(this.scanOf(engine, document), data, {
+        now: Date.now(),
+        executeAvailable: this.executeAvailable(),
+      })
+      .map(toCodeLens);
     this.lastRenderMs = performance.now() - t0;
     this.cache.set(key, { version: document.version, generation, lenses });
     return lenses;

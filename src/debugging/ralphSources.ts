@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { RalphSourceMap, sourceDirOf } from '../core/ralph/sourceMap';
+import type { RalphSourceMap } from '../core/ralph/sourceMap';
+import { loadEngine } from './loadEngine';
 import type { Logger } from '../core/log';
 import { DisposableBase } from '../util/lifecycle';
 
@@ -59,7 +60,7 @@ export class WorkspaceRalphSources extends DisposableBase {
     return this.loading;
   }
 
-  private async sourceDirs(): Promise<string[]> {
+  private async sourceDirs(sourceDirOf: (text: string) => string | undefined): Promise<string[]> {
     const dirs = new Set(['contracts']);
     for (const uri of await vscode.workspace.findFiles(CONFIGS, EXCLUDE, 20)) {
       try {
@@ -73,7 +74,8 @@ export class WorkspaceRalphSources extends DisposableBase {
   }
 
   private async read(): Promise<RalphSourceMap> {
-    const dirs = await this.sourceDirs();
+    const { RalphSourceMap, sourceDirOf } = await loadEngine();
+    const dirs = await this.sourceDirs(sourceDirOf);
     const inDirs = `**/{${dirs.join(',')}}/**/*.ral`;
     let uris = await vscode.workspace.findFiles(inDirs, EXCLUDE, 2000);
     if (uris.length === 0) uris = await vscode.workspace.findFiles(RAL, EXCLUDE, 2000);

@@ -274,7 +274,10 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       await row(/^Incremented/).click({ button: 'right' });
       try {
         await menuItem.waitFor({ state: 'visible', timeout: 5_000 });
-        await menuItem.click({ timeout: 5_000 });
+        // A click while the menu settles can be lost: hovering focuses the item, Enter runs it.
+        await menuItem.hover({ timeout: 5_000 });
+        await page.keyboard.press('Enter');
+        await menuItem.waitFor({ state: 'hidden', timeout: 5_000 });
         break;
       } catch (error) {
         if (attempt === 5) throw error;

@@ -1,0 +1,10 @@
+/**
+ * The parsing and explaining half of debugging in the editor, bundled apart (`dist/debuggingEngine.js`)
+ * and loaded on first use through `loadEngine`: the activation bundle only carries the thin glue, and
+ * nothing here is needed until a `.ral` file is shown or a call fails.
+ */
+export { scanRalph } from '../core/ralph/scanner';
+export { RalphSourceMap, sourceDirOf } from '../core/ralph/sourceMap';
+export { explainVmFailure, placeDebugMessages } from '../core/debugging/explain';
+export { parseVmFailure } from '../core/debugging/vmError';
+export { lensesFor } from '../core/debugging/lensModel';
