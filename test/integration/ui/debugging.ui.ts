@@ -149,7 +149,11 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       }),
     );
     // A headless window may not have focus; the default would slow the watcher down.
-    restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
+    // The watcher polls every 16 s here (the floor), so "nothing more is coming" can be waited for.
+    restore = mergeWorkspaceSettings(ui.workspace, {
+      'alephium.watch.whenUnfocused': 'continue',
+      'alephium.watch.intervalSeconds': 16,
+    });
   });
 
   after(async function () {
@@ -157,14 +161,21 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     const page = ui.page;
     // Leave the workbench as found: no editors, Counter not watched, no project files.
     await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
+    await runCommandByTitle(page, 'View: Hide Panel').catch(() => undefined);
     if (watchedHere) {
       await runCommandByTitle(page, 'Alephium: Unwatch Contract').catch(() => undefined);
+      // Wait for the pick list (isVisible does not wait), then choose Counter; never leave it open.
       const row = page
         .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Counter' })
         .first();
-      if (await row.isVisible({ timeout: 10_000 }).catch(() => false)) await row.click();
-      else await page.keyboard.press('Escape');
+      const shown = await row
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (shown) await row.click();
     }
+    const input = page.locator('.quick-input-widget');
+    if (await input.isVisible()) await page.keyboard.press('Escape');
     restore?.();
     for (const dir of ['contracts', 'artifacts', 'deployments'])
       fs.rmSync(path.join(ui.workspace, dir), { recursive: true, force: true });
@@ -225,6 +236,16 @@ describe('UI: debugging in the editor (counter.ral)', () => {
         return '';
       });
       before = seen(t) ?? 0;
+    }
+    // Events triggered while waiting may still be on their way: the count must hold still for more
+    // than one poll (16 s) before it is the baseline.
+    for (let stable = Date.now(); Date.now() - stable < 20_000;) {
+      await page.waitForTimeout(1_000);
+      const now = seen((await lensRows(page)).join('\n')) ?? before;
+      if (now !== before) {
+        before = now;
+        stable = Date.now();
+      }
     }
     await sandboxControl('/events/trigger', { count: 2 });
     const after = await watchUntil(
