@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { groupOfAddress } from '../../../src/core/protocol';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
@@ -120,11 +121,14 @@ describe('UI: debugging in the editor (counter.ral)', () => {
   let sandbox: Sandbox;
   let restore: (() => void) | undefined;
   let watchedHere = false;
+  /** A Counter of this spec's own, so its events do not change what other specs count. */
+  let mine: { address: string; txId: string; contractId: string };
 
   before(async function () {
     this.timeout(180_000);
     sandbox = await sandboxProfile(ui.page);
     const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+    mine = (await sandboxControl('/contracts/deploy', { name: 'Counter' })) as typeof mine;
     // The workspace is a Ralph project: sources, the compiled artifact and the CLI's deployments file.
     fs.mkdirSync(path.join(ui.workspace, 'contracts'), { recursive: true });
     fs.copyFileSync(COUNTER_RAL, path.join(ui.workspace, 'contracts', 'counter.ral'));
@@ -137,12 +141,12 @@ describe('UI: debugging in the editor (counter.ral)', () => {
         deployerAddress: sandbox.accounts[0]!.address,
         contracts: {
           Counter: {
-            txId: counter.deployTxId,
+            txId: mine.txId,
             codeHash: counter.codeHash,
             contractInstance: {
-              address: counter.address,
-              contractId: counter.contractId,
-              groupIndex: counter.groupIndex,
+              address: mine.address,
+              contractId: mine.contractId,
+              groupIndex: groupOfAddress(mine.address),
             },
           },
         },
@@ -166,7 +170,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       await runCommandByTitle(page, 'Alephium: Unwatch Contract').catch(() => undefined);
       // Wait for the pick list (isVisible does not wait), then choose Counter; never leave it open.
       const row = page
-        .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Counter' })
+        .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: mine.address })
         .first();
       const shown = await row
         .waitFor({ state: 'visible', timeout: 10_000 })
@@ -184,8 +188,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
   it('lenses show the deployment, Watch, Simulate on public functions, and event counts that follow the chain', async function () {
     this.timeout(300_000);
     const page = ui.page;
-    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
-    const short = `${counter.address.slice(0, 6)}…${counter.address.slice(-4)}`;
+    const short = `${mine.address.slice(0, 6)}…${mine.address.slice(-4)}`;
     await openFile(page, 'counter.ral');
     // The deployments file reaches the extension a moment after it is written: the lens follows.
     let rows = await watchUntil(
@@ -224,7 +227,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     };
     let before = 0;
     for (let attempt = 1; before === 0; attempt++) {
-      await sandboxControl('/events/trigger', { count: 1 });
+      await sandboxControl('/events/trigger', { count: 1, contract: mine.address });
       const t = await watchUntil(
         page,
         'a first Incremented counted',
@@ -247,7 +250,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
         stable = Date.now();
       }
     }
-    await sandboxControl('/events/trigger', { count: 2 });
+    await sandboxControl('/events/trigger', { count: 2, contract: mine.address });
     const after = await watchUntil(
       page,
       'two more Incremented counted',
