@@ -107,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
       ...deps,
       artifacts,
       store: trackedTransactions,
+      failures,
       ...contracts.actionSupport,
     }),
   );

@@ -51,6 +51,7 @@ import { networkPin, signingContext, type SigningContext } from '../transactions
 import type { TrackedTransactions } from '../transactions/trackedTransactions';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
+import type { FailureReporter } from '../debugging/debuggingFeature';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 
 export interface ContractActionsDeps extends CommandContext {
@@ -63,6 +64,8 @@ export interface ContractActionsDeps extends CommandContext {
   readonly artifactLookup: (addresses: readonly string[]) => Promise<ArtifactLookup>;
   /** Watched contract addresses, for the palette's picker. */
   readonly watched: () => readonly { address: string; name?: string }[];
+  /** Puts VM failures at their Ralph line (Problems view) and debug messages at their emit. */
+  readonly failures?: Pick<FailureReporter, 'explain' | 'succeeded'>;
 }
 
 /** How long a command waits for its transaction to reach a block before returning 'submitted'. */
@@ -139,8 +142,10 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
             )
           ).index;
     const { fn } = findMethod(artifact, method);
-    let inputs = stringList(argValue(args, 'args'));
-    const interactive = inputs === undefined;
+    // An argument object naming the method is a complete request (keybindings, the panel, tests): only
+    // what it cannot leave out (the parameters of a method that has some) is ever asked for.
+    const interactive = methodArg === undefined;
+    let inputs = stringList(argValue(args, 'args')) ?? (fn.paramTypes.length === 0 ? [] : undefined);
     if (!inputs) {
       inputs = [];
       for (let i = 0; i < fn.paramTypes.length; i++) {
@@ -184,6 +189,27 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     }
   };
 
+  /** A dry run's outcome in the editor: a failure at the asserting line, debug messages at their emit. */
+  const reportSimulation = async (
+    view: SimulationView,
+    request: MethodCallRequest,
+    artifact: ContractArtifact,
+    origin: string,
+  ): Promise<string | undefined> => {
+    if (!deps.failures) return undefined;
+    const known = new Map([[request.address, artifact]]);
+    if (view.ok) {
+      await deps.failures.succeeded(view.debugMessages, view.method, known);
+      return undefined;
+    }
+    const explained = await deps.failures.explain(
+      view.error ?? '',
+      { address: request.address, method: view.method, args: request.args ?? [], origin },
+      known,
+    );
+    return explained.message;
+  };
+
   const simulate = async (args?: unknown): Promise<SimulationView> => {
     const request = await methodRequest(args, 'Simulate Contract Method');
     const { artifact, registry } = await contractArtifact(request.address, args);
@@ -206,10 +232,11 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
       () => simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
     );
     for (const d of view.debugMessages) log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
+    const explained = await reportSimulation(view, request, artifact, 'simulate');
     log.info(
       `Simulated ${artifact.name}.${prepared.fn.name}: ${view.ok ? `ok, gas ${view.gasUsed ?? '?'}, ${view.events.length} event(s)` : `failed: ${view.error ?? ''}`}`,
     );
-    return view;
+    return explained ? { ...view, error: explained } : view;
   };
 
   /** The modal confirmation; skipping follows the transfer commands' rules (never on mainnet). */
@@ -359,9 +386,10 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         }
       },
     );
+    const explained = await reportSimulation(simulation, request, artifact, 'execute');
     if (!built) {
       throw new Error(
-        `${what} fails in simulation, so nothing was built or signed: ${simulation.error ?? 'unknown error'}`,
+        `${what} fails in simulation, so nothing was built or signed: ${explained ?? simulation.error ?? 'unknown error'}`,
       );
     }
     await confirm(args, ctx, `Execute ${what} on ${ctx.network}?`, built, 'Sign and Execute');

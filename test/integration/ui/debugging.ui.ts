@@ -241,8 +241,8 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       before = seen(t) ?? 0;
     }
     // Events triggered while waiting may still be on their way: the count must hold still for more
-    // than one poll (16 s) before it is the baseline.
-    for (let stable = Date.now(); Date.now() - stable < 20_000;) {
+    // than two polls (16 s each, and a background round may put one poll late) before it is the baseline.
+    for (let stable = Date.now(); Date.now() - stable < 36_000;) {
       await page.waitForTimeout(1_000);
       const now = seen((await lensRows(page)).join('\n')) ?? before;
       if (now !== before) {

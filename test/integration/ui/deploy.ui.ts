@@ -148,7 +148,7 @@ describe('UI journey: deploy a second Counter and drive it from its panel', () =
       60_000,
     );
     assert.match(simulated, /Simulation succeeded/);
-    assert.match(simulated, /newCount\D+101/);
+    assert.match(simulated, /newCount\b[^\n]*\b101\b/);
 
     await section.locator('button[data-action="execute"]').click();
     const confirmation = await clickModalButton(page, 'Sign and Execute');

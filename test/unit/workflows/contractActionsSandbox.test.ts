@@ -114,8 +114,13 @@ describe('execute and deploy against the sandbox gateway', function () {
       registry,
     );
     const built = await buildAndVerifyDeploy(client, deploy, signer.publicKey, {});
-    await submit(built);
+    const txId = await submit(built);
     assert.equal(apiRequests() - sent, 2, 'build + submit');
+    const status = await client.getTxStatus(txId, {
+      fromGroup: built.verified.fromGroup,
+      toGroup: built.verified.toGroup,
+    });
+    assert.equal(status.type, 'Confirmed', 'the tracker sees the deploy in a block');
     assert.equal(await count(built.contractAddress), 41n);
     const call = prepareMethodCall(
       { address: built.contractAddress, method: 'increment' },
