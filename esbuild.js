@@ -48,17 +48,43 @@ const undiciAsSeparateFile = {
 };
 
 /**
- * The Ralph scanner and failure explainer are loaded when a `.ral` file is shown or a call fails (see
- * src/debugging/loadEngine.ts): the extension bundle refers to them as `./debuggingEngine.js`.
+ * Code loaded on first use, each as its own file next to dist/extension.js, so activation loads none of it:
+ * the Ralph scanner and failure explainer (src/debugging/loadEngine.ts), the script, bytecode and
+ * verification code of Simulate/Execute/Deploy (src/contracts/contractActionsCommands.ts) and the BIP39/BIP32
+ * code of mnemonic import (src/profiles/profileCommands.ts). Their `import('./x')` becomes a `require` of
+ * the separate file at run time; under tsx it is the module itself.
  */
-const debuggingEngineAsSeparateFile = {
-  name: 'debugging-engine-as-separate-file',
+const LAZY_MODULES = [
+  {
+    dir: /[\\/]src[\\/]debugging$/,
+    spec: './engine',
+    entry: 'src/debugging/engine.ts',
+    out: 'debuggingEngine.js',
+  },
+  {
+    dir: /[\\/]src[\\/]contracts$/,
+    spec: './actionsEngine',
+    entry: 'src/contracts/actionsEngine.ts',
+    out: 'actionsEngine.js',
+  },
+  {
+    dir: /[\\/]src[\\/]profiles$/,
+    spec: './keyDerivation',
+    entry: 'src/profiles/keyDerivation.ts',
+    out: 'keyDerivation.js',
+  },
+];
+const lazyModulesAsSeparateFiles = {
+  name: 'lazy-modules-as-separate-files',
   setup(build) {
-    build.onResolve({ filter: /^\.\/engine$/ }, (args) =>
-      /[\\/]src[\\/]debugging$/.test(args.resolveDir)
-        ? { path: './debuggingEngine.js', external: true }
-        : undefined,
-    );
+    for (const m of LAZY_MODULES) {
+      const filter = new RegExp(`^${m.spec.replace(/[.\\/]/g, '\\$&')}$`);
+      build.onResolve({ filter }, (args) =>
+        m.dir.test(args.resolveDir) && args.kind === 'dynamic-import'
+          ? { path: `./${m.out}`, external: true }
+          : undefined,
+      );
+    }
   },
 };
 
@@ -71,17 +97,17 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [...common.plugins, undiciAsSeparateFile, debuggingEngineAsSeparateFile],
+    plugins: [...common.plugins, undiciAsSeparateFile, lazyModulesAsSeparateFiles],
   },
-  {
+  ...LAZY_MODULES.map((m) => ({
     ...common,
-    entryPoints: ['src/debugging/engine.ts'],
-    outfile: 'dist/debuggingEngine.js',
+    entryPoints: [m.entry],
+    outfile: `dist/${m.out}`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-  },
+  })),
   {
     ...common,
     entryPoints: [require.resolve('undici')],

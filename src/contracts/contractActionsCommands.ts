@@ -19,17 +19,7 @@ import {
   groupOfAddress,
   hexToBytes,
 } from '../core/protocol';
-import {
-  addDeployment,
-  buildAndVerifyDeploy,
-  buildAndVerifyExecute,
-  eventViews,
-  prepareDeploy,
-  prepareMethodCall,
-  simulateMethodCall,
-  type ArtifactLookup,
-  type BuiltScriptTx,
-} from '../core/workflows/contractActions';
+import type { ArtifactLookup, BuiltScriptTx, DeploymentRecord } from '../core/workflows/contractActions';
 import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/workflows/contractCall';
 import { shortTxId } from '../core/workflows/txDetailsModel';
 import { TransferVerificationError } from '../core/workflows/verifyTransfer';
@@ -52,6 +42,7 @@ import type { TrackedTransactions } from '../transactions/trackedTransactions';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
 import type { FailureReporter } from '../debugging/debuggingFeature';
+import type * as ActionsEngineModule from './actionsEngine';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 
 export interface ContractActionsDeps extends CommandContext {
@@ -82,6 +73,21 @@ function tokensOf(value: unknown): { id: string; amount: string }[] | undefined 
     const o = (typeof t === 'object' && t !== null ? t : {}) as Record<string, unknown>;
     return { id: String(o.id ?? ''), amount: String(o.amount ?? '') };
   });
+}
+
+type ActionsEngine = typeof ActionsEngineModule;
+let engine: Promise<ActionsEngine> | undefined;
+
+/**
+ * The script, bytecode and verification code, loaded on the first Simulate, Execute or Deploy: esbuild
+ * maps `./actionsEngine` to the separate dist/actionsEngine.js (esbuild.js), keeping activation small.
+ */
+function actions(): Promise<ActionsEngine> {
+  engine ??= import('./actionsEngine').catch((error: unknown) => {
+    engine = undefined;
+    throw error;
+  });
+  return engine;
 }
 
 export function registerContractActions(deps: ContractActionsDeps): vscode.Disposable[] {
@@ -217,7 +223,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     const signer = await signerAddressIfAny();
     const signerAddress =
       signer !== undefined && groupOfAddress(signer) === groupOfAddress(request.address) ? signer : undefined;
-    const prepared = prepareMethodCall(request, {
+    const prepared = (await actions()).prepareMethodCall(request, {
       artifact,
       registry,
       ...(signerAddress ? { signerAddress } : {}),
@@ -229,7 +235,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         location: vscode.ProgressLocation.Notification,
         title: `Simulating ${artifact.name}.${prepared.fn.name}…`,
       },
-      () => simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
+      async () => (await actions()).simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
     );
     for (const d of view.debugMessages) log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
     const explained = await reportSimulation(view, request, artifact, 'simulate');
@@ -345,7 +351,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     try {
       const events = await ctx.client.getEventsByTxId(txId, { priority: 'user' });
       const lookup = await deps.artifactLookup(events.map((e) => e.contractAddress));
-      return eventViews(events, lookup, registry);
+      return (await actions()).eventViews(events, lookup, registry);
     } catch (e) {
       log.warn(`Events of ${txId} could not be read: ${String(e)}`);
       return [];
@@ -356,7 +362,11 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     const request: ExecuteRequest = await methodRequest(args, 'Execute Contract Method');
     const { artifact, registry } = await contractArtifact(request.address, args);
     const ctx = await signingContext(deps);
-    const prepared = prepareMethodCall(request, { artifact, registry, signerAddress: ctx.fromAddress });
+    const prepared = (await actions()).prepareMethodCall(request, {
+      artifact,
+      registry,
+      signerAddress: ctx.fromAddress,
+    });
     const lookup = await deps.artifactLookup([request.address]);
     const what = `${artifact.name}.${prepared.fn.name}`;
     const { simulation, built } = await vscode.window.withProgress(
@@ -366,20 +376,26 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         const sub = token.onCancellationRequested(() => controller.abort());
         try {
           progress.report({ message: 'Simulating first (nothing is signed)…' });
-          const simulation = await simulateMethodCall(
+          const simulation = await (
+            await actions()
+          ).simulateMethodCall(
             { client: ctx.client, artifactOf: lookup, registry, signal: controller.signal },
             prepared,
           );
           if (!simulation.ok) return { simulation, built: undefined };
           progress.report({ message: 'Building on the gateway and verifying the bytes…' });
-          const built = await buildAndVerifyExecute(
-            ctx.client,
-            prepared,
-            ctx.signer.publicKey,
-            simulation.gasUsed,
-            await networkPin(ctx),
-            controller.signal,
-          ).catch(refused);
+          const built = await (
+            await actions()
+          )
+            .buildAndVerifyExecute(
+              ctx.client,
+              prepared,
+              ctx.signer.publicKey,
+              simulation.gasUsed,
+              await networkPin(ctx),
+              controller.signal,
+            )
+            .catch(refused);
           return { simulation, built };
         } finally {
           sub.dispose();
@@ -499,7 +515,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
   const writeDeployment = async (
     artifact: ContractArtifact,
     network: string,
-    record: Parameters<typeof addDeployment>[1],
+    record: DeploymentRecord,
   ): Promise<{ file: string; name: string }> => {
     const folder =
       (artifact.file ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(artifact.file)) : undefined) ??
@@ -512,7 +528,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     } catch {
       existing = undefined;
     }
-    const { text, name } = addDeployment(existing, record);
+    const { text, name } = (await actions()).addDeployment(existing, record);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     return { file: vscode.workspace.asRelativePath(uri), name };
   };
@@ -520,7 +536,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
   const deploy = async (args?: unknown): Promise<DeployView> => {
     const { request, artifact, registry } = await deployRequest(args);
     const ctx = await signingContext(deps);
-    const prepared = prepareDeploy(request, artifact, ctx.fromAddress, registry);
+    const prepared = (await actions()).prepareDeploy(request, artifact, ctx.fromAddress, registry);
     const built = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
       async (progress, token) => {
@@ -528,13 +544,17 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         const sub = token.onCancellationRequested(() => controller.abort());
         try {
           progress.report({ message: 'Building on the gateway and verifying the deploy script…' });
-          return await buildAndVerifyDeploy(
-            ctx.client,
-            prepared,
-            ctx.signer.publicKey,
-            await networkPin(ctx),
-            controller.signal,
-          ).catch(refused);
+          return await (
+            await actions()
+          )
+            .buildAndVerifyDeploy(
+              ctx.client,
+              prepared,
+              ctx.signer.publicKey,
+              await networkPin(ctx),
+              controller.signal,
+            )
+            .catch(refused);
         } finally {
           sub.dispose();
         }

@@ -1,12 +1,6 @@
 import * as vscode from 'vscode';
 import { isGatewayError, slugProblem } from '../core/gateway';
-import {
-  addressFromPublicKey,
-  deriveKeyFromMnemonic,
-  mnemonicProblem,
-  groupOfAddress,
-  publicKeyFromPrivateKey,
-} from '../core/protocol';
+import { addressFromPublicKey, groupOfAddress, publicKeyFromPrivateKey } from '../core/protocol';
 import * as config from '../config';
 import { originOf, type ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
@@ -14,6 +8,7 @@ import type { SecretStore } from '../secrets';
 import type { Redactor } from '../core/util/redact';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
+import type * as KeyDerivationModule from './keyDerivation';
 
 const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
 
@@ -267,11 +262,25 @@ function isHexKey(value: string): boolean {
   return /^(0x)?[0-9a-fA-F]{64}$/.test(value.trim());
 }
 
+type KeyDerivation = typeof KeyDerivationModule;
+let keyDerivation: Promise<KeyDerivation> | undefined;
+
+/** Loaded once; esbuild maps `./keyDerivation` to the separate dist/keyDerivation.js (esbuild.js). */
+function loadKeyDerivation(): Promise<KeyDerivation> {
+  keyDerivation ??= import('./keyDerivation').catch((error: unknown) => {
+    keyDerivation = undefined;
+    throw error;
+  });
+  return keyDerivation;
+}
+
 async function importSignerKey(
   deps: ProfileDeps,
   args: unknown,
 ): Promise<{ address: string; group: number }> {
   const given = argString(args, 'privateKey') ?? argString(args, 'mnemonic');
+  // The BIP39/BIP32 code is loaded only when a mnemonic may come (not for a hex key given by argument).
+  const derivation = given !== undefined && isHexKey(given) ? undefined : await loadKeyDerivation();
   const secret =
     given ??
     (await askText({
@@ -285,7 +294,7 @@ async function importSignerKey(
           ? undefined
           : v.trim().split(/\s+/).length < 12
             ? 'Enter 64 hex digits or 12-24 mnemonic words.'
-            : mnemonicProblem(v),
+            : derivation?.mnemonicProblem(v),
     }));
   deps.redactor.addSecret(secret);
   let privateKey: string;
@@ -307,7 +316,10 @@ async function importSignerKey(
                 validate: (v) => (/^\d+$/.test(v) ? undefined : 'A non-negative integer.'),
               }),
             );
-    privateKey = deriveKeyFromMnemonic(secret.trim().replace(/\s+/g, ' '), index).privateKey;
+    privateKey = (derivation ?? (await loadKeyDerivation())).deriveKeyFromMnemonic(
+      secret.trim().replace(/\s+/g, ' '),
+      index,
+    ).privateKey;
   }
   await deps.secrets.setSignerKey(privateKey);
   const address = addressFromPublicKey(publicKeyFromPrivateKey(privateKey));

@@ -2,14 +2,13 @@ import { strict as assert } from 'node:assert';
 import * as sdk from '@alephium/web3';
 import {
   addressFromPublicKey,
-  deriveKeyFromMnemonic,
-  mnemonicProblem,
   groupOfAddress,
   publicKeyFromPrivateKey,
   randomPrivateKey,
   signTxId,
   verifyTxIdSignature,
 } from '../../../src/core/protocol';
+import { deriveKeyFromMnemonic, mnemonicProblem } from '../../../src/core/protocol/mnemonic';
 import { Rng, assertProtocolError } from './helpers';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;

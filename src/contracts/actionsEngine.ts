@@ -1,0 +1,3 @@
+// Loaded on the first Simulate, Execute or Deploy: esbuild builds it as dist/actionsEngine.js, so the
+// script and bytecode code is not part of the activation bundle.
+export * from '../core/workflows/contractActions';
