@@ -55,6 +55,8 @@ export interface ContractActionsDeps extends CommandContext {
   readonly artifactLookup: (addresses: readonly string[]) => Promise<ArtifactLookup>;
   /** Watched contract addresses, for the palette's picker. */
   readonly watched: () => readonly { address: string; name?: string }[];
+  /** Polls a watched contract ahead of its planned turn, so its new events show without waiting a round. */
+  readonly pollSoon?: (address: string) => void;
   /** Puts VM failures at their Ralph line (Problems view) and debug messages at their emit. */
   readonly failures?: Pick<FailureReporter, 'explain' | 'succeeded'>;
 }
@@ -427,6 +429,12 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
       () => waitForBlock(txId),
     );
     const events = reached.status === 'confirmed' ? await emittedEvents(ctx, txId, registry) : [];
+    // The view should show what the user just caused without waiting for the contract's planned turn.
+    if (reached.status === 'confirmed') {
+      for (const address of new Set([request.address, ...events.map((e) => e.contractAddress)])) {
+        deps.pollSoon?.(address);
+      }
+    }
     return {
       status: reached.status,
       simulation,

@@ -82,6 +82,8 @@ export interface ContractActionSupport {
   artifactOf(address: string): Promise<ResolvedContract>;
   artifactLookup(addresses: readonly string[]): Promise<ArtifactLookup>;
   watched(): readonly { address: string; name?: string }[];
+  /** The user just changed this contract: poll it ahead of its planned turn. */
+  pollSoon(address: string): void;
 }
 
 type Show = 'document' | 'quickPick' | 'none';
@@ -539,6 +541,7 @@ export function registerContractsFeature(
     actionSupport: {
       artifactOf,
       artifactLookup,
+      pollSoon: (address) => watch.pollSoon(address),
       watched: () => tree.watched.map((w) => ({ address: w.address, ...(w.name ? { name: w.name } : {}) })),
     },
     // The panel names and resolves contracts exactly as the tree and the Call command do.

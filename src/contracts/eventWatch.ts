@@ -125,6 +125,11 @@ export class EventWatch extends DisposableBase {
     else this.rebuild();
   }
 
+  /** Polls a watched contract ahead of its turn (the user just changed it). */
+  pollSoon(address: string): void {
+    this.watcher?.pollSoon(address);
+  }
+
   async unwatch(address: string): Promise<void> {
     if (this.watcher) await this.watcher.unwatch(address, { forget: true });
     else {
