@@ -22,7 +22,7 @@ import {
 import type { ArtifactLookup, BuiltScriptTx, DeploymentRecord } from '../core/workflows/contractActions';
 import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/workflows/contractCall';
 import { shortTxId } from '../core/workflows/txDetailsModel';
-import { TransferVerificationError } from '../core/workflows/verifyTransfer';
+import { TransferVerificationError, verifyScriptTx } from '../core/workflows/verifyTransfer';
 import type {
   DeployRequest,
   DeployView,
@@ -78,6 +78,9 @@ function tokensOf(value: unknown): { id: string; amount: string }[] | undefined 
 }
 
 type ActionsEngine = typeof ActionsEngineModule;
+/** This bundle's verifier: the one whose verified transactions the signer (also in this bundle) accepts. */
+const SCRIPT_VERIFIER = { verifyScriptTx, TransferVerificationError };
+
 let engine: Promise<ActionsEngine> | undefined;
 
 /**
@@ -395,6 +398,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
               ctx.signer.publicKey,
               simulation.gasUsed,
               await networkPin(ctx),
+              SCRIPT_VERIFIER,
               controller.signal,
             )
             .catch(refused);
@@ -560,6 +564,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
               prepared,
               ctx.signer.publicKey,
               await networkPin(ctx),
+              SCRIPT_VERIFIER,
               controller.signal,
             )
             .catch(refused);

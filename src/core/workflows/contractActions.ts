@@ -73,13 +73,27 @@ import type {
 } from '../../shared/contractActions';
 import { findMethod } from './contractCall';
 import { parseAlphAmount } from './transferInput';
-import {
+import type {
   TransferVerificationError,
-  formatAlph,
+  VerifiedTransfer,
+  VerifyOptions,
   verifyScriptTx,
-  type VerifiedTransfer,
-  type VerifyOptions,
 } from './verifyTransfer';
+
+/**
+ * The verifier is handed in by the caller instead of imported: the extension loads this module lazily as
+ * its own bundle, and only the verifier instance of the signer's bundle issues transactions the signer
+ * accepts (its record of verified transactions is per module instance).
+ */
+export interface ScriptVerifier {
+  readonly verifyScriptTx: typeof verifyScriptTx;
+  readonly TransferVerificationError: typeof TransferVerificationError;
+}
+
+/** "1.5 ALPH (1500000000000000000 atto)". */
+function formatAlph(atto: bigint): string {
+  return `${attoToAlph(atto)} ALPH (${atto} atto)`;
+}
 
 /** The smallest deposit a new contract may hold (0.1 ALPH since Rhone); the node's default too. */
 export const MINIMAL_CONTRACT_DEPOSIT = ONE_ALPH / 10n;
@@ -535,6 +549,7 @@ export async function buildAndVerifyExecute(
   fromPublicKey: string,
   simulatedGas: number | undefined,
   verify: VerifyOptions,
+  verifier: ScriptVerifier,
   signal?: AbortSignal,
 ): Promise<BuiltScriptTx> {
   const built = await client.buildExecuteScript(
@@ -549,7 +564,7 @@ export async function buildAndVerifyExecute(
     },
     { priority: 'user', ...(signal ? { signal } : {}) },
   );
-  const verified = verifyScriptTx(
+  const verified = verifier.verifyScriptTx(
     {
       kind: 'execute',
       fromPublicKey,
@@ -776,6 +791,7 @@ export async function buildAndVerifyDeploy(
   deploy: PreparedDeploy,
   fromPublicKey: string,
   verify: VerifyOptions,
+  verifier: ScriptVerifier,
   signal?: AbortSignal,
 ): Promise<BuiltDeploy> {
   const built = await client.buildDeployContract(
@@ -796,7 +812,7 @@ export async function buildAndVerifyDeploy(
     },
     { priority: 'user', ...(signal ? { signal } : {}) },
   );
-  const verified = verifyScriptTx(
+  const verified = verifier.verifyScriptTx(
     {
       kind: 'deploy',
       fromPublicKey,
@@ -814,7 +830,7 @@ export async function buildAndVerifyDeploy(
   const contractId = contractIdFromTx(verified.txId, decoded.fixedOutputs.length, verified.fromGroup);
   const contractAddress = addressFromContractId(contractId);
   if (built.contractAddress !== contractAddress) {
-    throw new TransferVerificationError([
+    throw new verifier.TransferVerificationError([
       {
         check: 'outputs',
         message: `the gateway announces the new contract at ${built.contractAddress}, but these bytes create ${contractAddress}`,

@@ -284,7 +284,8 @@ describe('Watched contracts against the sandbox gateway', function () {
         args: ['1000'],
         show: 'none',
       }),
-      /failed on the node/,
+      // Named from the artifact, with the node's own text kept after it.
+      /incrementBy\(1000\) \(simulate\) failed — .*ErrorCodes\.StepTooLarge = 1 · node: .*AssertionFailedWithErrorCode/,
     );
   });
 

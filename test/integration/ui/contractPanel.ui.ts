@@ -7,25 +7,9 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
+import { panelFrame } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
-
-/** The webview frame that shows the contract panel's form of `method` (webviews are nested iframes). */
-async function panelFrame(page: Page, method: string, timeoutMs: number): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (const f of page.frames()) {
-      const n = await f
-        .locator(`section[data-method="${method}"]`)
-        .count()
-        .catch(() => 0);
-      if (n > 0) return f;
-    }
-    await page.waitForTimeout(250);
-  }
-  await page.screenshot({ path: path.join(OUTPUT_DIR, 'contract-panel-failure.png') });
-  throw new Error(`No webview shows the form of ${method} within ${timeoutMs / 1000} s`);
-}
 
 /** Polls the text of a method's section until `done` holds (bounded); `tick` runs between reads. */
 async function sectionTextUntil(

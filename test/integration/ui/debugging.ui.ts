@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { groupOfAddress } from '../../../src/core/protocol';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
+import { expandRows } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
@@ -268,22 +269,10 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     await runCommandByTitle(page, 'View: Show Alephium');
     const sidebar = page.locator('.part.sidebar');
     const row = (text: RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
-    for (const [parent, child] of [
+    await expandRows(page, [
       [/^Counter/, /^Events/],
       [/^Events/, /^Incremented/],
-    ] as const) {
-      for (let attempt = 1; ; attempt++) {
-        const r = row(parent);
-        await r.waitFor({ state: 'visible', timeout: 30_000 });
-        if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-        try {
-          await row(child).waitFor({ state: 'visible', timeout: 5_000 });
-          break;
-        } catch (error) {
-          if (attempt === 6) throw error;
-        }
-      }
-    }
+    ]);
     // A row's tooltip can cover the next row; move away and dismiss it, then open the context menu
     // (bounded: a click during a re-render of the tree can be lost).
     const menuItem = page.locator('.context-view .action-label', { hasText: 'Go to Declaration' }).first();

@@ -11,6 +11,7 @@ import { ui } from './hooks';
 import {
   answerInput,
   clickModalButton,
+  expandRows,
   panelFrame,
   rowText,
   sectionText,
@@ -174,24 +175,11 @@ describe('UI journey: deploy a second Counter and drive it from its panel', () =
       () => sandbox.mine(),
     );
     const sidebar = page.locator('.part.sidebar');
-    const row = (text: RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
-    for (const [parent, child] of [
+    await expandRows(page, [
       [/^Counter:2/, /^Events/],
       [/^Events/, /Incremented/],
       [/^State/, /^count/],
-    ] as const) {
-      for (let attempt = 1; ; attempt++) {
-        const r = row(parent);
-        await r.waitFor({ state: 'visible', timeout: 30_000 });
-        if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-        try {
-          await row(child).waitFor({ state: 'visible', timeout: 5_000 });
-          break;
-        } catch (error) {
-          if (attempt === 6) throw error;
-        }
-      }
-    }
+    ]);
     const text = await watchUntil(
       page,
       'the new event and the new state in the tree',

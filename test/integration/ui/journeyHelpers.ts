@@ -74,3 +74,25 @@ export async function panelFrame(page: Page, method: string, timeoutMs: number):
 export function sectionText(frame: Frame, method: string): () => Promise<string> {
   return () => frame.locator(`section[data-method="${method}"]`).innerText({ timeout: 2_000 });
 }
+
+/**
+ * Opens tree rows of the Alephium container in order, as a person would: each `[parent, child]` clicks
+ * the parent open (if it is not) until the child shows (bounded: a click during a re-render can be lost).
+ */
+export async function expandRows(page: Page, path: readonly (readonly [RegExp, RegExp])[]): Promise<void> {
+  const sidebar = page.locator('.part.sidebar');
+  const row = (text: RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
+  for (const [parent, child] of path) {
+    for (let attempt = 1; ; attempt++) {
+      const r = row(parent);
+      await r.waitFor({ state: 'visible', timeout: 30_000 });
+      if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
+      try {
+        await row(child).waitFor({ state: 'visible', timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 6) throw error;
+      }
+    }
+  }
+}

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
-import { answerInput, rowText, watchUntil } from './journeyHelpers';
+import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
 describe('UI journeys: the views follow the chain with no interaction', () => {
@@ -123,25 +123,12 @@ describe('UI journeys: the views follow the chain with no interaction', () => {
       // The Node section is not part of this journey: fold it to give Watched Contracts the room.
       const nodeHeader = sidebar.locator('.pane-header', { hasText: /^Node/i }).first();
       if ((await nodeHeader.getAttribute('aria-expanded')) === 'true') await nodeHeader.click();
-      const row = (text: RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
       // Open Counter, its Events and its State once, as a person would; after that, hands off.
-      for (const [parent, child] of [
+      await expandRows(page, [
         [/^Counter/, /^Events/],
         [/^Events/, /shown|Incremented|no events/i],
         [/^State/, /^count/],
-      ] as const) {
-        for (let attempt = 1; ; attempt++) {
-          const r = row(parent);
-          await r.waitFor({ state: 'visible', timeout: 30_000 });
-          if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
-          try {
-            await row(child).waitFor({ state: 'visible', timeout: 5_000 });
-            break;
-          } catch (error) {
-            if (attempt === 6) throw error;
-          }
-        }
-      }
+      ]);
 
       // The chain moves: three increments, each with its event (and a hidden Debug event).
       await sandboxControl('/events/trigger', { count: 3 });

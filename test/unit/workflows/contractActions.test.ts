@@ -27,7 +27,13 @@ import {
   prepareDeploy,
   prepareMethodCall,
 } from '../../../src/core/workflows/contractActions';
-import { TransferVerificationError, signVerifiedTransfer } from '../../../src/core/workflows/verifyTransfer';
+import {
+  TransferVerificationError,
+  signVerifiedTransfer,
+  verifyScriptTx,
+} from '../../../src/core/workflows/verifyTransfer';
+
+const VERIFIER = { verifyScriptTx, TransferVerificationError };
 import { ATTACKER, SENDER, TOKEN_ID, honestTx, out, responseFor } from './verifyFixtures';
 
 const COUNTER_JSON = readFileSync(
@@ -208,6 +214,7 @@ describe('contract actions: execute', () => {
       SENDER.publicKey,
       5_000,
       { expectedNetworkId: 4 },
+      VERIFIER,
     );
     assert.equal(built.verified.kind, 'script');
     assert.equal(built.verified.script?.bytecode, prepared.script);
@@ -250,6 +257,7 @@ describe('contract actions: execute', () => {
           {
             expectedNetworkId: 4,
           },
+          VERIFIER,
         ),
         (e: unknown) => e instanceof TransferVerificationError && message.test(e.message),
       );
@@ -263,7 +271,7 @@ describe('contract actions: execute', () => {
       { artifact: counter },
     );
     await assert.rejects(
-      buildAndVerifyExecute(client(scriptTx(swapped.script)), asked, SENDER.publicKey, 5_000, {}),
+      buildAndVerifyExecute(client(scriptTx(swapped.script)), asked, SENDER.publicKey, 5_000, {}, VERIFIER),
       (e: unknown) =>
         e instanceof TransferVerificationError && /argument/.test(e.message) && /70/.test(e.message),
     );
@@ -278,6 +286,7 @@ describe('contract actions: execute', () => {
         SENDER.publicKey,
         5_000,
         {},
+        VERIFIER,
       ),
       /not blake2b-256/,
     );
@@ -366,6 +375,7 @@ describe('contract actions: deploy', () => {
       d,
       SENDER.publicKey,
       {},
+      VERIFIER,
     );
     assert.equal(contractIdFromAddress(built.contractAddress), built.contractId);
     assert.ok(built.lines.some((l) => l.includes('creates exactly this code')));
@@ -379,7 +389,13 @@ describe('contract actions: deploy', () => {
       SENDER.address,
     );
     await assert.rejects(
-      buildAndVerifyDeploy(deployClient(scriptTx(other.expectedScript)), asked, SENDER.publicKey, {}),
+      buildAndVerifyDeploy(
+        deployClient(scriptTx(other.expectedScript)),
+        asked,
+        SENDER.publicKey,
+        {},
+        VERIFIER,
+      ),
       (e: unknown) => e instanceof TransferVerificationError && /mutable fields/.test(e.message),
     );
   });
@@ -387,7 +403,13 @@ describe('contract actions: deploy', () => {
   it('refuses a deploy announced at another address than the bytes create', async () => {
     const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
     await assert.rejects(
-      buildAndVerifyDeploy(deployClient(scriptTx(d.expectedScript), address), d, SENDER.publicKey, {}),
+      buildAndVerifyDeploy(
+        deployClient(scriptTx(d.expectedScript), address),
+        d,
+        SENDER.publicKey,
+        {},
+        VERIFIER,
+      ),
       /announces the new contract/,
     );
   });

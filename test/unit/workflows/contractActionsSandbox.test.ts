@@ -17,7 +17,13 @@ import {
   simulateMethodCall,
   type BuiltScriptTx,
 } from '../../../src/core/workflows/contractActions';
-import { TransferVerificationError, signVerifiedTransfer } from '../../../src/core/workflows/verifyTransfer';
+import {
+  TransferVerificationError,
+  signVerifiedTransfer,
+  verifyScriptTx,
+} from '../../../src/core/workflows/verifyTransfer';
+
+const VERIFIER = { verifyScriptTx, TransferVerificationError };
 import { SCRIPT_TAMPER_MODES } from '../../sandbox/chain';
 import { sandboxProfile } from '../../sandbox/helpers';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
@@ -84,7 +90,7 @@ describe('execute and deploy against the sandbox gateway', function () {
     assert.equal(call.scriptSource, 'artifact script IncrementBy');
     const sim = await simulateMethodCall({ client, artifactOf: noLookup, registry }, call);
     assert.equal(sim.ok, true, sim.error);
-    const built = await buildAndVerifyExecute(client, call, signer.publicKey, sim.gasUsed, {});
+    const built = await buildAndVerifyExecute(client, call, signer.publicKey, sim.gasUsed, {}, VERIFIER);
     const txId = await submit(built);
     assert.equal(apiRequests() - sent, 3, 'simulate + build + submit');
     assert.equal(await count(counter), before + 4n);
@@ -100,7 +106,7 @@ describe('execute and deploy against the sandbox gateway', function () {
     assert.equal(call.scriptSource, 'generated single-call script');
     const sim = await simulateMethodCall({ client, artifactOf: noLookup, registry }, call);
     assert.equal(sim.ok, true, sim.error);
-    const built = await buildAndVerifyExecute(client, call, signer.publicKey, sim.gasUsed, {});
+    const built = await buildAndVerifyExecute(client, call, signer.publicKey, sim.gasUsed, {}, VERIFIER);
     assert.equal(built.verified.script?.approvedAttoAlph, 5n * 10n ** 17n);
     await submit(built);
   });
@@ -113,7 +119,7 @@ describe('execute and deploy against the sandbox gateway', function () {
       signer.address,
       registry,
     );
-    const built = await buildAndVerifyDeploy(client, deploy, signer.publicKey, {});
+    const built = await buildAndVerifyDeploy(client, deploy, signer.publicKey, {}, VERIFIER);
     const txId = await submit(built);
     assert.equal(apiRequests() - sent, 2, 'build + submit');
     const status = await client.getTxStatus(txId, {
@@ -126,7 +132,7 @@ describe('execute and deploy against the sandbox gateway', function () {
       { address: built.contractAddress, method: 'increment' },
       { artifact: registry.byName('Counter')!, registry, signerAddress: signer.address },
     );
-    await submit(await buildAndVerifyExecute(client, call, signer.publicKey, undefined, {}));
+    await submit(await buildAndVerifyExecute(client, call, signer.publicKey, undefined, {}, VERIFIER));
     assert.equal(await count(built.contractAddress), 42n);
   });
 
@@ -145,6 +151,7 @@ describe('execute and deploy against the sandbox gateway', function () {
               ),
               signer.publicKey,
               {},
+              VERIFIER,
             )
           : buildAndVerifyExecute(
               client,
@@ -155,6 +162,7 @@ describe('execute and deploy against the sandbox gateway', function () {
               signer.publicKey,
               undefined,
               {},
+              VERIFIER,
             );
         await assert.rejects(
           build,
