@@ -27,6 +27,7 @@ import {
   describeScriptDifference,
   encodeContractFields,
   parseDeployScript,
+  singleCallMismatch,
 } from '../src/core/bytecode';
 import type { StructSig } from '../src/core/artifacts/vals';
 import { bytesToHex, decodeUnsignedTx } from '../src/core/protocol';
@@ -204,6 +205,8 @@ function singleCall(hex: string): MethodCallScriptOptions | string {
 let singleCalls = 0;
 let callsRebuilt = 0;
 let callsFlagOnly = 0;
+let noApprovalCalls = 0;
+let acceptedAsSameCall = 0;
 for (const { id, hex } of callScripts) {
   const opts = singleCall(hex);
   if (typeof opts === 'string') continue;
@@ -214,6 +217,13 @@ for (const { id, hex } of callScripts) {
   } catch (e) {
     failures.push(`${id}: single call could not be rebuilt: ${(e as Error).message}`);
     continue;
+  }
+  // Without approvals, a real single-call script must stand in for ours (what Execute uses it for).
+  if (!opts.approve) {
+    noApprovalCalls++;
+    const mismatch = singleCallMismatch(ours, hex);
+    if (mismatch === undefined) acceptedAsSameCall++;
+    else failures.push(`${id}: a real single call is not accepted as the same call: ${mismatch}`);
   }
   if (ours === hex) {
     callsRebuilt++;
@@ -234,5 +244,8 @@ console.log(`other script txs wrongly parsed as deploy scripts: ${otherScriptsPa
 console.log(
   `single-call scripts (of ${callScripts.length} filled templates and script txs) rebuilt byte-exact: ` +
     `${callsRebuilt}/${singleCalls}; differing only in the no-approval preapprovedAssets flag: ${callsFlagOnly}`,
+);
+console.log(
+  `real single calls without approvals accepted as the same call as ours (singleCallMismatch): ${acceptedAsSameCall}/${noApprovalCalls}`,
 );
 process.exitCode = failures.length === 0 ? 0 : 1;

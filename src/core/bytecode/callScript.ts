@@ -475,3 +475,36 @@ export function describeScriptDifference(expectedHex: string, actualHex: string)
   // Equal structure but different bytes can only be a different hex spelling of the same bytes.
   return undefined;
 }
+
+/**
+ * Why `candidateHex` (a workspace TxScript with its fields filled in) does not do exactly the one call
+ * `generatedHex` (our single-call script for the same method and arguments) does, or `undefined` when it
+ * does. A workspace script is chosen by its name and field types, which say nothing about its body: it
+ * could call other methods, approve assets or move them. So it stands in for the generated script only
+ * when it has one method whose instructions are constants, at most one external call and pops (nothing
+ * that approves, transfers, branches or creates), and that call is to the same contract and method with
+ * the same argument values and return count. Its asset flags may differ (the compiler's default
+ * `preapprovedAssets = true` approves nothing by itself).
+ */
+export function singleCallMismatch(generatedHex: string, candidateHex: string): string | undefined {
+  let candidate: DecodedScriptMethod[];
+  try {
+    candidate = decodeScriptCalls(candidateHex);
+  } catch (e) {
+    return `it does not decode (${(e as Error).message})`;
+  }
+  const generated = decodeScriptCalls(generatedHex);
+  if (candidate.length !== 1) return `it has ${candidate.length} methods, not one`;
+  const method = candidate[0] as DecodedScriptMethod;
+  const other = method.instrs.findIndex(
+    (i) => constValue(i) === undefined && i.name !== 'CallExternal' && i.name !== 'Pop',
+  );
+  if (other >= 0)
+    return `instruction ${other} is ${instrText(method.instrs[other])}, not part of a single call`;
+  const expected = generated[0]?.calls[0];
+  if (!expected || generated.length !== 1 || generated[0]?.calls.length !== 1) {
+    throw new ProtocolError('the generated script is not a single call');
+  }
+  if (method.calls.length !== 1) return `it makes ${method.calls.length} calls, not one`;
+  return describeCall(expected, method.calls[0] as ScriptCall, '');
+}

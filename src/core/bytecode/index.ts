@@ -34,6 +34,7 @@ export {
   methodCallInstrs,
   decodeScriptCalls,
   describeScriptDifference,
+  singleCallMismatch,
   type MethodCallScriptOptions,
   type TokenAmount,
   type ScriptValue,

@@ -12,6 +12,7 @@ import {
   buildContractBytecode,
   buildDeployScript,
   buildMethodCallScript,
+  singleCallMismatch,
   buildScriptBytecode,
   describeScriptDifference,
   encodeContractFields,
@@ -305,41 +306,46 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
     );
   }
   const contractId = contractIdFromAddress(request.address);
+  const generated = buildMethodCallScript({
+    contractId,
+    methodIndex,
+    paramTypes: fn.paramTypes,
+    // The typed text as values (JSON for arrays and structs): the script builder flattens them itself.
+    args: fn.paramTypes.map((t, i) => fieldValue(t, String(inputs[i] ?? ''), registry)),
+    returnTypes: fn.returnTypes,
+    ...(registry ? { structs: registry.structs } : {}),
+    ...(approving
+      ? {
+          approve: {
+            from: ctx.signerAddress as string,
+            attoAlphAmount: approvedAttoAlph,
+            tokens: approvedTokens,
+          },
+        }
+      : {}),
+  });
   const matched = matchingScript(registry, artifact, fn, approving);
-  let script: string;
-  let scriptSource: string;
+  let script = generated;
+  let scriptSource = 'generated single-call script';
   if (matched) {
     const fields: Record<string, unknown> = { [matched.contractField]: contractId };
     fn.paramNames.forEach((name, i) => {
       fields[name] = fieldValue(fn.paramTypes[i] as string, String(inputs[i] ?? ''), registry);
     });
-    script = buildScriptBytecode(
+    const candidate = buildScriptBytecode(
       matched.script.bytecodeTemplate,
       fields,
       matched.script.fieldsSig,
       registry?.structs,
     );
-    scriptSource = `artifact script ${matched.script.name}`;
-  } else {
-    script = buildMethodCallScript({
-      contractId,
-      methodIndex,
-      paramTypes: fn.paramTypes,
-      // The typed text as values (JSON for arrays and structs): the script builder flattens them itself.
-      args: fn.paramTypes.map((t, i) => fieldValue(t, String(inputs[i] ?? ''), registry)),
-      returnTypes: fn.returnTypes,
-      ...(registry ? { structs: registry.structs } : {}),
-      ...(approving
-        ? {
-            approve: {
-              from: ctx.signerAddress as string,
-              attoAlphAmount: approvedAttoAlph,
-              tokens: approvedTokens,
-            },
-          }
-        : {}),
-    });
-    scriptSource = 'generated single-call script';
+    // Its name and fields matched; its body must be this very call, or the generated script runs instead.
+    const mismatch = singleCallMismatch(generated, candidate);
+    if (mismatch === undefined) {
+      script = candidate;
+      scriptSource = `artifact script ${matched.script.name}`;
+    } else {
+      scriptSource = `generated single-call script (workspace script ${matched.script.name} is not just this call: ${mismatch})`;
+    }
   }
   const gasAmount = gasOf(request.gasAmount);
   return {

@@ -27,6 +27,7 @@ import {
   prepareDeploy,
   prepareMethodCall,
 } from '../../../src/core/workflows/contractActions';
+import { findMethod } from '../../../src/core/workflows/contractCall';
 import {
   TransferVerificationError,
   signVerifiedTransfer,
@@ -95,24 +96,70 @@ describe('contract actions: execute', () => {
   });
 
   it('uses a workspace TxScript artifact when one matches the method, with its fields substituted', () => {
-    // A template in the compiler's form: the counter is field {0}, the step field {1}.
-    const template = '01010000000004{1}{0}' + '0d0c' + '0102';
+    // A template in the compiler's form: the step field {1}, argument and return counts, the counter
+    // field {0}, then CallExternal of incrementBy.
+    const { methodIndex } = findMethod(counter, 'incrementBy');
+    const template = `01010000000005{1}0d0c{0}01${methodIndex.toString(16).padStart(2, '0')}`;
     const prepared = prepareMethodCall(
       { address, method: 'incrementBy', args: ['5'] },
       { artifact: counter, registry: registryWithScript(template), signerAddress: SENDER.address },
     );
     assert.equal(prepared.scriptSource, 'artifact script IncrementBy');
-    // {1} became U256Const 5 (0x13 0x05 form or the short opcode), {0} the contract id as BytesConst.
     assert.ok(prepared.script.includes(contractId), 'the contract id is in the script');
     assert.ok(!prepared.script.includes('{'), 'no placeholder is left');
+    // Not byte-equal to the generated script (its asset flags are the compiler's), but the same call.
+    const [call] = decodeScriptCalls(prepared.script)[0]?.calls ?? [];
+    assert.equal(call?.methodIndex, methodIndex);
+    assert.deepEqual(call?.args, [{ kind: 'U256', value: 5n }]);
   });
+
+  // A workspace script is chosen by name and field types; its body must be exactly the one call.
+  const hex = (n: number): string => n.toString(16).padStart(2, '0');
+  const lookalikes: [string, (m: number) => string, RegExp][] = [
+    ['calls another method', (m) => `01010000000005{1}0d0c{0}01${hex(m + 1)}`, /calls method/],
+    [
+      'calls the method twice',
+      (m) => `0101000000000a{1}0d0c{0}01${hex(m)}{1}0d0c{0}01${hex(m)}`,
+      /makes 2 calls, not one/,
+    ],
+    ['passes a constant instead of the step', (m) => `01010000000005100d0c{0}01${hex(m)}`, /argument 0 is/],
+    // TransferAlph (0xa7) of the caller's assets before the call.
+    [
+      'moves assets besides the call',
+      (m) => `01010000000009b4b40da7{1}0d0c{0}01${hex(m)}`,
+      /instruction 0 is CallerAddress, not part of a single call/,
+    ],
+  ];
+  for (const [what, template, why] of lookalikes) {
+    it(`falls back to the generated script when the workspace script ${what}`, () => {
+      const { methodIndex } = findMethod(counter, 'incrementBy');
+      const prepared = prepareMethodCall(
+        { address, method: 'incrementBy', args: ['5'] },
+        {
+          artifact: counter,
+          registry: registryWithScript(template(methodIndex)),
+          signerAddress: SENDER.address,
+        },
+      );
+      assert.match(
+        prepared.scriptSource,
+        /^generated single-call script \(workspace script IncrementBy is not just this call: /,
+      );
+      assert.match(prepared.scriptSource, why);
+      const generated = prepareMethodCall(
+        { address, method: 'incrementBy', args: ['5'] },
+        { artifact: counter, signerAddress: SENDER.address },
+      );
+      assert.equal(prepared.script, generated.script);
+    });
+  }
 
   it('does not use a workspace script when assets are approved: its approvals could not be matched', () => {
     const prepared = prepareMethodCall(
       { address, method: 'incrementBy', args: ['5'], alph: '1' },
       {
         artifact: counter,
-        registry: registryWithScript('01010000000004{1}{0}0d0c0102'),
+        registry: registryWithScript('01010000000005{1}0d0c{0}0102'),
         signerAddress: SENDER.address,
       },
     );
