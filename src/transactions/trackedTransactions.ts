@@ -46,6 +46,8 @@ export class TrackedTransactions extends DisposableBase {
         client: {
           getTxStatus: (txId, groups, options) =>
             this.connection.requireClient().getTxStatus(txId, groups, options),
+          getTxDetails: (txId, groups, options) =>
+            this.connection.requireClient().getTxDetails(txId, groups, options),
         },
         clock: systemClock,
         options: {
@@ -116,6 +118,8 @@ export class TrackedTransactions extends DisposableBase {
     if (this.running.has(txId)) return txId;
     this.start({
       ...request,
+      // A script tx in a block may still have failed: the tracker reads its details once to know.
+      ...(signedBytes?.scriptOpt ? { hasScript: true } : {}),
       txId,
       requiredConfirmations: request.requiredConfirmations ?? config.requiredConfirmations(),
     });

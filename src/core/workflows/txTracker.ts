@@ -48,6 +48,11 @@ export interface TrackedTxRecord {
   readonly submittedAt: number;
   readonly requiredConfirmations: number;
   readonly label?: string;
+  /**
+   * The tx carries a script. A block takes such a tx even when its script fails (the gas is charged and
+   * nothing else happens), so `Confirmed` is a success only once its details say `scriptExecutionOk`.
+   */
+  readonly hasScript?: boolean;
   /** Last time the gateway reported it MemPooled or Confirmed. */
   readonly lastSeenAt?: number;
   readonly state?: TrackState;
@@ -62,6 +67,7 @@ export interface TrackRequest {
   readonly submittedAt?: number;
   readonly requiredConfirmations?: number;
   readonly label?: string;
+  readonly hasScript?: boolean;
 }
 
 export interface TrackerOptions {
@@ -91,6 +97,12 @@ export interface TrackerChange {
 
 export interface StatusClient {
   getTxStatus(txId: string, groups?: GroupPair, options?: RequestOptions): Promise<TxStatus>;
+  /** Read once per script tx when it reaches a block (the client caches confirmed details forever). */
+  getTxDetails?(
+    txId: string,
+    groups?: GroupPair,
+    options?: RequestOptions,
+  ): Promise<{ readonly scriptExecutionOk?: boolean | undefined }>;
 }
 
 export interface TrackerDeps {
@@ -209,6 +221,7 @@ export class TxTracker {
       submittedAt: request.submittedAt ?? this.clock.now(),
       requiredConfirmations: request.requiredConfirmations ?? this.options.requiredConfirmations,
       ...(request.label !== undefined ? { label: request.label } : {}),
+      ...(request.hasScript ? { hasScript: true } : {}),
       ...(previous?.lastSeenAt !== undefined ? { lastSeenAt: previous.lastSeenAt } : {}),
       ...(previous?.state !== undefined ? { state: previous.state } : {}),
     };
@@ -221,6 +234,8 @@ export class TxTracker {
     let interval = o.initialIntervalMs;
     let unknownPolls = 0;
     let errors = 0;
+    /** Whether the script's execution was read as ok (script txs only); failures end tracking. */
+    let scriptOk = !record.hasScript || this.client.getTxDetails === undefined;
 
     const update = (patch: Partial<TrackedTxRecord>): void => {
       record = { ...record, ...patch };
@@ -278,6 +293,38 @@ export class TxTracker {
         case 'Confirmed': {
           unknownPolls = 0;
           update({ lastSeenAt: now });
+          if (!scriptOk) {
+            let ok: boolean | undefined;
+            try {
+              const details = await this.client.getTxDetails!(txId, groups, {
+                priority: 'background',
+                ...(signal ? { signal } : {}),
+              });
+              ok = details.scriptExecutionOk;
+            } catch (error) {
+              if (signal?.aborted) return finish({ kind: 'cancelled' });
+              // Not known yet: ask again at the next poll, and give up as for status errors.
+              if (isPermanent(error) || ++errors >= o.maxConsecutiveErrors) {
+                return finish({
+                  kind: 'gave-up',
+                  reason: `in block ${status.blockHash}, but whether its script ran cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+                });
+              }
+              changed = enter({
+                kind: 'confirmed',
+                confirmations: confirmationsOf(status),
+                required: record.requiredConfirmations,
+                blockHash: status.blockHash,
+              });
+              break;
+            }
+            if (ok === false) {
+              const reason = `script failed: included in block ${status.blockHash}, but its script did not run to the end, so nothing it did was kept and only its gas was charged`;
+              enter({ kind: 'failed', reason });
+              return finish({ kind: 'failed', reason });
+            }
+            scriptOk = true;
+          }
           const n = confirmationsOf(status);
           if (n >= record.requiredConfirmations) {
             // Announce the count that made it final, then final itself, so a UI shows both steps.

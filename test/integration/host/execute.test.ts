@@ -105,6 +105,11 @@ describe('Execute and deploy against the sandbox gateway', function () {
     await until('the Transactions row to be confirmed', () =>
       api.transactionsSnapshot().find((t) => t.txId === view.txId && /^Confirmed/.test(t.description)),
     );
+    // A block keeps a script tx whose script failed, so Confirmed came only after its details said it ran.
+    assert.equal(
+      sandbox.requests.filter((r) => r.path.includes(`/transactions/details/${view.txId}`)).length,
+      1,
+    );
     await until(
       'the State to show the new count',
       async () => (await countOf(counter)) === String(countBefore + 3),

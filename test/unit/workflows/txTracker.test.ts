@@ -33,7 +33,7 @@ type Step = TxStatus | Error;
 class ScriptedClient implements StatusClient {
   readonly calls: { at: number; groups: unknown }[] = [];
   constructor(
-    private readonly clock: FakeClock,
+    protected readonly clock: FakeClock,
     private readonly steps: Step[],
   ) {}
   async getTxStatus(_txId: string, groups?: unknown): Promise<TxStatus> {
@@ -57,6 +57,71 @@ function setup(steps: Step[], options: TrackerOptions = {}) {
   const label = (s: TrackState) => (s.kind === 'confirmed' ? `confirmed(${s.confirmations})` : s.kind);
   return { clock, client, tracker, states, persisted, kinds: () => states.map(label) };
 }
+
+/** A status client that also answers tx details: each read takes the next scripted answer. */
+class ScriptedDetailsClient extends ScriptedClient {
+  readonly detailReads: number[] = [];
+  constructor(
+    clock: FakeClock,
+    steps: Step[],
+    private readonly details: ({ scriptExecutionOk?: boolean } | Error)[],
+  ) {
+    super(clock, steps);
+  }
+  async getTxDetails(): Promise<{ scriptExecutionOk?: boolean }> {
+    this.detailReads.push(this.clock.now());
+    const d = this.details.length > 1 ? this.details.shift()! : this.details[0]!;
+    if (d instanceof Error) throw d;
+    return d;
+  }
+}
+
+describe('TxTracker: transactions with a script', () => {
+  function scriptSetup(steps: Step[], details: ({ scriptExecutionOk?: boolean } | Error)[]) {
+    const clock = new FakeClock();
+    const client = new ScriptedDetailsClient(clock, steps, details);
+    const tracker = new TxTracker({ client, clock });
+    const kinds: string[] = [];
+    tracker.onDidChange((c) => kinds.push(c.state.kind));
+    return { clock, client, tracker, kinds };
+  }
+
+  it('a script that failed in its block ends as failed, not Confirmed (the node keeps such a tx and its gas)', async () => {
+    const t = scriptSetup([mem, confirmed(1)], [{ scriptExecutionOk: false }]);
+    const outcome = await t.clock.run(t.tracker.track({ txId: TX, hasScript: true }));
+    assert.equal(outcome.kind, 'failed');
+    assert.match((outcome as { reason: string }).reason, /script failed: included in block cdcd/);
+    assert.deepEqual(t.kinds, ['mempool', 'failed']);
+    assert.equal(t.client.detailReads.length, 1);
+  });
+
+  it('a script that ran is final after one details read, however many polls follow', async () => {
+    const t = scriptSetup([confirmed(1), confirmed(2), confirmed(3)], [{ scriptExecutionOk: true }]);
+    const outcome = await t.clock.run(
+      t.tracker.track({ txId: TX, hasScript: true, requiredConfirmations: 3 }),
+    );
+    assert.equal(outcome.kind, 'final');
+    assert.equal(t.client.detailReads.length, 1);
+  });
+
+  it('an unreadable details answer is asked again at the next poll before the tx counts as final', async () => {
+    const t = scriptSetup(
+      [confirmed(1)],
+      [new NetworkError('GET /transactions/details', new Error('reset')), { scriptExecutionOk: false }],
+    );
+    const outcome = await t.clock.run(t.tracker.track({ txId: TX, hasScript: true }));
+    assert.equal(outcome.kind, 'failed');
+    assert.deepEqual(t.kinds, ['confirmed', 'failed']);
+    assert.equal(t.client.detailReads.length, 2);
+  });
+
+  it('a transfer (no script) never reads details', async () => {
+    const t = scriptSetup([confirmed(1)], [{ scriptExecutionOk: false }]);
+    const outcome = await t.clock.run(t.tracker.track({ txId: TX }));
+    assert.equal(outcome.kind, 'final');
+    assert.equal(t.client.detailReads.length, 0);
+  });
+});
 
 describe('TxTracker', () => {
   it('goes mempool → confirmed → final with the default of one confirmation', async () => {
