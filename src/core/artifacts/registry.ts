@@ -162,6 +162,11 @@ export class ArtifactRegistry {
     return this.byHashMap.get(codeHash.toLowerCase())?.artifact;
   }
 
+  /** Every code hash that is this artifact's code: its own, and its debug build's when `.project.json` has it. */
+  codeHashesOf(artifact: ContractArtifact): string[] {
+    return [...this.byHashMap].filter(([, v]) => v.artifact === artifact).map(([h]) => h);
+  }
+
   /** Deployed contracts, of one network or of all files. */
   deployments(network?: string): DeployedContract[] {
     return this.deploymentFiles

@@ -137,6 +137,11 @@ export interface PreparedMethodCall {
   /** 'artifact script IncrementBy' or 'generated single-call script'. */
   readonly scriptSource: string;
   readonly signerAddress?: string;
+  /**
+   * The artifact's code hashes (release and debug build): the dry run's state of the called contract
+   * must have one of them, or the method index may name another method of other code.
+   */
+  readonly codeHashes: readonly string[];
 }
 
 export interface MethodCallContext {
@@ -362,6 +367,7 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
     script: script.toLowerCase(),
     scriptSource,
     ...(ctx.signerAddress !== undefined ? { signerAddress: ctx.signerAddress } : {}),
+    codeHashes: [...new Set([artifact.codeHash, ...(registry?.codeHashesOf(artifact) ?? [])])],
   };
 }
 
@@ -507,6 +513,20 @@ export async function simulateMethodCall(
       ...base,
       ok: false,
       error: `the gateway answered with an unknown result type '${result.rawType}'`,
+      returns: [],
+      events: [],
+      debugMessages: [],
+      balanceChanges: [],
+    };
+  }
+  // The dry run ran the code at the address: it must be the artifact's, whether or not the view has
+  // checked the code hash yet (this costs no request; drift found later would be too late to sign on).
+  const ran = result.contracts.find((c) => c.address === call.address);
+  if (ran && call.codeHashes.length > 0 && !call.codeHashes.includes(ran.codeHash.toLowerCase())) {
+    return {
+      ...base,
+      ok: false,
+      error: `the code at ${call.address} (code hash ${ran.codeHash}) is not ${call.contract}'s (${call.codeHashes.join(' or ')}): the method index from the artifact could run another method, so nothing is built`,
       returns: [],
       events: [],
       debugMessages: [],

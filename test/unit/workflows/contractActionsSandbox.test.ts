@@ -98,6 +98,20 @@ describe('execute and deploy against the sandbox gateway', function () {
     assert.ok(events.some((e) => e.eventIndex === 0 && e.contractAddress === counter));
   });
 
+  it("refuses in the dry run a contract whose code is not the artifact's, though no view checked its code hash", async () => {
+    // Counter's artifact pointed at the faucet: get's index runs the faucet's getSymbol, which succeeds.
+    const faucet = sb.contracts.find((x) => x.name === 'TokenFaucet')!;
+    const call = prepareMethodCall(
+      { address: faucet.address, method: 'get' },
+      { artifact: registry.byName('Counter')!, registry },
+    );
+    const sent = apiRequests();
+    const sim = await simulateMethodCall({ client, artifactOf: noLookup, registry }, call);
+    assert.equal(sim.ok, false);
+    assert.match(sim.error ?? '', /is not Counter's .*could run another method, so nothing is built/);
+    assert.equal(apiRequests() - sent, 1, 'the dry run only');
+  });
+
   it('executes with approved ALPH through a generated script whose approval the verified tx carries', async () => {
     const call = prepareMethodCall(
       { address: counter, method: 'increment', alph: '0.5' },
