@@ -252,10 +252,13 @@ function addressHover(
   md.isTrusted = { enabledCommands: [CommandIds.identifyAddress] };
   md.appendMarkdown(`**Alephium address** · ${type} · group ${group}\n\n`);
   md.appendCodeblock(address, 'text');
-  if (deployed?.artifact)
-    md.appendMarkdown(
-      `\n\n${deployed.deployment?.name ?? deployed.artifact.name} (artifact ${deployed.artifact.name}${deployed.network ? `, ${deployed.network} deployments file` : ''})`,
+  if (deployed?.artifact) {
+    // Names come from workspace files: text, never markdown (a name could carry a link or an image).
+    md.appendMarkdown('\n\n');
+    md.appendText(
+      `${deployed.deployment?.name ?? deployed.artifact.name} (artifact ${deployed.artifact.name}${deployed.network ? `, ${deployed.network} deployments file` : ''})`,
     );
+  }
   // On demand only: a hover must not spend the user's quota by being pointed at.
   const args = encodeURIComponent(JSON.stringify([{ address }]));
   const requests = type === 'P2C' ? '2 requests' : '1 request';
