@@ -254,6 +254,10 @@ function render(): void {
     focused?.tagName === 'INPUT'
       ? `${focused.closest('section')?.dataset.method ?? ''}|${focused.dataset.field ?? ''}`
       : undefined;
+  // And its caret or selection: a re-render in the middle of a keystroke must not turn "select all, type"
+  // into an append.
+  const selection =
+    focusKey && focused ? { start: focused.selectionStart, end: focused.selectionEnd } : undefined;
 
   root.replaceChildren();
   const header = el('header');
@@ -280,6 +284,7 @@ function render(): void {
       `section[data-method="${CSS.escape(method ?? '')}"] input[data-field="${CSS.escape(field ?? '')}"]`,
     );
     again?.focus();
+    if (again && selection) again.setSelectionRange(selection.start, selection.end);
   }
   vscode.postMessage({ type: 'rendered', text: root.innerText });
 }

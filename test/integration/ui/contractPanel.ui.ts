@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
-import { panelFrame } from './journeyHelpers';
+import { fillField, panelFrame } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
@@ -189,7 +189,7 @@ describe('UI: contract panel', () => {
 
     // A bad step is refused on the spot with the Call prompt's message, and nothing runs.
     const step = section.locator('input[data-field="arg:0"]');
-    await step.fill('-3');
+    await fillField(step, '-3');
     await section.locator('button[data-action="simulate"]').click();
     await sectionTextUntil(
       page,
@@ -200,7 +200,7 @@ describe('UI: contract panel', () => {
       20_000,
     );
 
-    await step.fill('7');
+    await fillField(step, '7');
     await section.locator('button[data-action="simulate"]').click();
     const simulated = await sectionTextUntil(
       page,

@@ -190,6 +190,9 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     this.timeout(300_000);
     const page = ui.page;
     const short = `${mine.address.slice(0, 6)}…${mine.address.slice(-4)}`;
+    // The editor renders only the lenses of lines in view: give it the window's height, as a person
+    // reading the whole contract would (an earlier spec may have left the panel open).
+    await runCommandByTitle(page, 'View: Hide Panel').catch(() => undefined);
     await openFile(page, 'counter.ral');
     // The deployments file reaches the extension a moment after it is written: the lens follows.
     let rows = await watchUntil(

@@ -1,7 +1,7 @@
 // What every journey does: watch the rendered workbench until it shows something (bounded, with a
 // screenshot on timeout), read a tree row, and answer a quick input by its title.
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { OUTPUT_DIR } from './workbench';
 
 /** Polls `read` until `done` holds (bounded); on timeout, a screenshot and the last text in the error. */
@@ -30,6 +30,21 @@ export async function watchUntil(
 export function rowText(page: Page, row: RegExp): () => Promise<string> {
   return () =>
     page.locator('.part.sidebar .monaco-list-row', { hasText: row }).first().innerText({ timeout: 2_000 });
+}
+
+/**
+ * Fills a webview form field and checks it holds exactly `value` (bounded retries): the panel re-renders
+ * its forms when results or a new model arrive, and a fill racing a re-render is retried as a person
+ * would retype, not taken on trust.
+ */
+export async function fillField(field: Locator, value: string): Promise<void> {
+  let held = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await field.fill(value);
+    held = await field.inputValue();
+    if (held === value) return;
+  }
+  throw new Error(`the field holds '${held}' after typing '${value}' three times`);
 }
 
 /** Types `value` into the quick input whose title contains `title`, and accepts it. */
