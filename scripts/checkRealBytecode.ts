@@ -31,6 +31,7 @@ import {
 } from '../src/core/bytecode';
 import type { StructSig } from '../src/core/artifacts/vals';
 import { bytesToHex, decodeUnsignedTx } from '../src/core/protocol';
+import { cliDeploymentCodeHash } from '../src/core/workflows/contractActions';
 import { Rng, valuesFor } from '../test/unit/bytecode/values';
 
 const dir = process.argv[2] ?? '/work/shared/real-data';
@@ -235,6 +236,28 @@ for (const { id, hex } of callScripts) {
   else failures.push(`${id}: single call rebuilt differently: ${why}`);
 }
 
+// The CLI's codeHash of every contract in the real deployments files, from the deploy script in its tx.
+const deploymentFiles = (
+  JSON.parse(fs.readFileSync(path.join(dir, 'artifacts.json'), 'utf8')) as { deployments: Entry[] }
+).deployments;
+let cliHashes = 0;
+let cliHashesEqual = 0;
+for (const file of deploymentFiles) {
+  const json = JSON.parse(file.text) as unknown;
+  for (const entry of (Array.isArray(json) ? json : [json]) as {
+    contracts?: Record<string, { unsignedTx?: string; codeHash?: string }>;
+  }[]) {
+    for (const [name, c] of Object.entries(entry.contracts ?? {})) {
+      if (!c.unsignedTx) continue;
+      cliHashes++;
+      const p = parseDeployScript(decodeUnsignedTx(c.unsignedTx).scriptOpt ?? '');
+      const ours = cliDeploymentCodeHash(p.code + p.encodedImmFields + p.encodedMutFields);
+      if (ours === c.codeHash) cliHashesEqual++;
+      else failures.push(`${file.id} ${name}: codeHash ${String(c.codeHash)}, ours ${ours}`);
+    }
+  }
+}
+
 for (const f of failures) console.log(`FAIL ${f}`);
 console.log(`artifacts: ${agreed}/${checked} agree with @alephium/web3 (${SEEDS} generated value sets each)`);
 console.log(
@@ -247,5 +270,8 @@ console.log(
 );
 console.log(
   `real single calls without approvals accepted as the same call as ours (singleCallMismatch): ${acceptedAsSameCall}/${noApprovalCalls}`,
+);
+console.log(
+  `deployments files: the CLI's codeHash recomputed (cliDeploymentCodeHash): ${cliHashesEqual}/${cliHashes}`,
 );
 process.exitCode = failures.length === 0 ? 0 : 1;

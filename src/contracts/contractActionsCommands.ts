@@ -11,14 +11,7 @@ import {
   type ResolvedContract,
 } from '../core/artifacts';
 import { UserCancelledError } from '../core/errors';
-import {
-  attoToAlph,
-  blake2b256,
-  bytesToHex,
-  decodeUnsignedTx,
-  groupOfAddress,
-  hexToBytes,
-} from '../core/protocol';
+import { attoToAlph, decodeUnsignedTx, groupOfAddress } from '../core/protocol';
 import type { ArtifactLookup, BuiltScriptTx, DeploymentRecord } from '../core/workflows/contractActions';
 import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/workflows/contractCall';
 import { shortTxId } from '../core/workflows/txDetailsModel';
@@ -487,6 +480,8 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
       for (let i = 0; i < sig.names.length; i++) {
         const fieldName = sig.names[i] as string;
         const type = sig.types[i] as string;
+        // The standard's id comes from the artifact (prepareDeploy fills it), as the SDK and the CLI do.
+        if (fieldName === '__stdInterfaceId' && artifact.stdInterfaceId !== undefined) continue;
         fields[fieldName] = await askText({
           title: `Deploy ${artifact.name}: ${sig.isMutable[i] ? 'mut ' : ''}${fieldName} (${i + 1}/${sig.names.length})`,
           prompt: `${fieldName}: ${type}`,
@@ -600,11 +595,14 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
       gasPrice: built.verified.gasPrice.toString(),
       gasAmount: built.verified.gasAmount,
       ...(reached.blockHash ? { blockHash: reached.blockHash } : {}),
-      codeHash: bytesToHex(blake2b256(hexToBytes(prepared.bytecode))),
+      codeHash: prepared.cliCodeHash,
       contractAddress: built.contractAddress,
       contractId: built.contractId,
       groupIndex: built.verified.fromGroup,
       attoAlphAmount: prepared.initialAttoAlph.toString(),
+      ...(prepared.initialTokens.length > 0
+        ? { tokens: Object.fromEntries(prepared.initialTokens.map((t) => [t.id, t.amount.toString()])) }
+        : {}),
       ...(prepared.issueTokenAmount !== undefined
         ? { issueTokenAmount: prepared.issueTokenAmount.toString() }
         : {}),

@@ -8,6 +8,7 @@
  * node compiles around exactly this bytecode and these fields). Plain Node; the glue only prompts, shows
  * the confirmation and tracks.
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import {
   buildContractBytecode,
   buildDeployScript,
@@ -651,6 +652,30 @@ export interface PreparedDeploy {
   readonly expectedScript: string;
   readonly fields: readonly { name: string; type: string; value: string; mutable: boolean }[];
   readonly signerAddress: string;
+  /** What the CLI's deployments file records as `codeHash` (see cliDeploymentCodeHash). */
+  readonly cliCodeHash: string;
+}
+
+/** The field the compiler adds to a contract that implements a standard (`@std(id = #0001)`). */
+export const STD_ID_FIELD = '__stdInterfaceId';
+
+/**
+ * The value of `__stdInterfaceId` for an artifact with a standard interface id: "ALPH" (414c5048) followed
+ * by the id, as `@alephium/web3` fills it; undefined when the artifact has no such field.
+ */
+export function standardInterfaceField(artifact: ContractArtifact): string | undefined {
+  if (artifact.stdInterfaceId === undefined || !artifact.fieldsSig.names.includes(STD_ID_FIELD))
+    return undefined;
+  return `414c5048${artifact.stdInterfaceId.toLowerCase()}`;
+}
+
+/**
+ * The `codeHash` @alephium/cli writes for a deployed contract: SHA-256 of the deploy bytecode's hex text
+ * (code ‖ immutable fields ‖ mutable fields), as crypto-js hashes a string. The CLI compares it to decide
+ * whether a contract must be deployed again, so any other hash makes it redeploy over our entry.
+ */
+export function cliDeploymentCodeHash(deployBytecodeHex: string): string {
+  return bytesToHex(sha256(new TextEncoder().encode(deployBytecodeHex.toLowerCase())));
 }
 
 /** Default field values an artifact can give: none in the artifact format, so only what the user types. */
@@ -671,9 +696,20 @@ export function prepareDeploy(
   }
   const fields: Record<string, unknown> = {};
   const shown: { name: string; type: string; value: string; mutable: boolean }[] = [];
+  const stdId = standardInterfaceField(artifact);
+  if (stdId !== undefined && given[STD_ID_FIELD] !== undefined) {
+    const typed = given[STD_ID_FIELD].trim().toLowerCase();
+    if (typed !== stdId) {
+      throw new ArgumentError(
+        `field ${STD_ID_FIELD} is set from the artifact's stdInterfaceId (${stdId}), not '${typed.slice(0, 40)}'`,
+        `fields.${STD_ID_FIELD}`,
+      );
+    }
+  }
   artifact.fieldsSig.names.forEach((name, i) => {
     const type = artifact.fieldsSig.types[i] as string;
-    const text = given[name];
+    // As @alephium/web3 and the CLI do: the standard's id is the artifact's, never typed by hand.
+    const text = name === STD_ID_FIELD && stdId !== undefined ? stdId : given[name];
     if (text === undefined) {
       throw new ArgumentError(`field '${name}' (${type}) needs a value`, `fields.${name}`);
     }
@@ -755,6 +791,7 @@ export function prepareDeploy(
     expectedScript,
     fields: shown,
     signerAddress,
+    cliCodeHash: cliDeploymentCodeHash(bytecode),
   };
 }
 
@@ -890,12 +927,14 @@ export interface DeploymentRecord {
   readonly gasPrice: string;
   readonly gasAmount: number;
   readonly blockHash?: string;
-  /** What @alephium/cli writes: blake2b of the deploy bytecode (code with its initial fields). */
+  /** What @alephium/cli writes: SHA-256 of the deploy bytecode's hex text (cliDeploymentCodeHash). */
   readonly codeHash: string;
   readonly contractAddress: string;
   readonly contractId: string;
   readonly groupIndex: number;
   readonly attoAlphAmount?: string;
+  /** Initial tokens, `{tokenId: amount}` as the CLI records them. */
+  readonly tokens?: Readonly<Record<string, string>>;
   readonly issueTokenAmount?: string;
 }
 
@@ -966,6 +1005,7 @@ export function addDeployment(
     ...(record.blockHash ? { blockHash: record.blockHash } : {}),
     codeHash: record.codeHash,
     ...(record.attoAlphAmount !== undefined ? { attoAlphAmount: record.attoAlphAmount } : {}),
+    ...(record.tokens !== undefined ? { tokens: record.tokens } : {}),
     ...(record.issueTokenAmount !== undefined ? { issueTokenAmount: record.issueTokenAmount } : {}),
     contractInstance: {
       address: record.contractAddress,

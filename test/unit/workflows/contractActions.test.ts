@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as web3 from '@alephium/web3';
 import {
   ArtifactRegistry,
   parseContractArtifact,
@@ -23,6 +25,7 @@ import {
   balanceChanges,
   buildAndVerifyDeploy,
   buildAndVerifyExecute,
+  cliDeploymentCodeHash,
   methodIsPublic,
   prepareDeploy,
   prepareMethodCall,
@@ -369,6 +372,56 @@ describe('contract actions: execute', () => {
 
 describe('contract actions: deploy', () => {
   const fields = { owner: SENDER.address, count: '3' };
+
+  describe('as @alephium/web3 and the CLI deploy a standard token (oracle)', () => {
+    const FAUCET_JSON = readFileSync(
+      join(import.meta.dirname, '../../sandbox/project/artifacts/TokenFaucet.ral.json'),
+      'utf8',
+    );
+    const faucet = parseContractArtifact(JSON.parse(FAUCET_JSON), 'TokenFaucet.ral.json');
+    const given = {
+      symbol: '46415543',
+      name: '466175636574',
+      decimals: '0',
+      supply: '1000',
+      balance: '1000',
+    };
+
+    it('fills __stdInterfaceId from the artifact and builds the bytes the SDK builds', () => {
+      const d = prepareDeploy({ artifact: 'TokenFaucet', fields: given }, faucet, SENDER.address);
+      const sdk = web3.Contract.fromJson(JSON.parse(FAUCET_JSON) as never);
+      const sdkFields = {
+        ...given,
+        decimals: 0n,
+        supply: 1000n,
+        balance: 1000n,
+        __stdInterfaceId: '414c50480001',
+      };
+      assert.equal(d.bytecode, sdk.buildByteCodeToDeploy(sdkFields as never, false));
+      assert.deepEqual(
+        d.fields.find((f) => f.name === '__stdInterfaceId'),
+        { name: '__stdInterfaceId', type: 'ByteVec', value: '414c50480001', mutable: false },
+      );
+    });
+
+    it("records the CLI's codeHash: SHA-256 of the deploy bytecode's hex text, not a hash of its bytes", () => {
+      const d = prepareDeploy({ artifact: 'TokenFaucet', fields: given }, faucet, SENDER.address);
+      assert.equal(d.cliCodeHash, createHash('sha256').update(d.bytecode, 'utf8').digest('hex'));
+      assert.equal(d.cliCodeHash, cliDeploymentCodeHash(d.bytecode.toUpperCase()));
+    });
+
+    it("refuses a typed __stdInterfaceId other than the artifact's", () => {
+      assert.throws(
+        () =>
+          prepareDeploy(
+            { artifact: 'TokenFaucet', fields: { ...given, __stdInterfaceId: '414c50480002' } },
+            faucet,
+            SENDER.address,
+          ),
+        /__stdInterfaceId is set from the artifact's stdInterfaceId \(414c50480001\)/,
+      );
+    });
+  });
 
   it('prepares the deploy bytecode and the script the node must compile for it', () => {
     const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
