@@ -33,7 +33,7 @@ import type { SecretStore } from '../secrets';
 import { networkPin, signingContext, type SigningContext } from '../transactions/transactionCommands';
 import type { TrackedTransactions } from '../transactions/trackedTransactions';
 import { registerCommand, type CommandContext } from '../util/commands';
-import { argString, argValue, askText, pick } from '../util/prompts';
+import { argString, argValue, askText, onlyCandidates, pick } from '../util/prompts';
 import type { FailureReporter } from '../debugging/debuggingFeature';
 import type * as ActionsEngineModule from './actionsEngine';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
@@ -94,9 +94,10 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
   const pickContract = async (args: unknown, title: string): Promise<string> => {
     const address = argString(args, 'address');
     if (address) return address;
-    const list = deps.watched();
-    if (list.length === 0)
+    const all = deps.watched();
+    if (all.length === 0)
       throw new Error('No contract is watched yet. Run "Alephium: Watch Contract" first.');
+    const list = onlyCandidates(all, args);
     const chosen = await pick(
       list.map((w) => ({
         label: w.name ?? w.address,

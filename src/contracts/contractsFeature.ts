@@ -41,7 +41,7 @@ import type { ConnectionManager } from '../connection';
 import { CommandIds, ViewIds } from '../constants';
 import { showResult } from '../util/resultsDocument';
 import { registerCommand, type CommandContext } from '../util/commands';
-import { argString, argValue, askText, pick } from '../util/prompts';
+import { argString, argValue, askText, onlyCandidates, pick } from '../util/prompts';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
 import { EventWatch, type DeliveredEvent } from './eventWatch';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
@@ -163,10 +163,10 @@ export function registerContractsFeature(
     return (a: string) => map.get(a);
   };
 
-  const pickWatched = async (title: string): Promise<WatchedContract> => {
-    const list = tree.watched;
-    if (list.length === 0)
+  const pickWatched = async (title: string, args?: unknown): Promise<WatchedContract> => {
+    if (tree.watched.length === 0)
       throw new Error('No contract is watched yet. Run "Alephium: Watch Contract" first.');
+    const list = onlyCandidates(tree.watched, args);
     const registry = await artifacts.registry();
     // Named as the tree names them: the watch entry, the deployments file, the artifact, else the address.
     const chosen = await pick(
@@ -186,7 +186,7 @@ export function registerContractsFeature(
   };
   const watchedOrPick = async (args: unknown, title: string): Promise<WatchedContract> => {
     const address = addressOf(args);
-    if (!address) return pickWatched(title);
+    if (!address) return pickWatched(title, args);
     const found = tree.watched.find((w) => w.address === address);
     return found ?? makeWatched(address);
   };

@@ -222,13 +222,18 @@ function toCodeLens(l: Lens): vscode.CodeLens {
         range,
         cmd(CommandIds.callContractMethod, {
           ...(c.address ? { address: c.address } : {}),
+          ...(c.candidates ? { candidates: c.candidates } : {}),
           method: c.method,
         }),
       );
     case 'execute':
       return new vscode.CodeLens(
         range,
-        cmd(EXECUTE_COMMAND, { ...(c.address ? { address: c.address } : {}), method: c.method }),
+        cmd(EXECUTE_COMMAND, {
+          ...(c.address ? { address: c.address } : {}),
+          ...(c.candidates ? { candidates: c.candidates } : {}),
+          method: c.method,
+        }),
       );
     case 'none':
       // A lens with an empty command renders as plain text.

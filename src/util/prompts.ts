@@ -39,3 +39,24 @@ export function argValue(args: unknown, field: string): unknown {
   if (typeof args !== 'object' || args === null) return undefined;
   return (args as Record<string, unknown>)[field];
 }
+
+/**
+ * The contracts a picker may offer: all of `list`, or, when the argument object names `candidates` (a
+ * Simulate/Execute lens on a function of one artifact), only those. None left is an error that says
+ * what to do, rather than a pick list of contracts the method does not belong to.
+ */
+export function onlyCandidates<T extends { readonly address: string }>(
+  list: readonly T[],
+  args: unknown,
+): T[] {
+  const candidates = argValue(args, 'candidates');
+  if (!Array.isArray(candidates)) return [...list];
+  const allowed = new Set(candidates.filter((c): c is string => typeof c === 'string'));
+  const kept = list.filter((w) => allowed.has(w.address));
+  if (kept.length === 0) {
+    throw new Error(
+      'No watched contract runs this artifact yet: watch one (the Watch lens on its Contract line) or deploy one first.',
+    );
+  }
+  return kept;
+}

@@ -38,8 +38,22 @@ export interface LensData {
 export type LensCommand =
   | { readonly kind: 'watch'; readonly address: string; readonly name: string }
   | { readonly kind: 'showEvents'; readonly address: string }
-  | { readonly kind: 'simulate'; readonly address?: string; readonly method: string }
-  | { readonly kind: 'execute'; readonly address?: string; readonly method: string }
+  /**
+   * `candidates`: with several instances (or none), the addresses the picker may offer: only contracts of
+   * this artifact, so a method is never looked up by name in another contract.
+   */
+  | {
+      readonly kind: 'simulate';
+      readonly address?: string;
+      readonly candidates?: readonly string[];
+      readonly method: string;
+    }
+  | {
+      readonly kind: 'execute';
+      readonly address?: string;
+      readonly candidates?: readonly string[];
+      readonly method: string;
+    }
   | { readonly kind: 'none' };
 
 export interface Lens {
@@ -162,18 +176,19 @@ export function lensesFor(
       if (!artifact.functions.some((f) => f.name === d.name)) continue;
       const list = instances(artifact);
       const address = list.length === 1 ? list[0]!.address : undefined;
+      const target = address ? { address } : { candidates: list.map((x) => x.address) };
       lenses.push({
         ...at(d),
         title: 'Simulate',
         tooltip: `Dry-run ${d.container}.${d.name} through call-contract`,
-        command: { kind: 'simulate', ...(address ? { address } : {}), method: d.name },
+        command: { kind: 'simulate', ...target, method: d.name },
       });
       if (options.executeAvailable) {
         lenses.push({
           ...at(d),
           title: 'Execute',
           tooltip: `Sign and send ${d.container}.${d.name}`,
-          command: { kind: 'execute', ...(address ? { address } : {}), method: d.name },
+          command: { kind: 'execute', ...target, method: d.name },
         });
       }
     }

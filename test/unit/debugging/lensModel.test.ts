@@ -69,6 +69,27 @@ describe('CodeLenses of a .ral file', () => {
     assert.deepEqual(sim.command, { kind: 'simulate', address: COUNTER, method: 'incrementBy' });
   });
 
+  it('with two instances, Simulate and Execute name both as the only candidates, and with none, no contract', () => {
+    const other = '2AFfyBwzbnQEC7iZGY5XvTKeFvc1cb5ypwzjKs5W7SaUP';
+    const fn = lineOf(counterRal, 'pub fn incrementBy');
+    const commands = (instances: Instance[]) =>
+      lensesFor(scan, data(instances, []), { now, executeAvailable: true })
+        .filter((l) => l.line === fn)
+        .map((l) => l.command);
+    const two = commands([
+      { address: COUNTER, group: 0, deployed: true, watched: true },
+      { address: other, group: 0, deployed: false, watched: true },
+    ]);
+    assert.deepEqual(two, [
+      { kind: 'simulate', candidates: [COUNTER, other], method: 'incrementBy' },
+      { kind: 'execute', candidates: [COUNTER, other], method: 'incrementBy' },
+    ]);
+    assert.deepEqual(commands([]), [
+      { kind: 'simulate', candidates: [], method: 'incrementBy' },
+      { kind: 'execute', candidates: [], method: 'incrementBy' },
+    ]);
+  });
+
   it('offers Watch for a deployment not watched, no event lens without a watched instance, no Execute without the command', () => {
     const lenses = lensesFor(
       scan,
