@@ -21,7 +21,7 @@ import type { RalphSourceMap } from '../core/ralph/sourceMap';
 import { CommandIds } from '../constants';
 import type { ContractNode, ContractsTreeProvider } from '../contracts/contractsTree';
 import type { WorkspaceArtifacts } from '../contracts/workspaceArtifacts';
-import { registerCommand, type CommandContext } from '../util/commands';
+import { FROM_EDITOR, registerCommand, type CommandContext } from '../util/commands';
 import { DisposableBase } from '../util/lifecycle';
 import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
@@ -210,7 +210,8 @@ function toCodeLens(l: Lens): vscode.CodeLens {
     title: l.title,
     command,
     ...(tooltip ? { tooltip } : {}),
-    ...(args !== undefined ? { arguments: [args] } : {}),
+    // From a lens, a failure is one toast (the command's), not that plus VS Code's own error.
+    ...(args !== undefined ? { arguments: [{ ...(args as object), [FROM_EDITOR]: true }] } : {}),
   });
   switch (c.kind) {
     case 'watch':
@@ -265,7 +266,7 @@ function addressHover(
     );
   }
   // On demand only: a hover must not spend the user's quota by being pointed at.
-  const args = encodeURIComponent(JSON.stringify([{ address }]));
+  const args = encodeURIComponent(JSON.stringify([{ address, [FROM_EDITOR]: true }]));
   const requests = type === 'P2C' ? '2 requests' : '1 request';
   md.appendMarkdown(
     `\n\n[$(search) Balance${type === 'P2C' ? ' and contract name' : ''} (${requests})](command:${CommandIds.identifyAddress}?${args})`,

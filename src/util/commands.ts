@@ -9,10 +9,21 @@ export interface CommandContext {
   readonly redact: (text: string) => string;
 }
 
-/** Tree elements of this extension's views carry a `kind` and an `id` or `txId`; argument objects do not. */
+/**
+ * Set on the argument object of a command a person starts from the editor (a CodeLens, a hover link):
+ * like a tree element or the palette, a failure is shown once as this extension's toast and not
+ * rethrown, since VS Code would add a second error of its own.
+ */
+export const FROM_EDITOR = 'fromEditor';
+
+/**
+ * Tree elements of this extension's views carry a `kind` and an `id` or `txId`; argument objects do not,
+ * unless they come from an editor gesture (FROM_EDITOR).
+ */
 function isViewElement(arg: unknown): boolean {
   if (typeof arg !== 'object' || arg === null) return false;
   const a = arg as Record<string, unknown>;
+  if (a[FROM_EDITOR] === true) return true;
   return typeof a.kind === 'string' && (typeof a.id === 'string' || typeof a.txId === 'string');
 }
 

@@ -116,6 +116,12 @@ describe('Execute and deploy against the sandbox gateway', function () {
     );
   });
 
+  it('a failure started from a lens (fromEditor) is not rethrown: the command shows it once, VS Code adds none', async () => {
+    const args = { address: counter, method: 'incrementBy', args: ['101'], show: 'none' };
+    await assert.rejects(run(CommandIds.callContractMethod, args), /StepTooLarge/);
+    assert.equal(await run(CommandIds.callContractMethod, { ...args, fromEditor: true }), undefined);
+  });
+
   it('refuses a simulation failure before building: incrementBy above MaxStep', async () => {
     const before = submits();
     await assert.rejects(
