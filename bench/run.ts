@@ -6,7 +6,7 @@
  *   npm run bench                       everything (about 9 minutes on 2 cores)
  *   npm run bench -- --only cache,backfill
  *
- * Benches: bundle, activation, cache, backfill, economy, session, ratelimit, sdk, webview. A subset keeps
+ * Benches: bundle, activation, cache, backfill, economy, session, ratelimit, sdk, webview, ralph. A subset keeps
  * the other benches' figures of the previous bench/results.json, so the file (and README's table, which
  * scripts/perfTable.mjs regenerates from it at the end) always covers every bench.
  */
@@ -19,6 +19,7 @@ import { backfillBench } from './backfill';
 import { build, bundleBench, root } from './bundle';
 import { cacheBench } from './cache';
 import { economyBench } from './economy';
+import { ralphBench } from './ralph';
 import { rateLimitBench } from './rateLimit';
 import { sdkCompareBench } from './sdkCompare';
 import { sessionBench } from './session';
@@ -36,6 +37,7 @@ export const RUNS = {
   ratelimit: 3,
   sdk: 1,
   webview: 5,
+  ralph: 5,
 } as const;
 
 const ALL = [
@@ -48,6 +50,7 @@ const ALL = [
   'ratelimit',
   'sdk',
   'webview',
+  'ralph',
 ] as const;
 type BenchName = (typeof ALL)[number];
 
@@ -161,6 +164,11 @@ async function main(): Promise<number> {
     const r = await webviewBench(RUNS.webview);
     raw.webview = r.raw;
     if (r.pending) notes.push(`webview: PENDING: ${r.pending}.`);
+    return r.figures;
+  });
+  await step('ralph', async () => {
+    const r = ralphBench(RUNS.ralph);
+    raw.ralph = r.raw;
     return r.figures;
   });
   // Leave dist/ as `npm run build` does (development build with source maps), which the tests expect.

@@ -11,7 +11,7 @@ import {
 } from '../../../src/core/debugging/lensModel';
 import { scanRalph } from '../../../src/core/ralph/scanner';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
-import { lineOf } from '../ralph/fixtures';
+import { BIG_ROUNDS, bigRalphArtifactJson, bigRalphSource, lineOf } from '../ralph/fixtures';
 
 const counterRal = readFileSync(
   join(import.meta.dirname, '..', '..', 'sandbox', 'project', 'contracts', 'counter.ral'),
@@ -134,41 +134,13 @@ describe('CodeLenses of a .ral file', () => {
 });
 
 describe('CodeLenses on a 2,000-line file', () => {
-  it('are computed in well under a frame budget from held data', () => {
-    const n = 200;
-    const body = Array.from(
-      { length: n },
-      (_, i) =>
-        `  event E${i}(x: U256)\n  @using(checkExternalCaller = false)\n  pub fn f${i}(a: U256) -> U256 {\n    assert!(a > ${i}, ErrorCodes.E${i % 5})\n    emit Debug(\`f${i} \${a}\`)\n    return a\n  }\n  // ${i}\n  const C${i} = ${i}\n  fn g${i}() -> () { let x = 1 }`,
-    ).join('\n');
-    const text = `Contract Big(mut n: U256) {\n  enum ErrorCodes {\n    E0 = 0\n    E1 = 1\n    E2 = 2\n    E3 = 3\n    E4 = 4\n  }\n${body}\n}\n`;
+  // Their time is measured by `npm run bench` (ralph), not asserted here.
+  it('has one lens per event and Simulate/Execute per public function, counted from held data', () => {
+    const n = BIG_ROUNDS;
+    const text = bigRalphSource();
     assert.ok(text.split('\n').length >= 2000);
-    const artifact = {
-      version: 'v3.0.0',
-      name: 'Big',
-      bytecode: '00',
-      codeHash: 'ab'.repeat(32),
-      fieldsSig: { names: ['n'], types: ['U256'], isMutable: [true] },
-      eventsSig: Array.from({ length: n }, (_, i) => ({
-        name: `E${i}`,
-        fieldNames: ['x'],
-        fieldTypes: ['U256'],
-      })),
-      functions: Array.from({ length: n }, (_, i) => [
-        {
-          name: `f${i}`,
-          paramNames: ['a'],
-          paramTypes: ['U256'],
-          paramIsMutable: [false],
-          returnTypes: ['U256'],
-        },
-        { name: `g${i}`, paramNames: [], paramTypes: [], paramIsMutable: [], returnTypes: [] },
-      ]).flat(),
-      constants: [],
-      enums: [],
-    };
     const big = ArtifactRegistry.fromFiles([
-      { path: 'artifacts/Big.ral.json', text: JSON.stringify(artifact) },
+      { path: 'artifacts/Big.ral.json', text: bigRalphArtifactJson() },
     ]);
     assert.equal(big.problems.length, 0);
     // 1,000 events seen for the one watched instance.
@@ -177,7 +149,6 @@ describe('CodeLenses on a 2,000-line file', () => {
       eventIndex: i % n,
       timestamp: now0 - i * 1000,
     }));
-    const t0 = performance.now();
     const lenses = lensesFor(
       scanRalph(text),
       {
@@ -188,12 +159,9 @@ describe('CodeLenses on a 2,000-line file', () => {
       },
       { now: now0, executeAvailable: true },
     );
-    const ms = performance.now() - t0;
     // One contract lens, one per event, Simulate and Execute per public function.
     assert.equal(lenses.length, 1 + n + 2 * n);
-    assert.equal(lenses.filter((l) => /^\d+ E7 seen/.test(l.title)).length, 1);
-    assert.ok(ms < 250, `lenses took ${ms.toFixed(1)} ms`);
-    console.log(`      (scan + lenses of ${text.split('\n').length} lines: ${ms.toFixed(1)} ms)`);
+    assert.equal(lenses.filter((l) => /^5 E7 seen/.test(l.title)).length, 1);
   });
 });
 const now0 = 1_700_000_000_000;

@@ -129,3 +129,47 @@ export function lineOf(source: string, needle: string, nth = 0): number {
   }
   throw new Error(`fixture has no line with ${needle}`);
 }
+
+/**
+ * A 2,010-line contract in the style of a large real one: 200 rounds of an event, a public function with
+ * an assert and a Debug emit, a comment, a constant and a private one-liner. Used by the scanner and
+ * lens tests and by `npm run bench` (ralph), which times scanning it and computing its lenses.
+ */
+export const BIG_ROUNDS = 200;
+export function bigRalphSource(contractHeader = 'Contract Big(mut n: U256)'): string {
+  const body = Array.from(
+    { length: BIG_ROUNDS },
+    (_, i) =>
+      `  event E${i}(x: U256)\n  @using(checkExternalCaller = false)\n  pub fn f${i}(a: U256) -> U256 {\n    assert!(a > ${i}, ErrorCodes.E${i % 5})\n    emit Debug(\`f${i} \${a}\`)\n    return a\n  }\n  // ${i}\n  const C${i} = ${i}\n  fn g${i}() -> () { let x = 1 }`,
+  ).join('\n');
+  return `${contractHeader} {\n  enum ErrorCodes {\n    E0 = 0\n    E1 = 1\n    E2 = 2\n    E3 = 3\n    E4 = 4\n  }\n${body}\n}\n`;
+}
+
+/** The artifact of bigRalphSource's contract (JSON text of a .ral.json). */
+export function bigRalphArtifactJson(): string {
+  const n = BIG_ROUNDS;
+  return JSON.stringify({
+    version: 'v3.0.0',
+    name: 'Big',
+    bytecode: '00',
+    codeHash: 'ab'.repeat(32),
+    fieldsSig: { names: ['n'], types: ['U256'], isMutable: [true] },
+    eventsSig: Array.from({ length: n }, (_, i) => ({
+      name: `E${i}`,
+      fieldNames: ['x'],
+      fieldTypes: ['U256'],
+    })),
+    functions: Array.from({ length: n }, (_, i) => [
+      {
+        name: `f${i}`,
+        paramNames: ['a'],
+        paramTypes: ['U256'],
+        paramIsMutable: [false],
+        returnTypes: ['U256'],
+      },
+      { name: `g${i}`, paramNames: [], paramTypes: [], paramIsMutable: [], returnTypes: [] },
+    ]).flat(),
+    constants: [],
+    enums: [],
+  });
+}

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scanRalph } from '../../../src/core/ralph/scanner';
 import { RalphSourceMap, sourceDirOf } from '../../../src/core/ralph/sourceMap';
-import { GLOBALS, OWNABLE, TOKEN, lineOf } from './fixtures';
+import { GLOBALS, OWNABLE, TOKEN, bigRalphSource, lineOf } from './fixtures';
 
 const names = (scan: ReturnType<typeof scanRalph>, kind: string) =>
   scan.decls.filter((d) => d.kind === kind).map((d) => `${d.container ?? ''}:${d.name}`);
@@ -257,21 +257,12 @@ describe('Ralph source map', () => {
     assert.equal(sourceDirOf('export default { networks: {} }'), undefined);
   });
 
-  it('scans a 2,000-line file quickly enough for the editor', () => {
-    const body = Array.from(
-      { length: 200 },
-      (_, i) =>
-        `  event E${i}(x: U256)\n  @using(checkExternalCaller = false)\n  pub fn f${i}(a: U256) -> U256 {\n    assert!(a > ${i}, ErrorCodes.E${i % 5})\n    emit Debug(\`f${i} \${a}\`)\n    return a\n  }\n  // ${i}\n  const C${i} = ${i}\n  fn g${i}() -> () { let x = 1 }`,
-    ).join('\n');
-    const text = `Contract Big() {\n  enum ErrorCodes {\n    E0 = 0\n    E1 = 1\n    E2 = 2\n    E3 = 3\n    E4 = 4\n  }\n${body}\n}\n`;
+  it('scans a 2,000-line file whole (its time is measured by npm run bench: ralph)', () => {
+    const text = bigRalphSource('Contract Big()');
     const lines = text.split('\n').length;
     assert.ok(lines >= 2000, `fixture has ${lines} lines`);
-    const t0 = performance.now();
     const scan = scanRalph(text);
-    const ms = performance.now() - t0;
     assert.equal(scan.decls.filter((d) => d.kind === 'function').length, 400);
     assert.equal(scan.checks.length, 200);
-    assert.ok(ms < 200, `scan took ${ms.toFixed(1)} ms`);
-    console.log(`      (scan of ${lines} lines: ${ms.toFixed(1)} ms)`);
   });
 });
