@@ -157,6 +157,12 @@ interface Job {
   removed: boolean;
   /** runSoon was asked: the next run waits for its floor only. */
   urgent: boolean;
+  /**
+   * The second run of a job whose first ran at once (startNow): paced by tokens like a staggered first
+   * run, not held to a due time. Contracts added together read their counts together; their next runs
+   * must not all come due together too, or the starvation guard would push that hour over the share.
+   */
+  staggering: boolean;
 }
 
 export interface BackgroundSchedulerOptions {
@@ -250,6 +256,7 @@ export class BackgroundScheduler implements Disposable {
       dueOverride: undefined,
       removed: false,
       urgent: false,
+      staggering: false,
     };
     this.jobs.set(job.id, job);
     const now = this.timers.now();
@@ -367,6 +374,7 @@ export class BackgroundScheduler implements Disposable {
    */
   private lateness(job: Job, due: number, interval: number, now: number): number {
     if (job.lastRunAt === undefined) return job.options.startNow ? 0 : Infinity;
+    if (job.staggering) return Infinity;
     return due + MAX_LATE_FRACTION * interval - now;
   }
 
@@ -479,10 +487,13 @@ export class BackgroundScheduler implements Disposable {
       if (due <= now) anyDue = true;
       // A staggered first run keeps the last hour within the plan's pace, so the first round takes
       // about one interval: faster, and the second round would find nothing due and idle.
-      const first = job.lastRunAt === undefined && !job.options.startNow && !job.options.once;
+      const first =
+        (job.lastRunAt === undefined && !job.options.startNow && !job.options.once) || job.staggering;
       // Held by nothing but its due time: asked for by the user, or so late that holding it longer
       // would starve it (only heavy other work, e.g. many tracked sends, can fill the hour like that).
-      const free = job.urgent || (job.lastRunAt !== undefined && now >= due + STARVATION_FRACTION * interval);
+      const free =
+        job.urgent ||
+        (job.lastRunAt !== undefined && !job.staggering && now >= due + STARVATION_FRACTION * interval);
       const wait = free
         ? 0
         : this.budgetWait(
@@ -496,7 +507,7 @@ export class BackgroundScheduler implements Disposable {
         // Never later than the moment it may no longer be held.
         at: Math.min(
           Math.max(due, now + wait),
-          job.lastRunAt !== undefined ? due + STARVATION_FRACTION * interval : Infinity,
+          job.lastRunAt !== undefined && !job.staggering ? due + STARVATION_FRACTION * interval : Infinity,
         ),
         due,
         intervalMs: interval,
@@ -567,9 +578,11 @@ export class BackgroundScheduler implements Disposable {
 
   private async runJob(job: Job, now: number, intervalMs: number): Promise<void> {
     this.running = job;
+    const firstAtOnce = job.lastRunAt === undefined && job.options.startNow === true && !job.options.once;
     job.lastRunAt = now;
     job.dueOverride = undefined;
     job.urgent = false;
+    job.staggering = false;
     let result: JobRun;
     try {
       result = await job.options.run(this.lifetime.signal);
@@ -589,6 +602,11 @@ export class BackgroundScheduler implements Disposable {
       this.kindCost.set(kind, k + COST_SMOOTHING * (requests - k));
     }
     if (result.retryInMs !== undefined) job.dueOverride = now + Math.max(0, result.retryInMs);
+    else if (firstAtOnce && !job.urgent) {
+      // Due from its floor on, started by the tokens' pace (see Job.staggering).
+      job.staggering = true;
+      job.dueOverride = now + job.minIntervalMs;
+    }
     if (result.done || job.options.once) this.remove(job);
     this.ranEmitter.fire({
       kind: job.options.kind,

@@ -85,6 +85,30 @@ describe('background scheduler: one budget', () => {
     s.dispose();
   });
 
+  it('50 contracts added at once (never seen: read at once) do not all come due again at once: no hour over', async () => {
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const r = record(s);
+    // The first run only reads the count (1 request); later runs find events and fetch a page too (2).
+    for (let i = 0; i < 50; i++) {
+      let runs = 0;
+      s.add({
+        kind: 'contract',
+        label: `c${i}`,
+        startNow: true,
+        run: async () => ({ requests: runs++ === 0 ? 1 : 2 }),
+      });
+    }
+    await timers.advance(6 * HOUR);
+    const hours = r.perHour(6);
+    for (const [h, n] of hours.entries())
+      assert.ok(n <= FREE_HOURLY, `hour ${h + 1}: ${n} > ${FREE_HOURLY} (${hours.join(', ')})`);
+    // And every contract ran again within those hours (none left behind by the pacing).
+    for (let i = 0; i < 50; i++)
+      assert.ok(r.gaps(`c${i}`).length >= 3, `c${i} ran ${r.gaps(`c${i}`).length}×`);
+    s.dispose();
+  });
+
   it('no contract starves: the first polls are staggered and no gap exceeds 1.25 × the interval', async () => {
     const timers = new VirtualTimers();
     const s = free(timers);
