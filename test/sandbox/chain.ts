@@ -284,6 +284,11 @@ export class Chain {
   readonly contracts = new Map<string, ContractInstance>();
   readonly codes = new Map<string, string>();
   tamper: TamperMode = 'none';
+  /**
+   * Script txs still to fail when mined (control API `/scripts/fail-in-block`): what a state change between
+   * a dry run and the block does on a real node; the tx is kept with `scriptExecutionOk: false`.
+   */
+  scriptsToFailInBlock = 0;
 
   private readonly utxos = new Map<string, Utxo>();
   private readonly byAddress = new Map<string, Set<string>>();
@@ -1356,6 +1361,10 @@ export class Chain {
   private applyScript(tx: TxRecord, script: NonNullable<TxRecord['script']>): void {
     let stage: ReturnType<Chain['runStaged']>;
     try {
+      if (this.scriptsToFailInBlock > 0) {
+        this.scriptsToFailInBlock--;
+        throw new ScriptVmError('AssertionFailed (made to fail in its block by the sandbox control API)');
+      }
       stage = this.runStaged(script.methods, script.caller, script.provided, tx.txId, tx.creates.length);
     } catch (e) {
       if (!(e instanceof ScriptVmError) && !(e instanceof BadRequest) && !(e instanceof ScriptRejected))

@@ -476,6 +476,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     requests.length = 0;
     return { cleared: true };
   });
+  control('POST', '/scripts/fail-in-block', ({ body }) => {
+    const count = body.count ?? 1;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 100)
+      throw new HttpError(400, 'count must be an integer from 0 to 100');
+    chain.scriptsToFailInBlock = count;
+    return { count };
+  });
   control('GET', '/tamper', () => ({ mode: chain.tamper }));
   control('POST', '/tamper', ({ body }) => {
     const mode = (body.mode ?? 'none') as TamperMode;

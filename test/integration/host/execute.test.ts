@@ -122,6 +122,33 @@ describe('Execute and deploy against the sandbox gateway', function () {
     assert.equal(await run(CommandIds.callContractMethod, { ...args, fromEditor: true }), undefined);
   });
 
+  it('a script that fails in its block ends as failed, not Confirmed, in the result and in Transactions', async () => {
+    // Read on the chain itself: the view's cached state would say "unchanged" either way.
+    const chainCount = () => String(sandbox.chain.contracts.get(counter)?.fields.count?.value);
+    const countBefore = chainCount();
+    // A state race on a real node: the dry run passed, the block ran the script and it failed.
+    sandbox.chain.scriptsToFailInBlock = 1;
+    try {
+      const view = await run<ExecutionView>(CommandIds.executeContractMethod, {
+        address: counter,
+        method: 'incrementBy',
+        args: ['2'],
+        confirm: false,
+      });
+      assert.equal(view.status, 'failed');
+      assert.match(view.error ?? '', /^script failed: included in block [0-9a-f]{64}/);
+      assert.deepEqual(view.events ?? [], []);
+      await until('the Transactions row to say Failed', () =>
+        api
+          .transactionsSnapshot()
+          .find((t) => t.txId === view.txId && /^Failed: script failed/.test(t.description)),
+      );
+      assert.equal(chainCount(), countBefore, 'the count did not move');
+    } finally {
+      sandbox.chain.scriptsToFailInBlock = 0;
+    }
+  });
+
   it('refuses a simulation failure before building: incrementBy above MaxStep', async () => {
     const before = submits();
     await assert.rejects(
