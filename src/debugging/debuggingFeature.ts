@@ -74,7 +74,8 @@ export class FailureReporter extends DisposableBase {
     }
     let sources: RalphSourceMap | undefined;
     try {
-      sources = await this.sources.map();
+      const names = [...map.values()].flatMap((a) => (a ? [a.name] : []));
+      sources = await this.sources.mapFor(names);
     } catch (e) {
       this.log.warn(`Ralph sources could not be read: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -382,7 +383,7 @@ export function registerDebuggingEditor(
       throw new Error('Go to Declaration runs on an event, a field or a getter in Watched Contracts.');
     const artifact = await contracts.artifactOf(address);
     if (!artifact) throw new Error(`No artifact in the workspace describes ${address}.`);
-    const sources = await reporter.sources.map();
+    const sources = await reporter.sources.mapFor([artifact.name]);
     let target;
     let what: string;
     if (node && 'kind' in node && node.kind === 'event') {

@@ -44,6 +44,17 @@ export class WorkspaceRalphSources extends DisposableBase {
     return this.reload();
   }
 
+  /**
+   * The map, read again first when it has none of `contracts` declared: a user action should not trust
+   * the file watcher alone (it can miss files written by other tools, or into folders created after the
+   * watch began). At most one extra read per call.
+   */
+  async mapFor(contracts: readonly string[]): Promise<RalphSourceMap> {
+    const map = await this.map();
+    if (contracts.length === 0 || contracts.some((name) => map.contract(name) !== undefined)) return map;
+    return this.reload();
+  }
+
   /** The last map read, without waiting. */
   get latest(): RalphSourceMap | undefined {
     return this.current;
