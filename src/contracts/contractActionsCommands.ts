@@ -56,6 +56,11 @@ export interface ContractActionsDeps extends CommandContext {
 
 /** How long a command waits for its transaction to reach a block before returning 'submitted'. */
 const WAIT_FOR_BLOCK_MS = 180_000;
+/**
+ * How long a deploy still not in a block when the command returns is followed in the background, so the
+ * contract is written to the deployments file and watched once it is (the tracker ends sooner on failure).
+ */
+const LATE_DEPLOY_BOUND_MS = 6 * 3_600_000;
 
 function stringList(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
@@ -308,6 +313,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
   /** Resolves when the tracked tx is in a block (or failed, or the bound passes), reading the tracker's changes. */
   const waitForBlock = (
     txId: string,
+    boundMs = WAIT_FOR_BLOCK_MS,
   ): Promise<{ status: ExecutionStatus; blockHash?: string; reason?: string }> =>
     new Promise((resolve) => {
       const check = (): boolean => {
@@ -333,7 +339,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
       const timer = setTimeout(() => {
         sub.dispose();
         resolve({ status: 'submitted' });
-      }, WAIT_FOR_BLOCK_MS);
+      }, boundMs);
       const sub = deps.store.onDidChange((changed) => {
         if ((changed === undefined || changed === txId) && check()) {
           clearTimeout(timer);
@@ -572,10 +578,57 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     await confirm(args, ctx, `Deploy ${artifact.name} on ${ctx.network}?`, built, 'Sign and Deploy');
     const { signature } = await signSubmitTrack(ctx, built, `Deploy ${artifact.name}`);
     const txId = built.verified.txId;
-    const reached = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Waiting for ${shortTxId(txId)} to reach a block` },
-      () => waitForBlock(txId),
-    );
+    const network = deps.connection.state.profile?.network ?? 'devnet';
+    /** Writes the deployments file and watches the contract: once the deploy is in a block. */
+    const record = async (blockHash: string | undefined): Promise<string> => {
+      const written = await writeDeployment(artifact, network, {
+        name: artifact.name,
+        deployerAddress: ctx.fromAddress,
+        txId,
+        unsignedTx: built.verified.unsignedTx,
+        signature,
+        gasPrice: built.verified.gasPrice.toString(),
+        gasAmount: built.verified.gasAmount,
+        ...(blockHash ? { blockHash } : {}),
+        codeHash: prepared.cliCodeHash,
+        contractAddress: built.contractAddress,
+        contractId: built.contractId,
+        groupIndex: built.verified.fromGroup,
+        attoAlphAmount: prepared.initialAttoAlph.toString(),
+        ...(prepared.initialTokens.length > 0
+          ? { tokens: Object.fromEntries(prepared.initialTokens.map((t) => [t.id, t.amount.toString()])) }
+          : {}),
+        ...(prepared.issueTokenAmount !== undefined
+          ? { issueTokenAmount: prepared.issueTokenAmount.toString() }
+          : {}),
+      }).catch((e: unknown) => {
+        // On chain and paid for: whatever went wrong with the file, the user needs the address.
+        throw new Error(
+          `${artifact.name} is deployed at ${built.contractAddress} (tx ${txId}), but the deployments file was not updated: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      });
+      log.info(
+        `Deployed ${artifact.name} at ${built.contractAddress}; ${written.file} has it as ${written.name}`,
+      );
+      await vscode.commands.executeCommand(CommandIds.watchContract, {
+        address: built.contractAddress,
+        name: written.name,
+      });
+      void vscode.window.showInformationMessage(
+        `Deployed ${artifact.name} at ${built.contractAddress} (${written.name} in ${written.file}); it is now watched.`,
+      );
+      return written.file;
+    };
+    const reached =
+      argValue(args, 'waitForConfirmation') === false
+        ? { status: 'submitted' as const }
+        : await vscode.window.withProgress(
+            {
+              location: vscode.ProgressLocation.Window,
+              title: `Waiting for ${shortTxId(txId)} to reach a block`,
+            },
+            () => waitForBlock(txId),
+          );
     const base = {
       contract: artifact.name,
       address: built.contractAddress,
@@ -583,42 +636,32 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
       txId,
       verified: built.lines,
     };
+    if (reached.status === 'submitted') {
+      // Paid for and on its way: follow it in the background, so the contract is still written to the
+      // deployments file and watched once it is in a block, however long that takes.
+      void waitForBlock(txId, LATE_DEPLOY_BOUND_MS).then(async (late) => {
+        try {
+          if (late.status === 'confirmed') await record(late.blockHash);
+          else if (late.status === 'failed') {
+            const message = `Deploy of ${artifact.name} (${built.contractAddress}) failed: ${late.reason ?? 'unknown reason'}`;
+            log.warn(message);
+            void vscode.window.showWarningMessage(message);
+          }
+        } catch (e) {
+          log.error(
+            `Deploy of ${artifact.name} at ${built.contractAddress} is in a block but could not be recorded: ${e instanceof Error ? e.message : String(e)}`,
+          );
+        }
+      });
+      log.info(
+        `Deploy of ${artifact.name} submitted (${txId}): ${built.contractAddress} is written to the deployments file and watched once it is in a block`,
+      );
+      return { ...base, status: 'submitted' };
+    }
     if (reached.status !== 'confirmed') {
       return { ...base, status: reached.status, ...(reached.reason ? { error: reached.reason } : {}) };
     }
-    const network = deps.connection.state.profile?.network ?? 'devnet';
-    const written = await writeDeployment(artifact, network, {
-      name: artifact.name,
-      deployerAddress: ctx.fromAddress,
-      txId,
-      unsignedTx: built.verified.unsignedTx,
-      signature,
-      gasPrice: built.verified.gasPrice.toString(),
-      gasAmount: built.verified.gasAmount,
-      ...(reached.blockHash ? { blockHash: reached.blockHash } : {}),
-      codeHash: prepared.cliCodeHash,
-      contractAddress: built.contractAddress,
-      contractId: built.contractId,
-      groupIndex: built.verified.fromGroup,
-      attoAlphAmount: prepared.initialAttoAlph.toString(),
-      ...(prepared.initialTokens.length > 0
-        ? { tokens: Object.fromEntries(prepared.initialTokens.map((t) => [t.id, t.amount.toString()])) }
-        : {}),
-      ...(prepared.issueTokenAmount !== undefined
-        ? { issueTokenAmount: prepared.issueTokenAmount.toString() }
-        : {}),
-    });
-    log.info(
-      `Deployed ${artifact.name} at ${built.contractAddress}; ${written.file} has it as ${written.name}`,
-    );
-    await vscode.commands.executeCommand(CommandIds.watchContract, {
-      address: built.contractAddress,
-      name: written.name,
-    });
-    void vscode.window.showInformationMessage(
-      `Deployed ${artifact.name} at ${built.contractAddress} (${written.name} in ${written.file}); it is now watched.`,
-    );
-    return { ...base, status: 'confirmed', deploymentsFile: written.file };
+    return { ...base, status: 'confirmed', deploymentsFile: await record(reached.blockHash) };
   };
 
   return [

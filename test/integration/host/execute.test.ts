@@ -197,6 +197,35 @@ describe('Execute and deploy against the sandbox gateway', function () {
     await until('the new contract counted 11', async () => (await countOf(address)) === '11');
   });
 
+  it('a deploy returned before its block is still written to the deployments file and watched once it is in one', async function () {
+    this.timeout(120_000);
+    const owner = sandbox.accounts[0]!.address;
+    const late = await run<DeployView>(CommandIds.deployContract, {
+      artifact: 'Counter',
+      fields: { owner, count: '5' },
+      confirm: false,
+      waitForConfirmation: false,
+    });
+    assert.equal(late.status, 'submitted');
+    assert.equal(late.deploymentsFile, undefined);
+    const address = late.address!;
+    try {
+      await until('the late deploy in the deployments file', async () => {
+        const text = new TextDecoder().decode(
+          await vscode.workspace.fs.readFile(
+            vscode.Uri.joinPath(folder, 'deployments', '.deployments.devnet.json'),
+          ),
+        );
+        return text.includes(address);
+      });
+      await until('the late deploy watched, with its state', async () => (await countOf(address)) === '5');
+    } finally {
+      await Promise.resolve(vscode.commands.executeCommand(CommandIds.unwatchContract, { address })).catch(
+        () => undefined,
+      );
+    }
+  });
+
   for (const mode of SCRIPT_TAMPER_MODES) {
     it(`refuses a gateway tampering (${mode}) before any signature exists`, async () => {
       const before = submits();
