@@ -312,12 +312,13 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
     );
   }
   const contractId = contractIdFromAddress(request.address);
+  // The typed text as values (JSON for arrays and structs): both script builders flatten them themselves.
+  const values = fn.paramTypes.map((t, i) => fieldValue(t, String(inputs[i] ?? ''), registry));
   const generated = buildMethodCallScript({
     contractId,
     methodIndex,
     paramTypes: fn.paramTypes,
-    // The typed text as values (JSON for arrays and structs): the script builder flattens them itself.
-    args: fn.paramTypes.map((t, i) => fieldValue(t, String(inputs[i] ?? ''), registry)),
+    args: values,
     returnTypes: fn.returnTypes,
     ...(registry ? { structs: registry.structs } : {}),
     ...(approving
@@ -336,7 +337,7 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
   if (matched) {
     const fields: Record<string, unknown> = { [matched.contractField]: contractId };
     fn.paramNames.forEach((name, i) => {
-      fields[name] = fieldValue(fn.paramTypes[i] as string, String(inputs[i] ?? ''), registry);
+      fields[name] = values[i];
     });
     const candidate = buildScriptBytecode(
       matched.script.bytecodeTemplate,
@@ -498,41 +499,25 @@ export async function simulateMethodCall(
     methodIndex: call.methodIndex,
     scriptSource: call.scriptSource,
   };
-  if (result.type === 'CallContractFailed') {
-    return {
-      ...base,
-      ok: false,
-      error: result.error,
-      returns: [],
-      events: [],
-      debugMessages: [],
-      balanceChanges: [],
-    };
-  }
-  if (result.type !== 'CallContractSucceeded') {
-    return {
-      ...base,
-      ok: false,
-      error: `the gateway answered with an unknown result type '${result.rawType}'`,
-      returns: [],
-      events: [],
-      debugMessages: [],
-      balanceChanges: [],
-    };
-  }
+  const failed = (error: string): SimulationView => ({
+    ...base,
+    ok: false,
+    error,
+    returns: [],
+    events: [],
+    debugMessages: [],
+    balanceChanges: [],
+  });
+  if (result.type === 'CallContractFailed') return failed(result.error);
+  if (result.type !== 'CallContractSucceeded')
+    return failed(`the gateway answered with an unknown result type '${result.rawType}'`);
   // The dry run ran the code at the address: it must be the artifact's, whether or not the view has
   // checked the code hash yet (this costs no request; drift found later would be too late to sign on).
   const ran = result.contracts.find((c) => c.address === call.address);
   if (ran && call.codeHashes.length > 0 && !call.codeHashes.includes(ran.codeHash.toLowerCase())) {
-    return {
-      ...base,
-      ok: false,
-      error: `the code at ${call.address} (code hash ${ran.codeHash}) is not ${call.contract}'s (${call.codeHashes.join(' or ')}): the method index from the artifact could run another method, so nothing is built`,
-      returns: [],
-      events: [],
-      debugMessages: [],
-      balanceChanges: [],
-    };
+    return failed(
+      `the code at ${call.address} (code hash ${ran.codeHash}) is not ${call.contract}'s (${call.codeHashes.join(' or ')}): the method index from the artifact could run another method, so nothing is built`,
+    );
   }
   const names = returnNames(call.fn);
   const returns: NamedValue[] = result.returns.map((r, i) => ({
