@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import {
   ArgumentError,
+  STD_ID_FIELD,
+  standardInterfaceField,
   type ArtifactRegistry,
   type ContractArtifact,
   type ResolvedContract,
@@ -488,7 +490,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         const fieldName = sig.names[i] as string;
         const type = sig.types[i] as string;
         // The standard's id comes from the artifact (prepareDeploy fills it), as the SDK and the CLI do.
-        if (fieldName === '__stdInterfaceId' && artifact.stdInterfaceId !== undefined) continue;
+        if (fieldName === STD_ID_FIELD && standardInterfaceField(artifact) !== undefined) continue;
         fields[fieldName] = await askText({
           title: `Deploy ${artifact.name}: ${sig.isMutable[i] ? 'mut ' : ''}${fieldName} (${i + 1}/${sig.names.length})`,
           prompt: `${fieldName}: ${type}`,

@@ -315,3 +315,16 @@ export function parseArtifactText(text: string, file?: string): ArtifactFile {
 export function functionIndex(artifact: ContractArtifact, name: string): number {
   return artifact.functions.findIndex((f) => f.name === name);
 }
+
+/** The field the compiler adds to a contract that implements a standard (`@std(id = #0001)`). */
+export const STD_ID_FIELD = '__stdInterfaceId';
+
+/**
+ * The value of `__stdInterfaceId` for an artifact with a standard interface id: "ALPH" (414c5048) followed
+ * by the id, as `@alephium/web3` fills it; undefined when the artifact has no such field.
+ */
+export function standardInterfaceField(artifact: ContractArtifact): string | undefined {
+  if (artifact.stdInterfaceId === undefined || !artifact.fieldsSig.names.includes(STD_ID_FIELD))
+    return undefined;
+  return `414c5048${artifact.stdInterfaceId.toLowerCase()}`;
+}

@@ -21,10 +21,12 @@ import {
 } from '../bytecode';
 import {
   ArgumentError,
+  STD_ID_FIELD,
   decodeEvent,
   encodeArgs,
   formatValue,
   parseType,
+  standardInterfaceField,
   type ArtifactRegistry,
   type ContractArtifact,
   type DriftCheck,
@@ -639,19 +641,6 @@ export interface PreparedDeploy {
   readonly signerAddress: string;
   /** What the CLI's deployments file records as `codeHash` (see cliDeploymentCodeHash). */
   readonly cliCodeHash: string;
-}
-
-/** The field the compiler adds to a contract that implements a standard (`@std(id = #0001)`). */
-export const STD_ID_FIELD = '__stdInterfaceId';
-
-/**
- * The value of `__stdInterfaceId` for an artifact with a standard interface id: "ALPH" (414c5048) followed
- * by the id, as `@alephium/web3` fills it; undefined when the artifact has no such field.
- */
-export function standardInterfaceField(artifact: ContractArtifact): string | undefined {
-  if (artifact.stdInterfaceId === undefined || !artifact.fieldsSig.names.includes(STD_ID_FIELD))
-    return undefined;
-  return `414c5048${artifact.stdInterfaceId.toLowerCase()}`;
 }
 
 /**
