@@ -293,6 +293,13 @@ export class TxTracker {
         case 'Confirmed': {
           unknownPolls = 0;
           update({ lastSeenAt: now });
+          const blockHash = status.blockHash;
+          const inBlock = (confirmations: number): TrackState => ({
+            kind: 'confirmed',
+            confirmations,
+            required: record.requiredConfirmations,
+            blockHash,
+          });
           if (!scriptOk) {
             let ok: boolean | undefined;
             try {
@@ -310,12 +317,7 @@ export class TxTracker {
                   reason: `in block ${status.blockHash}, but whether its script ran cannot be read: ${error instanceof Error ? error.message : String(error)}`,
                 });
               }
-              changed = enter({
-                kind: 'confirmed',
-                confirmations: confirmationsOf(status),
-                required: record.requiredConfirmations,
-                blockHash: status.blockHash,
-              });
+              changed = enter(inBlock(confirmationsOf(status)));
               break;
             }
             if (ok === false) {
@@ -328,21 +330,11 @@ export class TxTracker {
           const n = confirmationsOf(status);
           if (n >= record.requiredConfirmations) {
             // Announce the count that made it final, then final itself, so a UI shows both steps.
-            enter({
-              kind: 'confirmed',
-              confirmations: n,
-              required: record.requiredConfirmations,
-              blockHash: status.blockHash,
-            });
+            enter(inBlock(n));
             enter({ kind: 'final', confirmations: n, blockHash: status.blockHash });
             return finish({ kind: 'final', confirmations: n, blockHash: status.blockHash });
           }
-          changed = enter({
-            kind: 'confirmed',
-            confirmations: n,
-            required: record.requiredConfirmations,
-            blockHash: status.blockHash,
-          });
+          changed = enter(inBlock(n));
           break;
         }
         case 'Conflicted': {
