@@ -220,18 +220,10 @@ function toCodeLens(l: Lens): vscode.CodeLens {
     case 'showEvents':
       return new vscode.CodeLens(range, cmd(CommandIds.showLatestEvents, { address: c.address, n: 20 }));
     case 'simulate':
-      return new vscode.CodeLens(
-        range,
-        cmd(CommandIds.callContractMethod, {
-          ...(c.address ? { address: c.address } : {}),
-          ...(c.candidates ? { candidates: c.candidates } : {}),
-          method: c.method,
-        }),
-      );
     case 'execute':
       return new vscode.CodeLens(
         range,
-        cmd(EXECUTE_COMMAND, {
+        cmd(c.kind === 'simulate' ? CommandIds.callContractMethod : EXECUTE_COMMAND, {
           ...(c.address ? { address: c.address } : {}),
           ...(c.candidates ? { candidates: c.candidates } : {}),
           method: c.method,

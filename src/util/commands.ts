@@ -17,10 +17,11 @@ export interface CommandContext {
 export const FROM_EDITOR = 'fromEditor';
 
 /**
- * Tree elements of this extension's views carry a `kind` and an `id` or `txId`; argument objects do not,
- * unless they come from an editor gesture (FROM_EDITOR).
+ * Whether a person started the command from the UI with an argument: a tree element of this extension's
+ * views (a `kind` and an `id` or `txId`) or an editor gesture (FROM_EDITOR). Automation's argument
+ * objects are neither.
  */
-function isViewElement(arg: unknown): boolean {
+function startedFromUi(arg: unknown): boolean {
   if (typeof arg !== 'object' || arg === null) return false;
   const a = arg as Record<string, unknown>;
   if (a[FROM_EDITOR] === true) return true;
@@ -53,7 +54,7 @@ export function registerCommand(
       // Callers that pass arguments (automation, keybindings with args, tests) get the failure too. From
       // the palette (no arguments) or a view's menu (a tree element) it is not rethrown: the toast says
       // it, and VS Code would add a second error of its own on top of it.
-      if (args.length > 0 && args[0] !== undefined && !isViewElement(args[0])) throw error;
+      if (args.length > 0 && args[0] !== undefined && !startedFromUi(args[0])) throw error;
       return undefined;
     }
   });

@@ -43,13 +43,7 @@ export type LensCommand =
    * this artifact, so a method is never looked up by name in another contract.
    */
   | {
-      readonly kind: 'simulate';
-      readonly address?: string;
-      readonly candidates?: readonly string[];
-      readonly method: string;
-    }
-  | {
-      readonly kind: 'execute';
+      readonly kind: 'simulate' | 'execute';
       readonly address?: string;
       readonly candidates?: readonly string[];
       readonly method: string;
