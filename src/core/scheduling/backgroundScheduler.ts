@@ -158,9 +158,10 @@ interface Job {
   /** runSoon was asked: the next run waits for its floor only. */
   urgent: boolean;
   /**
-   * The second run of a job whose first ran at once (startNow): paced by tokens like a staggered first
-   * run, not held to a due time. Contracts added together read their counts together; their next runs
-   * must not all come due together too, or the starvation guard would push that hour over the share.
+   * The second run of a job whose first ran at once (startNow) together with others: paced by tokens like
+   * a staggered first run, not held to a due time. Contracts added together read their counts together;
+   * their next runs must not all come due together too, or the starvation guard would push that hour
+   * over the share. A job added alone keeps its usual turn (the user who just watched it is waiting).
    */
   staggering: boolean;
 }
@@ -199,6 +200,8 @@ export class BackgroundScheduler implements Disposable {
   private timer: unknown;
   private running: Job | undefined;
   private lastFirstDue = -Infinity;
+  /** Jobs whose first run ran at once within the last floor (16 s): a batch when there are several. */
+  private atOnceBatch: { job: Job; at: number }[] = [];
   private meterSubscription: Disposable | undefined;
   private disposed = false;
   private readonly lifetime = new AbortController();
@@ -576,6 +579,21 @@ export class BackgroundScheduler implements Disposable {
     void this.runJob(next.job, now, next.intervalMs);
   }
 
+  /**
+   * Records a first run that ran at once; once several ran within one floor of each other, every one of
+   * them that has not run again is paced by tokens from its floor on (see Job.staggering).
+   */
+  private joinAtOnceBatch(job: Job, now: number): void {
+    this.atOnceBatch = this.atOnceBatch.filter((b) => b.at > now - job.minIntervalMs && !b.job.removed);
+    this.atOnceBatch.push({ job, at: now });
+    if (this.atOnceBatch.length < 2) return;
+    for (const b of this.atOnceBatch) {
+      if (b.job.lastRunAt !== b.at || b.job.dueOverride !== undefined || b.job.urgent) continue;
+      b.job.staggering = true;
+      b.job.dueOverride = b.at + b.job.minIntervalMs;
+    }
+  }
+
   private async runJob(job: Job, now: number, intervalMs: number): Promise<void> {
     this.running = job;
     const firstAtOnce = job.lastRunAt === undefined && job.options.startNow === true && !job.options.once;
@@ -602,11 +620,7 @@ export class BackgroundScheduler implements Disposable {
       this.kindCost.set(kind, k + COST_SMOOTHING * (requests - k));
     }
     if (result.retryInMs !== undefined) job.dueOverride = now + Math.max(0, result.retryInMs);
-    else if (firstAtOnce && !job.urgent) {
-      // Due from its floor on, started by the tokens' pace (see Job.staggering).
-      job.staggering = true;
-      job.dueOverride = now + job.minIntervalMs;
-    }
+    else if (firstAtOnce && !job.urgent) this.joinAtOnceBatch(job, now);
     if (result.done || job.options.once) this.remove(job);
     this.ranEmitter.fire({
       kind: job.options.kind,

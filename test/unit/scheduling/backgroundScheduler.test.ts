@@ -109,6 +109,29 @@ describe('background scheduler: one budget', () => {
     s.dispose();
   });
 
+  it('one contract watched alone keeps its usual turn after its first read, even after a burst of other work', async () => {
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const r = record(s);
+    // A view's first refresh (a one-shot of 10 requests) drains the tokens as the contract is added.
+    s.add({ kind: 'node', label: 'node', once: true, run: costs(10) });
+    let runs = 0;
+    const contract = s.add({
+      kind: 'contract',
+      label: 'c',
+      startNow: true,
+      run: async () => ({ requests: runs++ === 0 ? 1 : 2 }),
+    });
+    await timers.advance(HOUR);
+    const gaps = r.gaps('c');
+    assert.ok(gaps.length >= 3, `ran ${gaps.length}×`);
+    assert.ok(
+      gaps[1]! <= 1.25 * contract.intervalMs,
+      `second read ${gaps[1]} ms after the first, interval ${contract.intervalMs}`,
+    );
+    s.dispose();
+  });
+
   it('no contract starves: the first polls are staggered and no gap exceeds 1.25 × the interval', async () => {
     const timers = new VirtualTimers();
     const s = free(timers);
