@@ -1,6 +1,33 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
+const ZOD_IMPORT = {
+  selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+  message: "Use `import * as z from 'zod'` (keeps the bundle small).",
+};
+
+/**
+ * Outside text is inert (docs/ARCHITECTURE.md): VS Code turns `[x](command:…)` in a notification into a
+ * link that runs a command, and renders Markdown in hovers and tooltips. Notifications and Markdown are
+ * made in src/platform/notify.ts and src/platform/markdown.ts only, from `inert`/`markdown` text.
+ */
+const INERT_TEXT_OWNERS = ['src/platform/notify.ts', 'src/platform/markdown.ts'];
+const RAW_OUTPUT = [
+  {
+    selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
+    message: 'Use showError/showWarning/showInfo/askModal of src/platform/notify.ts with inert`…` text.',
+  },
+  {
+    selector:
+      "NewExpression[callee.property.name='MarkdownString'], NewExpression[callee.name='MarkdownString']",
+    message: 'Use markdownString() of src/platform/markdown.ts with markdown`…` text.',
+  },
+  {
+    selector: 'CallExpression[callee.property.name=/^append(Markdown|Codeblock)$/]',
+    message: 'Build the Markdown with markdown`…` (core/text/inert.ts) and markdownString().',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.test-output/**', '.vscode-test/**'] },
   ...tseslint.configs.recommended,
@@ -12,13 +39,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       // `import { z } from 'zod'` drags zod's locales into the bundle (about 360 KB); the namespace
       // import lets esbuild leave them out.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
-          message: "Use `import * as z from 'zod'` (keeps the bundle small).",
-        },
-      ],
+      'no-restricted-syntax': ['error', ZOD_IMPORT],
       'no-console': 'off',
     },
   },
@@ -39,6 +60,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: INERT_TEXT_OWNERS,
+    rules: { 'no-restricted-syntax': ['error', ZOD_IMPORT, ...RAW_OUTPUT] },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -8,6 +8,8 @@ import {
 } from './core/gateway';
 import type { Logger } from './core/log';
 import type { Redactor } from './core/util/redact';
+import { inert } from './core/text/inert';
+import { showWarning } from './platform/notify';
 import * as config from './config';
 import type { SecretStore } from './secrets';
 
@@ -142,16 +144,14 @@ export class ConnectionManager implements vscode.Disposable {
       this.warnedOrigins.add(warning);
       const message = `The API key of profile "${profile.name}" was entered for ${boundTo}, but the profile now points at ${origin}. It is not sent there until you allow it.`;
       this.log.warn(message);
-      void vscode.window
-        .showWarningMessage(message, { modal: false }, 'Send the Key There', 'Set API Key')
-        .then(async (choice) => {
-          if (choice === 'Send the Key There') {
-            const stored = await this.secrets.getApiKey(profile.name);
-            if (stored) await this.secrets.setApiKey(profile.name, stored, origin);
-          } else if (choice === 'Set API Key') {
-            void vscode.commands.executeCommand('alephium.setApiKey');
-          }
-        });
+      void showWarning(inert`${message}`, 'Send the Key There', 'Set API Key').then(async (choice) => {
+        if (choice === 'Send the Key There') {
+          const stored = await this.secrets.getApiKey(profile.name);
+          if (stored) await this.secrets.setApiKey(profile.name, stored, origin);
+        } else if (choice === 'Set API Key') {
+          void vscode.commands.executeCommand('alephium.setApiKey');
+        }
+      });
     }
     return undefined;
   }

@@ -21,6 +21,7 @@ import {
 } from './debugging/debuggingFeature';
 import { importDevSecrets } from './devSecrets';
 import { registerNodeCommands } from './node/nodeCommands';
+import { setRunMode } from './platform/automation';
 import { registerProfileCommands } from './profiles/profileCommands';
 import { SecretStore } from './secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
@@ -50,6 +51,7 @@ export interface AlephiumGatewayApi
  */
 export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const started = performance.now();
+  setRunMode(context.extensionMode);
   const channel = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
   context.subscriptions.push(channel);
   const redactor = new Redactor();

@@ -28,6 +28,8 @@ import type {
   MethodCallRequest,
   SimulationView,
 } from '../shared/contractActions';
+import { inert, inertLines } from '../core/text/inert';
+import { askModal, showInfo, showWarning } from '../platform/notify';
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
@@ -265,11 +267,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
       log.info(`Confirmation skipped on ${ctx.network}:\n${built.lines.join('\n')}`);
       return;
     }
-    const choice = await vscode.window.showWarningMessage(
-      title,
-      { modal: true, detail: built.lines.join('\n') },
-      action,
-    );
+    const choice = await askModal(inert`${title}`, inertLines(built.lines), action);
     if (choice !== action) {
       log.info(`${title}: cancelled; nothing was signed.`);
       throw new UserCancelledError();
@@ -616,8 +614,8 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         address: built.contractAddress,
         name: written.name,
       });
-      void vscode.window.showInformationMessage(
-        `Deployed ${artifact.name} at ${built.contractAddress} (${written.name} in ${written.file}); it is now watched.`,
+      void showInfo(
+        inert`Deployed ${artifact.name} at ${built.contractAddress} (${written.name} in ${written.file}); it is now watched.`,
       );
       return written.file;
     };
@@ -647,7 +645,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
           else if (late.status === 'failed') {
             const message = `Deploy of ${artifact.name} (${built.contractAddress}) failed: ${late.reason ?? 'unknown reason'}`;
             log.warn(message);
-            void vscode.window.showWarningMessage(message);
+            void showWarning(inert`${message}`);
           }
         } catch (e) {
           log.error(

@@ -36,6 +36,8 @@ import {
   watchListKey,
   type WatchedContract,
 } from '../core/workflows/watchedContracts';
+import { inert } from '../core/text/inert';
+import { askModal, showInfo } from '../platform/notify';
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
 import { CommandIds, ViewIds } from '../constants';
@@ -358,8 +360,7 @@ export function registerContractsFeature(
         detail: `${shortAddress(e.contractAddress)}${e.decoded.warning ? ` · ${e.decoded.warning}` : ''}`,
         copy: JSON.stringify(result[decoded.indexOf(e)], null, 2),
       }));
-      if (items.length === 0)
-        void vscode.window.showInformationMessage(`No events for ${label.toLowerCase()} ${id}.`);
+      if (items.length === 0) void showInfo(inert`No events for ${label.toLowerCase()} ${id}.`);
       else {
         const chosen = await vscode.window.showQuickPick(items, {
           title: `${items.length} event(s) · pick one to copy it`,
@@ -408,11 +409,7 @@ export function registerContractsFeature(
     if (resolved.drift.status === 'drift') {
       // The method index comes from the artifact: with other code deployed it may call another method.
       if (argValue(args, 'allowDrift') !== true) {
-        const go = await vscode.window.showWarningMessage(
-          `Code drift: ${resolved.drift.message}`,
-          { modal: true },
-          'Call anyway',
-        );
+        const go = await askModal(inert`Code drift: ${resolved.drift.message}`, undefined, 'Call anyway');
         if (go !== 'Call anyway') throw new Error(`Not called: ${resolved.drift.message}`);
       }
     }

@@ -5,6 +5,8 @@ import { limitsOf, type ContractEvent, type GatewayClient } from '../core/gatewa
 import type { Logger } from '../core/log';
 import { EventWatcher, eventKey, type CursorStore } from '../core/workflows/eventWatcher';
 import { cursorKeyPrefix } from '../core/workflows/watchedContracts';
+import { inert } from '../core/text/inert';
+import { showInfo } from '../platform/notify';
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
 import { DisposableBase } from '../util/lifecycle';
@@ -158,9 +160,8 @@ export class EventWatch extends DisposableBase {
     if (matching.length === 0) return;
     const name =
       this.tree.watched.find((w) => w.address === address)?.name ?? resolved?.artifact?.name ?? address;
-    for (const d of matching.slice(0, NOTIFY_LIMIT))
-      void vscode.window.showInformationMessage(`${name}: ${formatEventSummary(d)}`);
+    for (const d of matching.slice(0, NOTIFY_LIMIT)) void showInfo(inert`${name}: ${formatEventSummary(d)}`);
     if (matching.length > NOTIFY_LIMIT)
-      void vscode.window.showInformationMessage(`${name}: ${matching.length - NOTIFY_LIMIT} more event(s)`);
+      void showInfo(inert`${name}: ${matching.length - NOTIFY_LIMIT} more event(s)`);
   }
 }

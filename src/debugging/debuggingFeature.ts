@@ -19,6 +19,9 @@ import { argString } from '../util/prompts';
 import type { RalphScan } from '../core/ralph/scanner';
 import type { RalphSourceMap } from '../core/ralph/sourceMap';
 import { CommandIds } from '../constants';
+import { commandLink, inert, joinMarkdown, safeMarkdown, markdownCode } from '../core/text/inert';
+import { markdownString } from '../platform/markdown';
+import { showInfo } from '../platform/notify';
 import type { ContractNode, ContractsTreeProvider } from '../contracts/contractsTree';
 import type { WorkspaceArtifacts } from '../contracts/workspaceArtifacts';
 import { FROM_EDITOR, registerCommand, type CommandContext } from '../util/commands';
@@ -247,24 +250,28 @@ function addressHover(
   const type = addressType(address);
   const group = groupOfAddress(address);
   const deployed = registry.matchAddress(address, network) ?? registry.matchAddress(address);
-  const md = new vscode.MarkdownString(undefined, true);
-  md.isTrusted = { enabledCommands: [CommandIds.identifyAddress] };
-  md.appendMarkdown(`**Alephium address** · ${type} · group ${group}\n\n`);
-  md.appendCodeblock(address, 'text');
+  const parts = [safeMarkdown`**Alephium address** · ${type} · group ${group}`, markdownCode(address)];
   if (deployed?.artifact) {
-    // Names come from workspace files: text, never markdown (a name could carry a link or an image).
-    md.appendMarkdown('\n\n');
-    md.appendText(
-      `${deployed.deployment?.name ?? deployed.artifact.name} (artifact ${deployed.artifact.name}${deployed.network ? `, ${deployed.network} deployments file` : ''})`,
+    // Names come from workspace files: escaped text, never markdown (a name could carry a link or an image).
+    parts.push(
+      safeMarkdown`${deployed.deployment?.name ?? deployed.artifact.name} (artifact ${deployed.artifact.name}${deployed.network ? safeMarkdown`, ${deployed.network} deployments file` : safeMarkdown``})`,
     );
   }
   // On demand only: a hover must not spend the user's quota by being pointed at.
-  const args = encodeURIComponent(JSON.stringify([{ address, [FROM_EDITOR]: true }]));
   const requests = type === 'P2C' ? '2 requests' : '1 request';
-  md.appendMarkdown(
-    `\n\n[$(search) Balance${type === 'P2C' ? ' and contract name' : ''} (${requests})](command:${CommandIds.identifyAddress}?${args})`,
+  parts.push(
+    commandLink(
+      safeMarkdown`$(search) Balance${type === 'P2C' ? safeMarkdown` and contract name` : safeMarkdown``} (${requests})`,
+      CommandIds.identifyAddress,
+      [{ address, [FROM_EDITOR]: true }],
+    ),
   );
-  return new vscode.Hover(md);
+  return new vscode.Hover(
+    markdownString(joinMarkdown(parts), {
+      supportThemeIcons: true,
+      enabledCommands: [CommandIds.identifyAddress],
+    }),
+  );
 }
 
 export interface DebuggingEditorDeps extends CommandContext {
@@ -436,11 +443,14 @@ export function registerDebuggingEditor(
       ...(contract ? { contract } : {}),
     };
     if (argString(args, 'show') !== 'none')
-      void vscode.window.showInformationMessage(
-        `${type} · group ${result.group} · ${result.balance}` +
-          (contract
-            ? ` · ${contract.artifact ? `contract ${contract.artifact}` : `code hash ${contract.codeHash.slice(0, 12)}… matches no artifact`}`
-            : ''),
+      void showInfo(
+        inert`${type} · group ${result.group} · ${result.balance}${
+          contract
+            ? contract.artifact
+              ? inert` · contract ${contract.artifact}`
+              : inert` · code hash ${contract.codeHash.slice(0, 12)}… matches no artifact`
+            : inert``
+        }`,
       );
     return result;
   };

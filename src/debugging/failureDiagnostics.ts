@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { DebugHint, FailureExplanation } from '../core/debugging/explain';
 import { CommandIds } from '../constants';
+import { joinMarkdown, safeMarkdown, markdownCode, plainText } from '../core/text/inert';
+import { markdownString } from '../platform/markdown';
 import { DisposableBase } from '../util/lifecycle';
 
 /** The diagnostics' source, which the Problems view shows and the UI test reads. */
@@ -60,7 +62,11 @@ export class FailureDiagnostics extends DisposableBase implements vscode.CodeAct
         site.span.end.line,
         site.span.end.character,
       );
-      const d = new vscode.Diagnostic(range, explanation.message, vscode.DiagnosticSeverity.Error);
+      const d = new vscode.Diagnostic(
+        range,
+        plainText(explanation.message, 1000),
+        vscode.DiagnosticSeverity.Error,
+      );
       d.source = DIAGNOSTIC_SOURCE;
       d.code = explanation.failure.name;
       const list = byFile.get(site.path) ?? [];
@@ -96,11 +102,13 @@ export class FailureDiagnostics extends DisposableBase implements vscode.CodeAct
         this.hintType,
         [...byLine].map(([line, messages]) => ({
           range: new vscode.Range(line, 0, line, 0),
-          renderOptions: { after: { contentText: `Debug: ${messages.join(' | ')}` } },
-          hoverMessage: new vscode.MarkdownString(
-            messages
-              .map((m) => `Debug message of the last simulation: \`${m.replace(/`/g, "'")}\``)
-              .join('\n\n'),
+          renderOptions: { after: { contentText: `Debug: ${plainText(messages.join(' | '), 300)}` } },
+          // A debug message is outside text (a contract's emit, relayed by the gateway): a code span it
+          // cannot break out of, never Markdown.
+          hoverMessage: markdownString(
+            joinMarkdown(
+              messages.map((m) => safeMarkdown`Debug message of the last simulation: ${markdownCode(m)}`),
+            ),
           ),
         })),
       );

@@ -6,6 +6,8 @@ import { originOf, type ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
 import type { SecretStore } from '../secrets';
 import type { Redactor } from '../core/util/redact';
+import { inert } from '../core/text/inert';
+import { askModal, showError, showInfo } from '../platform/notify';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
 import type * as KeyDerivationModule from './keyDerivation';
@@ -128,14 +130,12 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
   await config.setActiveProfile(profile.name);
   deps.log.info(`Added profile "${profile.name}" (${kind}, ${network}) at ${baseUrl}`);
   if (argValue(args, 'name') === undefined) {
-    void vscode.window
-      .showInformationMessage(
-        `Profile "${profile.name}" added and active. Set its API key next.`,
-        'Set API Key',
-      )
-      .then((c) => {
-        if (c) void vscode.commands.executeCommand(CommandIds.setApiKey);
-      });
+    void showInfo(
+      inert`Profile "${profile.name}" added and active. Set its API key next.`,
+      'Set API Key',
+    ).then((c) => {
+      if (c) void vscode.commands.executeCommand(CommandIds.setApiKey);
+    });
   }
   return profile;
 }
@@ -172,11 +172,7 @@ async function switchProfile(deps: ProfileDeps, args: unknown): Promise<string> 
 async function removeProfile(deps: ProfileDeps, args: unknown): Promise<void> {
   const profile = await chooseProfile(args, 'Remove profile');
   if (argValue(args, 'name') === undefined) {
-    const ok = await vscode.window.showWarningMessage(
-      `Remove profile "${profile.name}" and its API key?`,
-      { modal: true },
-      'Remove',
-    );
+    const ok = await askModal(inert`Remove profile "${profile.name}" and its API key?`, undefined, 'Remove');
     if (ok !== 'Remove') return;
   }
   await config.saveProfiles(config.profiles().filter((p) => p.name !== profile.name));
@@ -219,7 +215,7 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
       const message = `The gateway rejected this API key for "${profile.name}" (401). ${kept ? 'The previous key is kept.' : 'Nothing was stored.'}`;
       deps.log.warn(message);
       if (interactive)
-        void vscode.window.showErrorMessage(message, 'Set API Key').then((c) => {
+        void showError(inert`${message}`, 'Set API Key').then((c) => {
           if (c) void vscode.commands.executeCommand(CommandIds.setApiKey);
         });
       return { ok: false, message };
@@ -227,9 +223,9 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
     // Not a verdict on the key (the gateway is unreachable, say): store it only if the user says so.
     const reason = redactedMessage(deps, error);
     const save = interactive
-      ? await vscode.window.showWarningMessage(
-          `Could not check the API key for "${profile.name}": ${reason}`,
-          { modal: true, detail: 'Save it anyway? Requests will tell whether the gateway accepts it.' },
+      ? await askModal(
+          inert`Could not check the API key for "${profile.name}": ${reason}`,
+          inert`Save it anyway? Requests will tell whether the gateway accepts it.`,
           'Save Anyway',
         )
       : undefined;
@@ -242,7 +238,7 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
       ? `API key saved for "${profile.name}"; the gateway answered (node ${version}).`
       : `API key saved for "${profile.name}" without a check.`;
   deps.log.info(message);
-  if (interactive) void vscode.window.showInformationMessage(message);
+  if (interactive) void showInfo(inert`${message}`);
   return { ok: true, message };
 }
 
@@ -325,36 +321,31 @@ async function importSignerKey(
   const address = addressFromPublicKey(publicKeyFromPrivateKey(privateKey));
   const group = groupOfAddress(address);
   deps.log.info(`Signer key imported: address ${address} (group ${group})`);
-  if (!given)
-    void vscode.window.showInformationMessage(
-      `Signer key stored in SecretStorage. Address ${address}, group ${group}.`,
-    );
+  if (!given) void showInfo(inert`Signer key stored in SecretStorage. Address ${address}, group ${group}.`);
   return { address, group };
 }
 
 async function showSignerAddress(deps: ProfileDeps): Promise<{ address: string; group: number } | undefined> {
   const key = await deps.secrets.getSignerKey();
   if (!key) {
-    void vscode.window.showInformationMessage('No signer key is set.', 'Import Signer Key').then((c) => {
+    void showInfo(inert`No signer key is set.`, 'Import Signer Key').then((c) => {
       if (c) void vscode.commands.executeCommand(CommandIds.importSignerKey);
     });
     return undefined;
   }
   const address = addressFromPublicKey(publicKeyFromPrivateKey(key));
   const group = groupOfAddress(address);
-  void vscode.window
-    .showInformationMessage(`Signer address ${address} (group ${group})`, 'Copy Address')
-    .then((c) => {
-      if (c) void vscode.env.clipboard.writeText(address);
-    });
+  void showInfo(inert`Signer address ${address} (group ${group})`, 'Copy Address').then((c) => {
+    if (c) void vscode.env.clipboard.writeText(address);
+  });
   return { address, group };
 }
 
 async function forgetSignerKey(deps: ProfileDeps, args: unknown): Promise<void> {
   if (argValue(args, 'confirm') !== true) {
-    const ok = await vscode.window.showWarningMessage(
-      'Forget the signer key? Make sure you have a backup.',
-      { modal: true },
+    const ok = await askModal(
+      inert`Forget the signer key? Make sure you have a backup.`,
+      undefined,
       'Forget',
     );
     if (ok !== 'Forget') return;

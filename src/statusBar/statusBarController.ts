@@ -8,6 +8,7 @@ import * as config from '../config';
 import type { ConnectionManager } from '../connection';
 import type { SecretStore } from '../secrets';
 import { CommandIds } from '../constants';
+import { markdownString } from '../platform/markdown';
 import { DisposableBase } from '../util/lifecycle';
 
 /** Owns the one status-bar item: the active key's rate-limit headroom, usage and last error. */
@@ -133,7 +134,7 @@ export class StatusBarController extends DisposableBase {
       return;
     }
     this.item.text = view.text;
-    this.item.tooltip = new vscode.MarkdownString(view.tooltip);
+    this.item.tooltip = markdownString(view.tooltip);
     this.item.backgroundColor =
       view.severity === 'error'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

@@ -43,6 +43,8 @@ import {
   type VerifiedTransfer,
   type VerifyOptions,
 } from '../core/workflows/verifyTransfer';
+import { inert, inertLines, type Inert } from '../core/text/inert';
+import { askModal, showInfo } from '../platform/notify';
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
@@ -146,11 +148,7 @@ function confirmer(
     const action = stage === 'first' ? 'Sign and Send' : `Yes, send on ${summary.network.name}`;
     const title =
       stage === 'first' ? summary.title : `Second confirmation: ${summary.secondConfirmationReason ?? ''}`;
-    const choice = await vscode.window.showWarningMessage(
-      title,
-      { modal: true, detail: summary.lines.join('\n') },
-      action,
-    );
+    const choice = await askModal(inert`${title}`, inertLines(summary.lines), action);
     return choice === action;
   };
   return { confirm, skipped: () => skipped };
@@ -230,8 +228,8 @@ function track(deps: TransactionCommandDeps, ctx: SigningContext, sent: SentTran
   deps.store.track({ txId: sent.txId, fromGroup: sent.fromGroup, toGroup: sent.toGroup, label }, decoded);
 }
 
-function offerDetails(txId: string, message: string): void {
-  void vscode.window.showInformationMessage(message, 'Show Transaction').then((choice) => {
+function offerDetails(txId: string, message: Inert): void {
+  void showInfo(message, 'Show Transaction').then((choice) => {
     if (choice) void vscode.commands.executeCommand(CommandIds.showTransaction, { txId });
   });
 }
@@ -301,7 +299,7 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
   deps.log.info(
     `Submitted ${sent.txId} (${sent.fromGroup} → ${sent.toGroup}): ${attoToAlph(atto)} ALPH to ${to}, fee ${attoToAlph(sent.fee)} ALPH${sent.recovered ? ' (submit answer lost; the node has it)' : ''}`,
   );
-  offerDetails(sent.txId, `Submitted ${shortTxId(sent.txId)}: ${attoToAlph(atto)} ALPH to ${to}.`);
+  offerDetails(sent.txId, inert`Submitted ${shortTxId(sent.txId)}: ${attoToAlph(atto)} ALPH to ${to}.`);
   return {
     txId: sent.txId,
     fromGroup: sent.fromGroup,
@@ -355,7 +353,7 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   if (first)
     offerDetails(
       first.txId,
-      `Sweep submitted: ${swept.txs.length} transaction(s), ${attoToAlph(swept.totalSwept)} ALPH to ${to}.`,
+      inert`Sweep submitted: ${swept.txs.length} transaction(s), ${attoToAlph(swept.totalSwept)} ALPH to ${to}.`,
     );
   return {
     txIds: swept.txs.map((t) => t.txId),

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { errorMessage, isUserCancelled } from '../core/errors';
 import type { Logger } from '../core/log';
+import { inert } from '../core/text/inert';
 import { CommandIds, type CommandId } from '../constants';
+import { showError } from '../platform/notify';
 
 export interface CommandContext {
   readonly log: Logger;
@@ -48,7 +50,8 @@ export function registerCommand(
       }
       const message = ctx.redact(errorMessage(error));
       ctx.log.error(`${id}: ${message}`);
-      void vscode.window.showErrorMessage(message, 'Show Logs').then((choice) => {
+      // The message holds outside text (a gateway's detail, a name from the workspace): shown inert.
+      void showError(inert`${message}`, 'Show Logs').then((choice) => {
         if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
       });
       // Callers that pass arguments (automation, keybindings with args, tests) get the failure too. From

@@ -1,4 +1,5 @@
 import type { MonthlyUsage, RateHeadroom } from '../gateway';
+import { joinMarkdown, safeMarkdown, markdownCode, plainText, type SafeMarkdown } from '../text/inert';
 
 /** Everything the status bar shows, derived from one state value (tested without VS Code). */
 export interface StatusBarInput {
@@ -22,8 +23,8 @@ export interface StatusBarView {
   readonly visible: boolean;
   readonly text: string;
   readonly severity: 'normal' | 'warning' | 'error';
-  /** Markdown. */
-  readonly tooltip: string;
+  /** Markdown, with every outside value (the profile name, an error's text) escaped. */
+  readonly tooltip: SafeMarkdown;
   /**
    * When the view changes by itself (the rate-limit window resets, a 429 warning expires): render again
    * then. Undefined when nothing changes until the next event.
@@ -40,25 +41,30 @@ function clock(ms: number): string {
 }
 
 export function statusBarView(input: StatusBarInput): StatusBarView {
-  if (!input.profileName) return { visible: false, text: '', severity: 'normal', tooltip: '' };
-  const lines = [
-    `**Alephium Gateway**: profile \`${input.profileName}\`${input.plan ? `, plan ${input.plan}` : ''}`,
+  if (!input.profileName) return { visible: false, text: '', severity: 'normal', tooltip: safeMarkdown`` };
+  const lines: SafeMarkdown[] = [
+    safeMarkdown`**Alephium Gateway**: profile ${markdownCode(input.profileName)}${input.plan ? safeMarkdown`, plan ${input.plan}` : safeMarkdown``}`,
   ];
   if (input.usage) {
-    const limit = input.usage.limit !== undefined ? ` of ${input.usage.limit.toLocaleString('en-US')}` : '';
-    lines.push(`This month: ${input.usage.count.toLocaleString('en-US')}${limit} requests`);
+    const limit =
+      input.usage.limit !== undefined
+        ? safeMarkdown` of ${input.usage.limit.toLocaleString('en-US')}`
+        : safeMarkdown``;
+    lines.push(safeMarkdown`This month: ${input.usage.count.toLocaleString('en-US')}${limit} requests`);
   }
   if (input.headroom) {
     lines.push(
-      `Headroom: ${input.headroom.remaining}/${input.headroom.limit} requests left this second, window resets at ${clock(input.headroom.resetAt)}`,
+      safeMarkdown`Headroom: ${input.headroom.remaining}/${input.headroom.limit} requests left this second, window resets at ${clock(input.headroom.resetAt)}`,
     );
   }
-  if (input.freshness) lines.push(`Background polling within the monthly share: ${input.freshness}`);
-  if (input.lastError) lines.push(`Last error (${clock(input.lastError.at)}): ${input.lastError.message}`);
+  if (input.freshness)
+    lines.push(safeMarkdown`Background polling within the monthly share: ${input.freshness}`);
+  if (input.lastError)
+    lines.push(safeMarkdown`Last error (${clock(input.lastError.at)}): ${input.lastError.message}`);
   if (input.hasKey === false)
-    lines.push('No API key is stored for this profile: run "Alephium: Set API Key".');
-  lines.push('', 'Click for actions: switch profile, set API key, show logs.');
-  const tooltip = lines.join('\n\n');
+    lines.push(safeMarkdown`No API key is stored for this profile: run "Alephium: Set API Key".`);
+  lines.push(safeMarkdown``, safeMarkdown`Click for actions: switch profile, set API key, show logs.`);
+  const tooltip = joinMarkdown(lines);
 
   if (input.hasKey === false) {
     return { visible: true, text: '$(key) Alephium: no API key', severity: 'warning', tooltip };
@@ -67,7 +73,7 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
   if (input.lastError?.kind === 'quota') {
     return {
       visible: true,
-      text: `$(error) Alephium: ${input.lastError.message}`,
+      text: `$(error) Alephium: ${plainText(input.lastError.message, 80)}`,
       severity: 'error',
       tooltip,
     };

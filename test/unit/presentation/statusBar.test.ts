@@ -2,6 +2,11 @@ import { strict as assert } from 'node:assert';
 import { statusBarView, type StatusBarInput } from '../../../src/core/presentation/statusBar';
 import { BackgroundScheduler, freshnessLine } from '../../../src/core/scheduling/backgroundScheduler';
 
+/** The tooltip as a person reads it: Markdown's backslash escapes removed. */
+function tooltipOf(view: { tooltip: { markdown: string } }): string {
+  return view.tooltip.markdown.replace(/\\(.)/g, '$1');
+}
+
 const base: StatusBarInput = {
   profileName: 'Sandbox',
   plan: 'free',
@@ -24,10 +29,10 @@ describe('status bar presentation', () => {
     assert.equal(freshness, '10 contracts on Free: each every 10 min');
     const view = statusBarView({ ...base, ...(freshness ? { freshness } : {}) });
     assert.match(
-      view.tooltip,
+      tooltipOf(view),
       /Background polling within the monthly share: 10 contracts on Free: each every 10 min/,
     );
-    assert.doesNotMatch(statusBarView(base).tooltip, /Background polling/);
+    assert.doesNotMatch(tooltipOf(statusBarView(base)), /Background polling/);
   });
 
   it('is hidden when no profile is set', () => {
@@ -78,9 +83,9 @@ describe('status bar presentation', () => {
       headroom: { limit: 5, remaining: 5, resetAt: base.now, observedAt: base.now },
       lastError: { kind: 'server', message: '500 at GET /infos/version', at: base.now },
     });
-    assert.match(view.tooltip, /plan free/);
-    assert.match(view.tooltip, /91,000 of 100,000 requests/);
-    assert.match(view.tooltip, /500 at GET \/infos\/version/);
+    assert.match(tooltipOf(view), /plan free/);
+    assert.match(tooltipOf(view), /91,000 of 100,000 requests/);
+    assert.match(tooltipOf(view), /500 at GET \/infos\/version/);
     // 91 % of the monthly budget used: worth a warning even with full per-second headroom.
     assert.equal(view.severity, 'warning');
   });
@@ -101,7 +106,7 @@ describe('status bar presentation', () => {
     const view = statusBarView({ ...base, hasKey: false });
     assert.equal(view.text, '$(key) Alephium: no API key');
     assert.equal(view.severity, 'warning');
-    assert.match(view.tooltip, /Set API Key/);
+    assert.match(tooltipOf(view), /Set API Key/);
   });
 
   it('says when the monthly quota is used up, in red, until when', () => {
