@@ -66,7 +66,12 @@ function runUiSuite() {
   const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
   const result = spawnSync(
     process.execPath,
-    [mocha, '--config', path.join(root, 'test', 'integration', 'ui', '.mocharc.json')],
+    [
+      mocha,
+      '--config',
+      path.join(root, 'test', 'integration', 'ui', '.mocharc.json'),
+      ...(process.env.ALEPHIUM_TEST_GREP ? ['--grep', process.env.ALEPHIUM_TEST_GREP] : []),
+    ],
     {
       cwd: root,
       stdio: 'inherit',
@@ -82,9 +87,11 @@ async function test() {
   fs.mkdirSync(outputDir, { recursive: true });
   ensurePrerequisites();
   buildExtension();
-  const hostCode = await runHostSuite();
+  // ALEPHIUM_TEST_TIERS=host or =ui runs one of the two (a developer's loop; CI runs both).
+  const tiers = (process.env.ALEPHIUM_TEST_TIERS ?? 'host,ui').split(',');
+  const hostCode = tiers.includes('host') ? await runHostSuite() : 0;
   console.log(`[integration] extension-host suite exit code ${hostCode}`);
-  const uiCode = runUiSuite();
+  const uiCode = tiers.includes('ui') ? runUiSuite() : 0;
   console.log(`[integration] UI suite exit code ${uiCode}`);
   return hostCode === 0 && uiCode === 0 ? 0 : 1;
 }

@@ -5,7 +5,15 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+  // ALEPHIUM_TEST_GREP runs only the tests whose title matches (a developer's loop; CI runs them all).
+  const grep = process.env.ALEPHIUM_TEST_GREP;
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    timeout: 60_000,
+    reporter: 'spec',
+    ...(grep ? { grep } : {}),
+  });
   const files = fs
     .readdirSync(__dirname)
     .filter((f) => f.endsWith('.test.js'))
