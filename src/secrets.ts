@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { publicKeyFromPrivateKey } from './core/protocol';
 import type { Redactor } from './core/util/redact';
 import { decodeStoredKey, encodeBoundKey, keyForOrigin, type StoredKey } from './core/util/boundKey';
 
@@ -8,6 +9,8 @@ import { decodeStoredKey, encodeBoundKey, keyForOrigin, type StoredKey } from '.
  */
 const API_KEY_PREFIX = 'alephium.apiKey.';
 const SIGNER_KEY = 'alephium.signerKey';
+/** The signer's public key, stored beside its private key so that building never needs the private key. */
+const SIGNER_PUBLIC_KEY = 'alephium.signerPublicKey';
 
 export class SecretStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string>();
@@ -21,7 +24,7 @@ export class SecretStore implements vscode.Disposable {
   ) {
     // Other windows change the same storage; follow them.
     this.subscription = storage.onDidChange((e) => {
-      if (e.key === SIGNER_KEY) this.changed.fire('signer');
+      if (e.key === SIGNER_KEY || e.key === SIGNER_PUBLIC_KEY) this.changed.fire('signer');
       else if (e.key.startsWith(API_KEY_PREFIX)) this.changed.fire(e.key.slice(API_KEY_PREFIX.length));
     });
   }
@@ -61,20 +64,41 @@ export class SecretStore implements vscode.Disposable {
     await this.storage.delete(API_KEY_PREFIX + profileName);
   }
 
-  /** The signer's private key (hex). Callers keep it only for the duration of one signature. */
+  /**
+   * The signer's private key (hex). Only the signer calls this, after the user confirmed what it signs
+   * (core/signing/signingPath.ts), and keeps it for that one signature.
+   */
   async getSignerKey(): Promise<string | undefined> {
     const value = await this.storage.get(SIGNER_KEY);
     this.redactor.addSecret(value);
     return value || undefined;
   }
 
+  /**
+   * The signer's public key (hex, compressed), for building transactions and showing the address: read
+   * without touching the private key. A key stored by a version that did not keep its public key has it
+   * derived once, here, and stored, so this is the only read of a private key outside the signer.
+   */
+  async getSignerPublicKey(): Promise<string | undefined> {
+    const stored = await this.storage.get(SIGNER_PUBLIC_KEY);
+    if (stored) return stored;
+    const legacy = await this.getSignerKey();
+    if (!legacy) return undefined;
+    const publicKey = publicKeyFromPrivateKey(legacy);
+    await this.storage.store(SIGNER_PUBLIC_KEY, publicKey);
+    return publicKey;
+  }
+
   async setSignerKey(privateKeyHex: string): Promise<void> {
     this.redactor.addSecret(privateKeyHex);
+    const publicKey = publicKeyFromPrivateKey(privateKeyHex);
     await this.storage.store(SIGNER_KEY, privateKeyHex);
+    await this.storage.store(SIGNER_PUBLIC_KEY, publicKey);
   }
 
   async deleteSignerKey(): Promise<void> {
     await this.storage.delete(SIGNER_KEY);
+    await this.storage.delete(SIGNER_PUBLIC_KEY);
   }
 
   dispose(): void {
