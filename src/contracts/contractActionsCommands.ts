@@ -12,12 +12,14 @@ import {
   type ContractArtifact,
   type ResolvedContract,
 } from '../core/artifacts';
-import { UserCancelledError } from '../core/errors';
+
 import { attoToAlph, decodeUnsignedTx, groupOfAddress } from '../core/protocol';
 import type { ArtifactLookup, BuiltScriptTx, DeploymentRecord } from '../core/workflows/contractActions';
 import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/workflows/contractCall';
 import { shortTxId } from '../core/workflows/txDetailsModel';
 import { TransferVerificationError, verifyScriptTx } from '../core/workflows/verifyTransfer';
+import { confirmSignAndSubmit } from '../core/signing/signingPath';
+import { scriptConfirmation } from '../core/workflows/confirmation';
 import type {
   DeployRequest,
   DeployView,
@@ -28,13 +30,20 @@ import type {
   MethodCallRequest,
   SimulationView,
 } from '../shared/contractActions';
-import { inert, inertLines } from '../core/text/inert';
-import { askModal, showInfo, showWarning } from '../platform/notify';
-import * as config from '../config';
+import { inert } from '../core/text/inert';
+import { showInfo, showWarning } from '../platform/notify';
+
 import type { ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
 import type { SecretStore } from '../secrets';
-import { networkPin, signingContext, type SigningContext } from '../transactions/transactionCommands';
+import {
+  networkPinFor,
+  rethrowRefusal,
+  signerAddressIfAny,
+  signerContext,
+  signingDeps,
+  type SignerContext,
+} from '../platform/signing';
 import type { TrackedTransactions } from '../transactions/trackedTransactions';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, onlyCandidates, pick } from '../util/prompts';
@@ -195,14 +204,6 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     };
   };
 
-  const signerAddressIfAny = async (): Promise<string | undefined> => {
-    try {
-      return (await signingContext(deps)).fromAddress;
-    } catch {
-      return undefined;
-    }
-  };
-
   /** A dry run's outcome in the editor: a failure at the asserting line, debug messages at their emit. */
   const reportSimulation = async (
     view: SimulationView,
@@ -228,7 +229,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     const request = await methodRequest(args, 'Simulate Contract Method');
     const { artifact, registry } = await contractArtifact(request.address, args);
     // The signer is the dry run's caller when it could be the real one (same group); else it runs callerless.
-    const signer = await signerAddressIfAny();
+    const signer = await signerAddressIfAny(deps.secrets);
     const signerAddress =
       signer !== undefined && groupOfAddress(signer) === groupOfAddress(request.address) ? signer : undefined;
     const prepared = (await actions()).prepareMethodCall(request, {
@@ -253,61 +254,33 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     return explained ? { ...view, error: explained } : view;
   };
 
-  /** The modal confirmation; skipping follows the transfer commands' rules (never on mainnet). */
-  const confirm = async (
+  const refused = (error: unknown): never => rethrowRefusal(log, error);
+
+  /**
+   * Confirms, signs and submits through the one signing path (core/signing/signingPath.ts: the policy,
+   * the modal, the key read only after the confirmation), then starts tracking.
+   */
+  const sendScript = async (
+    ctx: SignerContext,
     args: unknown,
-    ctx: SigningContext,
-    title: string,
     built: BuiltScriptTx,
+    title: string,
     action: string,
+    label: string,
   ) => {
-    const isMainnet = built.verified.networkId === 0 || ctx.network === 'mainnet';
-    const skip = argValue(args, 'confirm') === false || !config.confirmBeforeSigning();
-    if (skip && !isMainnet) {
-      log.info(`Confirmation skipped on ${ctx.network}:\n${built.lines.join('\n')}`);
-      return;
-    }
-    const choice = await askModal(inert`${title}`, inertLines(built.lines), action);
-    if (choice !== action) {
-      log.info(`${title}: cancelled; nothing was signed.`);
-      throw new UserCancelledError();
-    }
-  };
-
-  const refused = (error: unknown): never => {
-    if (error instanceof TransferVerificationError) {
-      log.error(
-        `Refused before signing (${error.problems.length} problem(s)):\n${error.problems.map((p) => `  [${p.check}] ${p.message}`).join('\n')}`,
-      );
-    }
-    throw error;
-  };
-
-  /** Signs (after verification and confirmation), submits and starts tracking. */
-  const signSubmitTrack = async (ctx: SigningContext, built: BuiltScriptTx, label: string) => {
-    const signature = await ctx.signer.sign(built.verified);
-    const submitted = await ctx.client.submitTransaction(
-      {
-        unsignedTx: built.verified.unsignedTx,
-        signature,
-        fromGroup: built.verified.fromGroup,
-        toGroup: built.verified.toGroup,
-      },
-      { priority: 'user' },
-    );
+    const sent = await confirmSignAndSubmit(
+      { ...signingDeps(deps, ctx, args, action), client: ctx.client },
+      built.verified,
+      scriptConfirmation(title, built.verified, built.lines, { profileNetwork: ctx.network }),
+    ).catch(refused);
     deps.store.track(
-      {
-        txId: built.verified.txId,
-        fromGroup: built.verified.fromGroup,
-        toGroup: built.verified.toGroup,
-        label,
-      },
-      decodeUnsignedTx(built.verified.unsignedTx),
+      { txId: sent.txId, fromGroup: sent.fromGroup, toGroup: sent.toGroup, label },
+      decodeUnsignedTx(sent.unsignedTx),
     );
     log.info(
-      `Submitted ${built.verified.txId}: ${label}${submitted.recovered ? ' (submit answer lost; the node has it)' : ''}`,
+      `Submitted ${sent.txId}: ${label}${sent.recovered ? ' (submit answer lost; the node has it)' : ''}`,
     );
-    return { signature };
+    return sent;
   };
 
   /** Resolves when the tracked tx is in a block (or failed, or the bound passes), reading the tracker's changes. */
@@ -349,7 +322,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     });
 
   const emittedEvents = async (
-    ctx: SigningContext,
+    ctx: SignerContext,
     txId: string,
     registry: ArtifactRegistry,
   ): Promise<EventView[]> => {
@@ -366,7 +339,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
   const execute = async (args?: unknown): Promise<ExecutionView> => {
     const request: ExecuteRequest = await methodRequest(args, 'Execute Contract Method');
     const { artifact, registry } = await contractArtifact(request.address, args);
-    const ctx = await signingContext(deps);
+    const ctx = await signerContext(deps);
     const prepared = (await actions()).prepareMethodCall(request, {
       artifact,
       registry,
@@ -395,9 +368,9 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
             .buildAndVerifyExecute(
               ctx.client,
               prepared,
-              ctx.signer.publicKey,
+              ctx.publicKey,
               simulation.gasUsed,
-              await networkPin(ctx),
+              await networkPinFor(ctx),
               SCRIPT_VERIFIER,
               controller.signal,
             )
@@ -414,8 +387,14 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         `${what} fails in simulation, so nothing was built or signed: ${explained ?? simulation.error ?? 'unknown error'}`,
       );
     }
-    await confirm(args, ctx, `Execute ${what} on ${ctx.network}?`, built, 'Sign and Execute');
-    await signSubmitTrack(ctx, built, `Execute ${what}`);
+    await sendScript(
+      ctx,
+      args,
+      built,
+      `Execute ${what} on ${ctx.network}?`,
+      'Sign and Execute',
+      `Execute ${what}`,
+    );
     const txId = built.verified.txId;
     const verified = built.lines;
     if (argValue(args, 'waitForConfirmation') === false) {
@@ -549,7 +528,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
 
   const deploy = async (args?: unknown): Promise<DeployView> => {
     const { request, artifact, registry } = await deployRequest(args);
-    const ctx = await signingContext(deps);
+    const ctx = await signerContext(deps);
     const prepared = (await actions()).prepareDeploy(request, artifact, ctx.fromAddress, registry);
     const built = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
@@ -564,8 +543,8 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
             .buildAndVerifyDeploy(
               ctx.client,
               prepared,
-              ctx.signer.publicKey,
-              await networkPin(ctx),
+              ctx.publicKey,
+              await networkPinFor(ctx),
               SCRIPT_VERIFIER,
               controller.signal,
             )
@@ -575,8 +554,14 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         }
       },
     );
-    await confirm(args, ctx, `Deploy ${artifact.name} on ${ctx.network}?`, built, 'Sign and Deploy');
-    const { signature } = await signSubmitTrack(ctx, built, `Deploy ${artifact.name}`);
+    const { signature } = await sendScript(
+      ctx,
+      args,
+      built,
+      `Deploy ${artifact.name} on ${ctx.network}?`,
+      'Sign and Deploy',
+      `Deploy ${artifact.name}`,
+    );
     const txId = built.verified.txId;
     const network = deps.connection.state.profile?.network ?? 'devnet';
     /** Writes the deployments file and watches the contract: once the deploy is in a block. */

@@ -1,24 +1,14 @@
 import * as vscode from 'vscode';
-import { UserCancelledError } from '../core/errors';
-import type { GatewayClient } from '../core/gateway';
-import {
-  addressFromPublicKey,
-  attoToAlph,
-  decodeUnsignedTx,
-  publicKeyFromPrivateKey,
-} from '../core/protocol';
-import type { ConfirmationSummary } from '../core/workflows/confirmation';
+import { attoToAlph, decodeUnsignedTx } from '../core/protocol';
 import { checkUnsignedTx, normalizeUnsignedTxHex } from '../core/workflows/decodeCheck';
 import {
   SweepIncompleteError,
-  TransferDeclinedError,
   sendSweep,
   sendTransfer,
-  type ConfirmStage,
   type ProgressStep,
   type SendDeps,
+  type SentSigned,
   type SentTransfer,
-  type TxSigner,
 } from '../core/workflows/sendTransfer';
 import {
   checkAlphAmount,
@@ -36,16 +26,17 @@ import {
   parseTxId,
 } from '../core/workflows/transferInput';
 import { shortTxId } from '../core/workflows/txDetailsModel';
+import type { TransferRequest, VerifyOptions } from '../core/workflows/verifyTransfer';
+import { inert, type Inert } from '../core/text/inert';
+import { showInfo } from '../platform/notify';
 import {
-  TransferVerificationError,
-  signVerifiedTransfer,
-  type TransferRequest,
-  type VerifiedTransfer,
-  type VerifyOptions,
-} from '../core/workflows/verifyTransfer';
-import { inert, inertLines, type Inert } from '../core/text/inert';
-import { askModal, showInfo } from '../platform/notify';
-import * as config from '../config';
+  networkPinFor,
+  rethrowRefusal,
+  signerContext,
+  signingDeps,
+  withCancellableProgress,
+  type SignerContext,
+} from '../platform/signing';
 import type { ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
 import type { SecretStore } from '../secrets';
@@ -81,147 +72,37 @@ export function registerTransactionCommands(deps: TransactionCommandDeps): vscod
   ];
 }
 
-export interface SigningContext {
-  readonly client: GatewayClient;
-  readonly profileName: string;
-  readonly network: string;
-  readonly signer: TxSigner;
-  readonly fromAddress: string;
-  /** The bytes of each signed txId, so a pending tx can be shown at once. */
-  readonly signedBytes: Map<string, string>;
-}
-
-/**
- * A signer that reads the key from SecretStorage only when a verified transaction is to be signed and
- * drops it right after: the key is never held across prompts, never logged and never leaves this host.
- */
-export async function signingContext(
-  deps: Pick<TransactionCommandDeps, 'connection' | 'secrets'>,
-): Promise<SigningContext> {
-  const client = deps.connection.requireClient();
-  const profile = deps.connection.state.profile;
-  const key = await deps.secrets.getSignerKey();
-  if (!key) throw new Error('No signer key is set. Run "Alephium: Import Signer Key" first.');
-  const publicKey = publicKeyFromPrivateKey(key);
-  const signedBytes = new Map<string, string>();
-  const signer: TxSigner = Object.freeze({
-    publicKey,
-    sign: async (verified: VerifiedTransfer) => {
-      const current = await deps.secrets.getSignerKey();
-      if (!current) throw new Error('The signer key was removed before signing; nothing was signed.');
-      const signed = signVerifiedTransfer(verified, current);
-      signedBytes.set(signed.txId, signed.unsignedTx);
-      return signed.signature;
-    },
-    toJSON: () => ({ publicKey }),
-  });
-  return {
-    client,
-    profileName: profile?.name ?? '?',
-    network: profile?.network ?? 'unknown',
-    signer,
-    fromAddress: addressFromPublicKey(publicKey),
-    signedBytes,
-  };
-}
-
-/**
- * The modal confirmation. Skipping is explicit only (`confirm: false` or the setting), is logged, and
- * never applies to mainnet, where both confirmations are always shown.
- */
-function confirmer(
-  deps: TransactionCommandDeps,
-  args: unknown,
-): { confirm: SendDeps['confirm']; skipped: () => boolean } {
-  const byArgument = argValue(args, 'confirm') === false;
-  const bySetting = !config.confirmBeforeSigning();
-  let skipped = false;
-  const confirm = async (summary: ConfirmationSummary, stage: ConfirmStage): Promise<boolean> => {
-    if ((byArgument || bySetting) && !summary.network.isMainnet) {
-      skipped = true;
-      deps.log.info(
-        `Confirmation skipped (${byArgument ? 'argument confirm: false' : 'setting alephium.transactions.confirmBeforeSigning = false'}) on ${summary.network.name}:\n${summary.text}`,
-      );
-      return true;
-    }
-    if (byArgument || bySetting) deps.log.warn('Confirmation cannot be skipped on mainnet; asking.');
-    const action = stage === 'first' ? 'Sign and Send' : `Yes, send on ${summary.network.name}`;
-    const title =
-      stage === 'first' ? summary.title : `Second confirmation: ${summary.secondConfirmationReason ?? ''}`;
-    const choice = await askModal(inert`${title}`, inertLines(summary.lines), action);
-    return choice === action;
-  };
-  return { confirm, skipped: () => skipped };
-}
-
 function withSendProgress<T>(
   title: string,
   run: (report: (step: ProgressStep) => void, signal: AbortSignal) => Promise<T>,
 ): Thenable<T> {
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        return await run((step) => progress.report({ message: STEP_TEXT[step] }), controller.signal);
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
+  return withCancellableProgress(title, (report, signal) => run((step) => report(STEP_TEXT[step]), signal));
 }
 
-/**
- * What the bytes' network id may be: a mainnet or testnet profile gets exactly its id; a devnet profile
- * (arbitrary ids) the id its node reports (learned once, the client caches chain params), and never
- * mainnet's or testnet's, which would make the signed transaction replayable there.
- */
-export async function networkPin(ctx: SigningContext): Promise<VerifyOptions> {
-  if (ctx.network === 'mainnet') return { expectedNetworkId: 0 };
-  if (ctx.network === 'testnet') return { expectedNetworkId: 1 };
-  const { networkId } = await ctx.client.getChainParams({ priority: 'user' });
-  return { expectedNetworkId: networkId, refusedNetworkIds: [0, 1] };
-}
-
-async function sendDeps(
-  ctx: SigningContext,
-  confirm: SendDeps['confirm'],
+/** The send workflow's deps: the client and the one signing path's deps (platform/signing.ts). */
+function sendDeps(
+  deps: TransactionCommandDeps,
+  ctx: SignerContext,
+  args: unknown,
+  verify: VerifyOptions,
   report: (s: ProgressStep) => void,
   signal: AbortSignal,
-): Promise<SendDeps> {
+): SendDeps {
   return {
+    ...signingDeps(deps, ctx, args, 'Sign and Send', signal),
     client: ctx.client,
-    signer: ctx.signer,
-    confirm,
     confirmation: { profileNetwork: ctx.network },
-    verify: await networkPin(ctx),
+    verify,
     // Spec rule: decode before signing. The local decoding decides; the gateway's must agree with it.
     crossCheckDecode: true,
-    signal,
     onProgress: report,
   };
 }
 
-/** Declining is a cancellation (quiet); a refused build is an error that says what differed. */
-function rethrow(deps: TransactionCommandDeps, error: unknown): never {
-  if (error instanceof TransferDeclinedError) {
-    deps.log.info(`${error.message}; nothing was signed.`);
-    throw new UserCancelledError();
-  }
-  if (error instanceof TransferVerificationError) {
-    deps.log.error(
-      `Refused before signing (${error.problems.length} problem(s)):\n${error.problems.map((p) => `  [${p.check}] ${p.message}`).join('\n')}`,
-    );
-  }
-  throw error;
-}
-
-function track(deps: TransactionCommandDeps, ctx: SigningContext, sent: SentTransfer, label: string): void {
-  const hex = ctx.signedBytes.get(sent.txId);
+function track(deps: TransactionCommandDeps, sent: SentTransfer, label: string): void {
   let decoded;
   try {
-    decoded = hex ? decodeUnsignedTx(hex) : undefined;
+    decoded = decodeUnsignedTx(sent.unsignedTx);
   } catch {
     decoded = undefined;
   }
@@ -235,7 +116,7 @@ function offerDetails(txId: string, message: Inert): void {
 }
 
 async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) {
-  const ctx = await signingContext(deps);
+  const ctx = await signerContext(deps);
   const to = (
     argString(args, 'to') ??
     (await askText({
@@ -280,22 +161,21 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
     gasPrice = gas.gasPrice;
   }
   const request: TransferRequest = {
-    fromPublicKey: ctx.signer.publicKey,
+    fromPublicKey: ctx.publicKey,
     destinations: [{ address: to, attoAlphAmount: atto, ...(tokens.length > 0 ? { tokens } : {}) }],
     ...(gasAmount !== undefined ? { gasAmount } : {}),
     ...(gasPrice !== undefined ? { gasPrice } : {}),
   };
-  const { confirm, skipped } = confirmer(deps, args);
-  let sent: SentTransfer;
+  let sent: SentSigned;
   try {
     sent = await withSendProgress('Alephium: Send Transfer', async (report, signal) =>
-      sendTransfer(await sendDeps(ctx, confirm, report, signal), request),
+      sendTransfer(sendDeps(deps, ctx, args, await networkPinFor(ctx), report, signal), request),
     );
   } catch (error) {
-    rethrow(deps, error);
+    rethrowRefusal(deps.log, error);
   }
   const label = `Send ${attoToAlph(atto)} ALPH → ${to.slice(0, 8)}…`;
-  track(deps, ctx, sent, label);
+  track(deps, sent, label);
   deps.log.info(
     `Submitted ${sent.txId} (${sent.fromGroup} → ${sent.toGroup}): ${attoToAlph(atto)} ALPH to ${to}, fee ${attoToAlph(sent.fee)} ALPH${sent.recovered ? ' (submit answer lost; the node has it)' : ''}`,
   );
@@ -311,12 +191,12 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
     feeAtto: sent.fee.toString(),
     feeAlph: attoToAlph(sent.fee),
     recovered: sent.recovered,
-    confirmationSkipped: skipped(),
+    confirmationSkipped: sent.confirmationSkipped,
   };
 }
 
 async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
-  const ctx = await signingContext(deps);
+  const ctx = await signerContext(deps);
   const to = (
     argString(args, 'to') ??
     (await askText({
@@ -328,12 +208,11 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   const problem = checkRecipient(to);
   if (problem) throw new Error(`Destination: ${problem}`);
   const gasPrice = parseGasPrice(argValue(args, 'gasPrice'));
-  const { confirm, skipped } = confirmer(deps, args);
   let swept;
   try {
     swept = await withSendProgress('Alephium: Sweep Address', async (report, signal) =>
-      sendSweep(await sendDeps(ctx, confirm, report, signal), {
-        fromPublicKey: ctx.signer.publicKey,
+      sendSweep(sendDeps(deps, ctx, args, await networkPinFor(ctx), report, signal), {
+        fromPublicKey: ctx.publicKey,
         toAddress: to,
         ...(gasPrice !== undefined ? { gasPrice } : {}),
       }),
@@ -341,11 +220,11 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   } catch (error) {
     if (error instanceof SweepIncompleteError) {
       // What went out is real: track it even though the rest failed.
-      error.submitted.forEach((s, i) => track(deps, ctx, s, `Sweep ${i + 1} → ${to.slice(0, 8)}…`));
+      error.submitted.forEach((s, i) => track(deps, s, `Sweep ${i + 1} → ${to.slice(0, 8)}…`));
     }
-    rethrow(deps, error);
+    rethrowRefusal(deps.log, error);
   }
-  swept.txs.forEach((s, i) => track(deps, ctx, s, `Sweep ${i + 1}/${swept.txs.length} → ${to.slice(0, 8)}…`));
+  swept.txs.forEach((s, i) => track(deps, s, `Sweep ${i + 1}/${swept.txs.length} → ${to.slice(0, 8)}…`));
   deps.log.info(
     `Sweep of ${ctx.fromAddress} to ${to}: ${swept.txs.length} transaction(s), ${attoToAlph(swept.totalSwept)} ALPH, fee ${attoToAlph(swept.totalFee)} ALPH`,
   );
@@ -361,7 +240,7 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
     totalSweptAtto: swept.totalSwept.toString(),
     totalSweptAlph: attoToAlph(swept.totalSwept),
     totalFeeAtto: swept.totalFee.toString(),
-    confirmationSkipped: skipped(),
+    confirmationSkipped: swept.confirmationSkipped,
   };
 }
 

@@ -5,6 +5,8 @@
  * renders it, and tests read it.
  */
 import { DEFAULT_GAS_AMOUNT, DEFAULT_GAS_PRICE, attoToAlph, groupOfAddress } from '../protocol';
+import { MAINNET_NETWORK_ID, isMainnet } from '../signing/confirmPolicy';
+import type { Confirmation } from '../signing/signingPath';
 import type { VerifiedOutput, VerifiedSweep, VerifiedToken, VerifiedTransfer } from './verifyTransfer';
 
 export interface AmountText {
@@ -37,7 +39,7 @@ export interface NetworkText {
   readonly isMainnet: boolean;
 }
 
-export interface ConfirmationSummary {
+export interface ConfirmationSummary extends Confirmation {
   readonly kind: 'transfer' | 'sweep';
   readonly title: string;
   readonly network: NetworkText;
@@ -71,7 +73,6 @@ export interface ConfirmationOptions {
   readonly secondConfirmationAboveAtto?: bigint;
 }
 
-export const MAINNET_NETWORK_ID = 0;
 export const TESTNET_NETWORK_ID = 1;
 
 export function networkText(networkId: number, profileNetwork?: string): NetworkText {
@@ -81,8 +82,7 @@ export function networkText(networkId: number, profileNetwork?: string): Network
       : networkId === TESTNET_NETWORK_ID
         ? 'testnet'
         : `devnet (id ${networkId})`;
-  const isMainnet = networkId === MAINNET_NETWORK_ID || profileNetwork?.trim().toLowerCase() === 'mainnet';
-  return { name, networkId, isMainnet };
+  return { name, networkId, isMainnet: isMainnet(networkId, profileNetwork) };
 }
 
 export function amountText(atto: bigint): AmountText {
@@ -148,6 +148,10 @@ function summarize(parts: Parts, options: ConfirmationOptions): ConfirmationSumm
   const change = amountText(parts.change);
 
   const lines: string[] = [];
+  if (parts.kind === 'sweep')
+    lines.push(
+      `This moves EVERYTHING ${first.fromAddress} holds (all its ALPH and every token) to ${parts.recipients[0]?.address ?? '?'}.`,
+    );
   lines.push(`Network: ${network.name}${network.isMainnet ? ' (REAL FUNDS)' : ''}`);
   lines.push(`From: ${first.fromAddress} (group ${first.fromGroup})`);
   recipients.forEach((r, i) => {
@@ -193,6 +197,9 @@ function summarize(parts: Parts, options: ConfirmationOptions): ConfirmationSumm
     chain: { fromGroup: first.fromGroup, toGroup: first.toGroup },
     requiresSecondConfirmation: secondConfirmationReason !== undefined,
     ...(secondConfirmationReason !== undefined ? { secondConfirmationReason } : {}),
+    secondQuestion:
+      `${secondConfirmationReason ?? ''} Really send ${formatAmount(total)} in total on ${network.name}?`.trim(),
+    ...(parts.kind === 'sweep' ? { movesEverything: { to: parts.recipients[0]?.address ?? '' } } : {}),
     lines,
     text: [parts.title, ...lines].join('\n'),
   };
@@ -247,5 +254,32 @@ export function sweepConfirmation(
 
 /** The text of the second confirmation: short and explicit, so it is not clicked through by habit. */
 export function secondConfirmationText(summary: ConfirmationSummary): string {
-  return `${summary.secondConfirmationReason ?? ''} Really send ${formatAmount(summary.total)} in total on ${summary.network.name}?`.trim();
+  return summary.secondQuestion ?? '';
+}
+
+/**
+ * The confirmation of a verified script transaction (execute, deploy): the facts its builder listed
+ * (method, arguments, script check, approvals, gas and fee, with a warning when the fee is far above the
+ * usual), on the network its bytes carry; mainnet asks twice, as for transfers.
+ */
+export function scriptConfirmation(
+  title: string,
+  verified: VerifiedTransfer,
+  lines: readonly string[],
+  options: ConfirmationOptions = {},
+): Confirmation {
+  const network = networkText(verified.networkId, options.profileNetwork);
+  const reason = network.isMainnet ? 'This spends real funds on mainnet.' : undefined;
+  return {
+    title,
+    lines: [`Network: ${network.name}${network.isMainnet ? ' (REAL FUNDS)' : ''}`, ...lines],
+    network,
+    requiresSecondConfirmation: reason !== undefined,
+    ...(reason !== undefined
+      ? {
+          secondConfirmationReason: reason,
+          secondQuestion: `${reason} Really sign it, with a fee of ${formatAmount(amountText(verified.fee))}?`,
+        }
+      : {}),
+  };
 }

@@ -75,6 +75,7 @@ import type {
   NamedValue,
   SimulationView,
 } from '../../shared/contractActions';
+import { scriptFeeWarning } from '../signing/gasBounds';
 import { findMethod } from './contractCall';
 import { parseAlphAmount } from './transferInput';
 import type {
@@ -557,6 +558,14 @@ export interface BuiltScriptTx {
 }
 
 /** Builds the execute-script transaction for a prepared call and verifies it. Throws TransferVerificationError. */
+/** The confirmation's warning, in words, when a verified script's fee is far above the usual (gasBounds.ts). */
+function feeWarningLines(verified: VerifiedTransfer): string[] {
+  const script = verified.script;
+  if (!script) return [];
+  const warning = scriptFeeWarning(script.kind, script.bytecode.length / 2, verified.gasAmount, verified.fee);
+  return warning ? [warning] : [];
+}
+
 export async function buildAndVerifyExecute(
   client: Pick<ScriptClient, 'buildExecuteScript'>,
   call: PreparedMethodCall,
@@ -602,6 +611,7 @@ export async function buildAndVerifyExecute(
     `Approves: ${approvalText(call.approvedAttoAlph, call.approvedTokens)}`,
     `Outputs: only change back to you (${verified.change.length}) ✓; inputs: only yours (${decodeUnsignedTx(verified.unsignedTx).inputs.length}) ✓`,
     `Gas: ${verified.gasAmount} × ${verified.gasPrice} atto; fee ${formatAlph(verified.fee)}`,
+    ...feeWarningLines(verified),
     ...(changes.length ? ['Balance changes (node simulation):', ...changes.map(changeText)] : []),
     `txId (recomputed locally): ${verified.txId}`,
   ];
@@ -885,6 +895,7 @@ export async function buildAndVerifyDeploy(
     `New contract: ${contractAddress} (group ${verified.fromGroup})`,
     `Outputs: only change back to you (${verified.change.length}) ✓; inputs: only yours (${decoded.inputs.length}) ✓`,
     `Gas: ${verified.gasAmount} × ${verified.gasPrice} atto; fee ${formatAlph(verified.fee)}`,
+    ...feeWarningLines(verified),
     `txId (recomputed locally): ${verified.txId}`,
   ];
   return { verified, balanceChanges: [], lines, contractAddress, contractId };

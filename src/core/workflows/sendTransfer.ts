@@ -3,8 +3,8 @@
  *
  * Order matters: inputs are validated before any request (a typo costs no rate-limit headroom), the
  * gateway's build is verified before the user sees anything (the confirmation shows decoded bytes, not
- * claims), and the signer is asked only after the user said yes. The private key lives inside the
- * injected {@link TxSigner}; nothing here ever sees it, logs it or hands it to the client.
+ * claims), and the private key is read only after the user said yes: confirming and signing go through
+ * the one signing path (core/signing/signingPath.ts), which execute and deploy use too.
  */
 import { DEFAULT_GAS_AMOUNT, DEFAULT_GAS_PRICE, MAX_GAS_PER_TX, isHex, parseAddress } from '../protocol';
 import { ValidationError } from '../gateway/errors';
@@ -18,24 +18,23 @@ import type {
 import type { BuiltTransfer, DecodedUnsignedTx as GatewayDecoded, SweepResult } from '../gateway/schemas';
 import { DUST_ATTO } from '../protocol';
 import {
-  secondConfirmationText,
-  sweepConfirmation,
-  transferConfirmation,
-  type ConfirmationOptions,
-  type ConfirmationSummary,
-} from './confirmation';
+  confirmAndSign,
+  submitSigned,
+  throwIfAborted,
+  type SentTransfer,
+  type SigningDeps,
+} from '../signing/signingPath';
+import { sweepConfirmation, transferConfirmation, type ConfirmationOptions } from './confirmation';
 import {
-  isVerifiedTransfer,
-  NotVerifiedError,
-  signVerifiedTransfer,
   verifySweep,
   verifyTransfer,
   type TokenAmountRequest,
   type TransferRequest,
   type VerifiedSweep,
-  type VerifiedTransfer,
   type VerifyOptions,
 } from './verifyTransfer';
+
+export { TransferDeclinedError, type ConfirmStage, type SentTransfer } from '../signing/signingPath';
 
 /** The part of the gateway client this workflow needs (a structural type, so tests can fake it). */
 export interface TransferClient {
@@ -45,68 +44,24 @@ export interface TransferClient {
   buildSweep?(request: SweepRequest, options?: RequestOptions): Promise<SweepResult>;
 }
 
-/**
- * Holds the private key and signs only verified transfers. The key never leaves the closure: callers
- * see the public key (to build with) and get signatures back.
- */
-export interface TxSigner {
-  readonly publicKey: string;
-  sign(verified: VerifiedTransfer): Promise<string> | string;
-}
-
-/** A signer over an in-memory key (e.g. read from SecretStorage for the duration of one command). */
-export function privateKeySigner(privateKeyHex: string, publicKey: string): TxSigner {
-  return Object.freeze({
-    publicKey: publicKey.toLowerCase(),
-    sign: (verified: VerifiedTransfer) => signVerifiedTransfer(verified, privateKeyHex).signature,
-    // A signer may end up in a log line or an error's JSON: make sure the key cannot.
-    toJSON: () => ({ publicKey: publicKey.toLowerCase() }),
-    toString: () => `TxSigner(${publicKey.toLowerCase()})`,
-  });
-}
-
-export type ConfirmStage = 'first' | 'second';
-
 export type ProgressStep = 'validating' | 'building' | 'verifying' | 'confirming' | 'signing' | 'submitting';
 
-export interface SendDeps {
+/**
+ * What a transfer or a sweep needs: the client, and the signing path's deps (the signer's public key and
+ * the port that reads its private key after the confirmation, the confirmation port, the policy).
+ */
+export interface SendDeps extends SigningDeps {
   readonly client: TransferClient;
-  readonly signer: TxSigner;
-  /**
-   * Shows the summary and resolves true to go ahead. Called a second time with stage 'second' when
-   * the summary requires it (mainnet, high value); false at either stage cancels before signing.
-   */
-  readonly confirm: (summary: ConfirmationSummary, stage: ConfirmStage) => Promise<boolean>;
   readonly verify?: VerifyOptions;
   readonly confirmation?: ConfirmationOptions;
   /** Also ask the gateway's decode endpoint and require its decoding to re-encode to the bytes. */
   readonly crossCheckDecode?: boolean;
-  readonly signal?: AbortSignal;
   readonly onProgress?: (step: ProgressStep) => void;
 }
 
-export interface SentTransfer {
-  /** Our txId (blake2b of the bytes we signed): the one to track, whatever the gateway echoes. */
-  readonly txId: string;
-  readonly fromGroup: number;
-  readonly toGroup: number;
-  readonly fee: bigint;
-  /** The submit answer was lost and the status endpoint vouched for the tx instead. */
-  readonly recovered: boolean;
-}
-
-/** The user said no; nothing was signed. */
-export class TransferDeclinedError extends Error {
-  readonly stage: ConfirmStage;
-  constructor(stage: ConfirmStage) {
-    super(
-      stage === 'first'
-        ? 'The transfer was cancelled'
-        : 'The transfer was cancelled at the second confirmation',
-    );
-    this.name = 'TransferDeclinedError';
-    this.stage = stage;
-  }
+export interface SentSigned extends SentTransfer {
+  /** The policy skipped the confirmation (the user's setting, or a test run's argument). */
+  readonly confirmationSkipped: boolean;
 }
 
 /** Part of a sweep went out before a later transaction failed; `submitted` lists what is on its way. */
@@ -241,56 +196,14 @@ function toBuildRequest(request: TransferRequest): BuildTransferRequest {
   };
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    const reason: unknown = signal.reason;
-    throw reason instanceof Error
-      ? reason
-      : Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' });
-  }
-}
-
-async function confirmTwice(deps: SendDeps, summary: ConfirmationSummary): Promise<void> {
-  deps.onProgress?.('confirming');
-  if (!(await deps.confirm(summary, 'first'))) throw new TransferDeclinedError('first');
-  if (summary.requiresSecondConfirmation) {
-    throwIfAborted(deps.signal);
-    const second = { ...summary, lines: [secondConfirmationText(summary), ...summary.lines] };
-    if (!(await deps.confirm(second, 'second'))) throw new TransferDeclinedError('second');
-  }
-}
-
-async function signAndSubmit(deps: SendDeps, verified: VerifiedTransfer): Promise<SentTransfer> {
-  throwIfAborted(deps.signal);
-  if (!isVerifiedTransfer(verified)) throw new NotVerifiedError('Refusing to sign an unverified transaction');
-  deps.onProgress?.('signing');
-  const signature = await deps.signer.sign(verified);
-  // After signing, cancelling is no longer offered: a signature that exists should reach the node
-  // (or the user is left wondering whether it did); submit recovers lost answers itself.
-  deps.onProgress?.('submitting');
-  const submitted = await deps.client.submitTransaction({
-    unsignedTx: verified.unsignedTx,
-    signature,
-    fromGroup: verified.fromGroup,
-    toGroup: verified.toGroup,
-  });
-  return {
-    txId: verified.txId,
-    fromGroup: verified.fromGroup,
-    toGroup: verified.toGroup,
-    fee: verified.fee,
-    recovered: submitted.recovered,
-  };
-}
-
 /**
  * Sends a transfer. Throws ValidationError (bad input, nothing requested), TransferVerificationError
  * (the gateway built something else, nothing signed), TransferDeclinedError (the user said no, nothing
  * signed), or the gateway client's errors.
  */
-export async function sendTransfer(deps: SendDeps, request: TransferRequest): Promise<SentTransfer> {
+export async function sendTransfer(deps: SendDeps, request: TransferRequest): Promise<SentSigned> {
   deps.onProgress?.('validating');
-  validateTransferRequest(request, deps.signer.publicKey);
+  validateTransferRequest(request, deps.key.publicKey);
   throwIfAborted(deps.signal);
   const opts = deps.signal ? { signal: deps.signal } : undefined;
 
@@ -306,8 +219,10 @@ export async function sendTransfer(deps: SendDeps, request: TransferRequest): Pr
   const verified = verifyTransfer(request, built, gatewayDecode, deps.verify);
   throwIfAborted(deps.signal);
 
-  await confirmTwice(deps, transferConfirmation(verified, deps.confirmation));
-  return signAndSubmit(deps, verified);
+  const signed = await confirmAndSign(deps, [verified], transferConfirmation(verified, deps.confirmation));
+  deps.onProgress?.('submitting');
+  const sent = await submitSigned(deps.client, verified, signed.signatures[0] as string);
+  return { ...sent, confirmationSkipped: signed.confirmationSkipped };
 }
 
 export interface SweepToSend {
@@ -321,6 +236,7 @@ export interface SentSweep {
   readonly txs: readonly SentTransfer[];
   readonly totalSwept: bigint;
   readonly totalFee: bigint;
+  readonly confirmationSkipped: boolean;
 }
 
 /**
@@ -332,7 +248,7 @@ export async function sendSweep(deps: SendDeps, request: SweepToSend): Promise<S
   if (!isHex(request.fromPublicKey, 33)) {
     throw new ValidationError('fromPublicKey', 'must be a 33-byte compressed public key in hex');
   }
-  if (request.fromPublicKey.toLowerCase() !== deps.signer.publicKey.toLowerCase()) {
+  if (request.fromPublicKey.toLowerCase() !== deps.key.publicKey.toLowerCase()) {
     throw new ValidationError('fromPublicKey', "is not the signing key's public key");
   }
   try {
@@ -372,16 +288,24 @@ export async function sendSweep(deps: SendDeps, request: SweepToSend): Promise<S
     },
   );
   throwIfAborted(deps.signal);
-  await confirmTwice(deps, sweepConfirmation(sweep, deps.confirmation));
-
+  // One confirmation covers the set; every transaction is signed with one read of the key, then each
+  // is submitted in order.
+  const signed = await confirmAndSign(deps, sweep.txs, sweepConfirmation(sweep, deps.confirmation));
+  deps.onProgress?.('submitting');
   const sent: SentTransfer[] = [];
   for (const [i, tx] of sweep.txs.entries()) {
     try {
-      sent.push(await signAndSubmit(deps, tx));
+      sent.push(await submitSigned(deps.client, tx, signed.signatures[i] as string));
     } catch (error) {
       if (sent.length === 0) throw error;
       throw new SweepIncompleteError(sent, i, sweep.txs.length, error);
     }
   }
-  return { toAddress: sweep.toAddress, txs: sent, totalSwept: sweep.totalSwept, totalFee: sweep.totalFee };
+  return {
+    toAddress: sweep.toAddress,
+    txs: sent,
+    totalSwept: sweep.totalSwept,
+    totalFee: sweep.totalFee,
+    confirmationSkipped: signed.confirmationSkipped,
+  };
 }

@@ -12,7 +12,6 @@
  * instance issued), so no code path can sign bytes that skipped verification.
  */
 import {
-  DEFAULT_GAS_AMOUNT,
   DEFAULT_GAS_PRICE,
   DUST_ATTO,
   ONE_ALPH,
@@ -36,6 +35,7 @@ import {
   type DecodedUnsignedTx,
   type UnsignedTxInput,
 } from '../protocol';
+import { scriptGasBound, shapeGas } from '../signing/gasBounds';
 
 // ---- inputs ------------------------------------------------------------------------------------------
 
@@ -103,8 +103,7 @@ export const DEFAULT_FEE_CAP_ATTO = ONE_ALPH;
  * check, 20,000 at least) with a 25 % margin. Real transfers of 1 to 128 inputs stay under it.
  */
 export function transferGasBound(tx: Pick<DecodedUnsignedTx, 'inputs' | 'fixedOutputs'>): number {
-  const schedule = 1_000 + 4_200 * tx.inputs.length + 4_500 * tx.fixedOutputs.length;
-  return Math.ceil(Math.max(DEFAULT_GAS_AMOUNT, schedule) * 1.25);
+  return shapeGas(tx.inputs.length, tx.fixedOutputs.length);
 }
 
 // ---- errors ------------------------------------------------------------------------------------------
@@ -1013,13 +1012,18 @@ export function verifyScriptTx(
     feeCap,
     problems,
   );
-  if (request.gasAmount === undefined && request.simulatedGas !== undefined) {
-    const bound = transferGasBound(decoded) + Math.ceil(request.simulatedGas * 1.25);
-    if (decoded.gasAmount > bound) {
-      problems.push({
-        check: 'gas',
-        message: `gasAmount is ${decoded.gasAmount}, more than the dry run's ${request.simulatedGas} plus what ${decoded.inputs.length} input(s) and ${decoded.fixedOutputs.length} output(s) need (at most ${bound})`,
-      });
+  // Every script transaction has a gas bound that does not come from the gateway alone (gasBounds.ts):
+  // the deploy script's size, or the dry run's gas under an absolute ceiling.
+  if (request.gasAmount === undefined) {
+    const bound = scriptGasBound({
+      kind: request.kind,
+      scriptBytes: expectedScript.length / 2,
+      inputs: decoded.inputs.length,
+      outputs: decoded.fixedOutputs.length,
+      ...(request.simulatedGas !== undefined ? { simulatedGas: request.simulatedGas } : {}),
+    });
+    if (decoded.gasAmount > bound.maxGas) {
+      problems.push({ check: 'gas', message: `gasAmount is ${decoded.gasAmount}, but ${bound.rule}` });
     }
   }
   const groups = checkGroups(decoded, fromAddress, response, problems);

@@ -285,7 +285,7 @@ describe('contract actions: execute', () => {
       (s) => scriptTx(s, { gasAmount: 4_000_000, gasPrice: String(10n ** 12n) }),
       /exceeds the cap/,
     ],
-    ['gas far above the dry run', (s) => scriptTx(s, { gasAmount: 900_000 }), /more than the dry run/],
+    ['gas far above the dry run', (s) => scriptTx(s, { gasAmount: 900_000 }), /but the dry run used 5000/],
     ['another network', (s) => scriptTx(s, { networkId: 0 }), /network id 0/],
   ];
   for (const [what, tamper, message] of refusals) {
@@ -313,6 +313,56 @@ describe('contract actions: execute', () => {
       );
     });
   }
+
+  it("bounds an execute's gas absolutely, even when the same gateway's dry run claims more", async () => {
+    const prepared = prepareMethodCall(
+      { address, method: 'incrementBy', args: ['7'] },
+      { artifact: counter, signerAddress: SENDER.address },
+    );
+    // The gateway lies twice: a dry run of 1.6 M gas, then a build of 2 M (fee 0.2 ALPH, under the 1 ALPH cap).
+    await assert.rejects(
+      buildAndVerifyExecute(
+        client(scriptTx(prepared.script, { gasAmount: 2_000_000 })),
+        prepared,
+        SENDER.publicKey,
+        1_600_000,
+        { expectedNetworkId: 4 },
+        VERIFIER,
+      ),
+      (e: unknown) =>
+        e instanceof TransferVerificationError &&
+        /may use at most 500000 \(the dry run claimed 1600000\); pass a gas amount/.test(e.message),
+    );
+    // Without a dry run figure the ceiling holds too; with an explicit gas amount the user chose it.
+    await assert.rejects(
+      buildAndVerifyExecute(
+        client(scriptTx(prepared.script, { gasAmount: 600_000 })),
+        prepared,
+        SENDER.publicKey,
+        undefined,
+        { expectedNetworkId: 4 },
+        VERIFIER,
+      ),
+      /may use at most 500000/,
+    );
+    const chosen = prepareMethodCall(
+      { address, method: 'incrementBy', args: ['7'], gasAmount: 600_000 },
+      { artifact: counter, signerAddress: SENDER.address },
+    );
+    const built = await buildAndVerifyExecute(
+      client(scriptTx(chosen.script, { gasAmount: 600_000 })),
+      chosen,
+      SENDER.publicKey,
+      undefined,
+      { expectedNetworkId: 4 },
+      VERIFIER,
+    );
+    assert.ok(
+      built.lines.some((l) =>
+        /⚠ The fee, 0\.06 ALPH \(gas 600000\), is 10 times what a contract call usually costs/.test(l),
+      ),
+    );
+  });
 
   it('names the argument that differs when the gateway changes one', async () => {
     const asked = prepareMethodCall({ address, method: 'incrementBy', args: ['7'] }, { artifact: counter });
@@ -497,6 +547,48 @@ describe('contract actions: deploy', () => {
         VERIFIER,
       ),
       (e: unknown) => e instanceof TransferVerificationError && /mutable fields/.test(e.message),
+    );
+  });
+
+  it("bounds a deploy's gas by its script size: an honest 58,340 passes, a gateway's 4,667,200 is refused", async () => {
+    const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
+    const honest = await buildAndVerifyDeploy(
+      deployClient(scriptTx(d.expectedScript, { gasAmount: 58_340 })),
+      d,
+      SENDER.publicKey,
+      {},
+      VERIFIER,
+    );
+    assert.equal(honest.verified.gasAmount, 58_340);
+    assert.ok(!honest.lines.some((l) => l.startsWith('⚠')), 'no fee warning for an honest deploy');
+    await assert.rejects(
+      buildAndVerifyDeploy(
+        deployClient(scriptTx(d.expectedScript, { gasAmount: 4_667_200 })),
+        d,
+        SENDER.publicKey,
+        {},
+        VERIFIER,
+      ),
+      (e: unknown) =>
+        e instanceof TransferVerificationError &&
+        /gasAmount is 4667200, but a deploy script of \d+ bytes/.test(e.message),
+    );
+  });
+
+  it('warns in words in the deploy confirmation when the fee is far above the usual, under the bound', async () => {
+    const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
+    const built = await buildAndVerifyDeploy(
+      deployClient(scriptTx(d.expectedScript, { gasAmount: 155_000 })),
+      d,
+      SENDER.publicKey,
+      {},
+      VERIFIER,
+    );
+    assert.ok(
+      built.lines.some((l) =>
+        /⚠ The fee, 0\.0155 ALPH \(gas 155000\), is 2\.\d times what a deploy of this size/.test(l),
+      ),
+      built.lines.join('\n'),
     );
   });
 

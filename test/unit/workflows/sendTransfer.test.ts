@@ -7,7 +7,6 @@ import type { ConfirmationSummary } from '../../../src/core/workflows/confirmati
 import {
   SweepIncompleteError,
   TransferDeclinedError,
-  privateKeySigner,
   sendSweep,
   sendTransfer,
   type ConfirmStage,
@@ -41,19 +40,19 @@ function harness(build: (tx: UnsignedTxInput) => BuildResponse = (tx) => respons
       return { txId: 'ff'.repeat(32), fromGroup: 0, toGroup: 0, recovered: false };
     },
   };
-  const signed: string[] = [];
-  const inner = privateKeySigner(SENDER.privateKey, SENDER.publicKey);
-  const signer = {
-    publicKey: inner.publicKey,
-    sign: (v: Parameters<typeof inner.sign>[0]) => (signed.push(v.txId), inner.sign(v)),
-  };
+  // Each read of the private key, with how many confirmations had been answered by then: the proof of
+  // "read only after the user confirmed" (and of "nothing was signed" when it stays empty).
+  const signed: number[] = [];
   const asked: [ConfirmationSummary, ConfirmStage][] = [];
   let answers: boolean[] = [true, true];
   const deps: SendDeps = {
     client,
-    signer,
+    key: {
+      publicKey: SENDER.publicKey,
+      readPrivateKey: () => (signed.push(asked.length), SENDER.privateKey),
+    },
     confirm: async (summary, stage) => {
-      asked.push([summary, stage]);
+      asked.push([summary as ConfirmationSummary, stage]);
       return answers.shift() ?? true;
     },
   };
@@ -192,11 +191,47 @@ describe('sendTransfer', () => {
     assert.equal(h.signed.length, 0);
   });
 
-  it('never exposes the private key through the signer', () => {
-    const signer = privateKeySigner(SENDER.privateKey, SENDER.publicKey);
-    assert.ok(!JSON.stringify(signer).includes(SENDER.privateKey));
-    assert.ok(!String(signer).includes(SENDER.privateKey));
-    assert.ok(!Object.values(signer).some((v) => v === SENDER.privateKey));
+  it('reads the private key once, only after the user confirmed, and returns nothing that holds it', async () => {
+    const h = harness();
+    const sent = await sendTransfer(h.deps, honestRequest());
+    assert.deepEqual(h.signed, [1], 'one read, after the one confirmation');
+    assert.ok(
+      !JSON.stringify(sent, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes(
+        SENDER.privateKey,
+      ),
+    );
+  });
+
+  it("asks even when a caller passes confirm: false, unless it is the extension's own test run", async () => {
+    for (const [mode, asks] of [
+      ['production', 1],
+      ['development', 1],
+      ['test', 0],
+    ] as const) {
+      const h = harness();
+      const sent = await sendTransfer(
+        { ...h.deps, policy: { skipBySetting: false, skipByArgument: true, mode } },
+        honestRequest(),
+      );
+      assert.equal(h.asked.length, asks, mode);
+      assert.equal(sent.confirmationSkipped, asks === 0, mode);
+    }
+    // The user's own setting skips off mainnet; on mainnet nothing skips, both confirmations are shown.
+    const setting = harness();
+    await sendTransfer(
+      { ...setting.deps, policy: { skipBySetting: true, skipByArgument: true, mode: 'test' } },
+      honestRequest(),
+    );
+    assert.equal(setting.asked.length, 0);
+    const mainnet = harness(undefined, { ...honestTx(), networkId: 0 });
+    await sendTransfer(
+      { ...mainnet.deps, policy: { skipBySetting: true, skipByArgument: true, mode: 'test' } },
+      honestRequest(),
+    );
+    assert.deepEqual(
+      mainnet.asked.map(([, stage]) => stage),
+      ['first', 'second'],
+    );
   });
 });
 

@@ -1,0 +1,167 @@
+/**
+ * The VS Code side of the one signing path (core/signing/signingPath.ts): who signs (the public key from
+ * SecretStorage, never the private key), how a confirmation is shown (a modal of inert text; for a sweep,
+ * a typed answer that a reflexive Enter cannot give), the facts of the confirmation policy (the user's
+ * setting, the caller's argument, the run mode), the network pin and cancellable progress. It decides
+ * nothing about what may be signed: core does, and reads the private key only after the confirmation.
+ */
+import * as vscode from 'vscode';
+import type { GatewayClient } from '../core/gateway';
+import type { Logger } from '../core/log';
+import { addressFromPublicKey } from '../core/protocol';
+import { UserCancelledError } from '../core/errors';
+import {
+  TransferDeclinedError,
+  networkPin,
+  type ConfirmStage,
+  type Confirmation,
+  type SigningDeps,
+} from '../core/signing/signingPath';
+import { inert, inertLines } from '../core/text/inert';
+import { TransferVerificationError, type VerifyOptions } from '../core/workflows/verifyTransfer';
+import * as config from '../config';
+import type { ConnectionManager } from '../connection';
+import type { SecretStore } from '../secrets';
+import { argValue } from '../util/prompts';
+import { runMode } from './automation';
+import { askModal } from './notify';
+
+export interface SignerContext {
+  readonly client: GatewayClient;
+  readonly profileName: string;
+  readonly network: string;
+  /** The signer's public key and address, read without the private key. */
+  readonly publicKey: string;
+  readonly fromAddress: string;
+}
+
+export interface SigningGlueDeps {
+  readonly connection: ConnectionManager;
+  readonly secrets: SecretStore;
+  readonly log: Logger;
+}
+
+/** The active profile's client and the signer's public identity; no private key is read here. */
+export async function signerContext(
+  deps: Pick<SigningGlueDeps, 'connection' | 'secrets'>,
+): Promise<SignerContext> {
+  const client = deps.connection.requireClient();
+  const profile = deps.connection.state.profile;
+  const publicKey = await deps.secrets.getSignerPublicKey();
+  if (!publicKey) throw new Error('No signer key is set. Run "Alephium: Import Signer Key" first.');
+  return {
+    client,
+    profileName: profile?.name ?? '?',
+    network: profile?.network ?? 'unknown',
+    publicKey,
+    fromAddress: addressFromPublicKey(publicKey),
+  };
+}
+
+/** The signer's address if a key is stored (a dry run's caller), else undefined. */
+export async function signerAddressIfAny(secrets: SecretStore): Promise<string | undefined> {
+  const publicKey = await secrets.getSignerPublicKey().catch(() => undefined);
+  return publicKey ? addressFromPublicKey(publicKey) : undefined;
+}
+
+/** The bytes' network id the profile allows (mainnet 0, testnet 1, a devnet's own id, never 0 or 1). */
+export function networkPinFor(ctx: SignerContext): Promise<VerifyOptions> {
+  return networkPin(
+    ctx.network,
+    async () => (await ctx.client.getChainParams({ priority: 'user' })).networkId,
+  );
+}
+
+/**
+ * The modal confirmation. Its text is inert (names and values from the workspace or the chain cannot
+ * form links). A confirmation that moves everything an address holds also asks for the destination's
+ * last characters to be typed: a habit's Enter cannot accept it.
+ */
+async function confirmInModal(
+  confirmation: Confirmation,
+  stage: ConfirmStage,
+  action: string,
+): Promise<boolean> {
+  const title =
+    stage === 'first'
+      ? confirmation.title
+      : `Second confirmation: ${confirmation.secondConfirmationReason ?? ''}`;
+  const button = stage === 'first' ? action : `Yes, sign on ${confirmation.network.name}`;
+  const choice = await askModal(inert`${title}`, inertLines(confirmation.lines), button);
+  if (choice !== button) return false;
+  if (stage === 'first' && confirmation.movesEverything)
+    return typedConfirmation(confirmation.movesEverything.to);
+  return true;
+}
+
+/** For a sweep: type the last 6 characters of the destination, which the prompt shows in full. */
+async function typedConfirmation(destination: string): Promise<boolean> {
+  const expected = destination.slice(-6);
+  if (expected.length < 6) return false;
+  const typed = await vscode.window.showInputBox({
+    title: 'Move everything this address holds?',
+    prompt: `Type the last 6 characters of the destination ${destination} to sign the sweep (Escape cancels).`,
+    ignoreFocusOut: true,
+    validateInput: (v) =>
+      v.trim() === '' || v.trim() === expected ? null : 'These are not its last 6 characters.',
+  });
+  return typed?.trim() === expected;
+}
+
+/**
+ * The signing path's deps for one command: the key (public part now, private part read by core after the
+ * confirmation), the modal, and the policy's facts. `args` is the command's argument object: its
+ * `confirm: false` counts only in the extension's own test runs (core/signing/confirmPolicy.ts).
+ */
+export function signingDeps(
+  deps: SigningGlueDeps,
+  ctx: SignerContext,
+  args: unknown,
+  action: string,
+  signal?: AbortSignal,
+): SigningDeps {
+  return {
+    key: { publicKey: ctx.publicKey, readPrivateKey: () => deps.secrets.getSignerKey() },
+    confirm: (confirmation, stage) => confirmInModal(confirmation, stage, action),
+    policy: {
+      skipBySetting: !config.confirmBeforeSigning(),
+      skipByArgument: argValue(args, 'confirm') === false,
+      mode: runMode(),
+    },
+    log: (line) => deps.log.info(line),
+    ...(signal ? { signal } : {}),
+  };
+}
+
+/** Declining is a cancellation (quiet); a refused build is an error that says what differed. */
+export function rethrowRefusal(log: Logger, error: unknown): never {
+  if (error instanceof TransferDeclinedError) {
+    log.info(`${error.message}; nothing was signed.`);
+    throw new UserCancelledError();
+  }
+  if (error instanceof TransferVerificationError) {
+    log.error(
+      `Refused before signing (${error.problems.length} problem(s)):\n${error.problems.map((p) => `  [${p.check}] ${p.message}`).join('\n')}`,
+    );
+  }
+  throw error;
+}
+
+/** Progress in a notification with a Cancel button, wired to an AbortSignal. */
+export function withCancellableProgress<T>(
+  title: string,
+  run: (report: (message: string) => void, signal: AbortSignal) => Promise<T>,
+): Thenable<T> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await run((message) => progress.report({ message }), controller.signal);
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}
