@@ -56,7 +56,7 @@ describe('UI: nothing a gateway or a workspace says acts for the user', () => {
       .catch(() => undefined);
   });
 
-  it("a workspace task that runs Send Transfer with confirm: false meets the confirmation, and Cancel sends nothing", async function () {
+  it('a workspace task that runs Send Transfer with confirm: false meets the confirmation, and Cancel sends nothing', async function () {
     this.timeout(180_000);
     const page = ui.page;
     const sandbox = await sandboxProfile(page);
