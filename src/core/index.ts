@@ -57,4 +57,23 @@ export {
   type DebugHint,
 } from './debugging/explain';
 export { Redactor, REDACTED } from './util/redact';
+export {
+  plainText,
+  markdownText,
+  codeSpan,
+  cleanText,
+  inert,
+  safeMarkdown,
+  Inert,
+  SafeMarkdown,
+} from './text/inert';
+export {
+  confirmationDecision,
+  argumentsActForUser,
+  isMainnet,
+  type RunMode,
+  type ConfirmationDecision,
+  type ConfirmationFacts,
+} from './signing/confirmPolicy';
+export { scriptGasBound, scriptFeeWarning, type ScriptShape, type GasBound } from './signing/gasBounds';
 export { type Logger, silentLogger, redactingLogger } from './log';

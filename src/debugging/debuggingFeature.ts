@@ -19,7 +19,7 @@ import { argString } from '../util/prompts';
 import type { RalphScan } from '../core/ralph/scanner';
 import type { RalphSourceMap } from '../core/ralph/sourceMap';
 import { CommandIds } from '../constants';
-import { commandLink, inert, joinMarkdown, safeMarkdown, markdownCode } from '../core/text/inert';
+import { commandLink, inert, joinMarkdown, markdownCode, plainText, safeMarkdown } from '../core/text/inert';
 import { markdownString } from '../platform/markdown';
 import { showInfo } from '../platform/notify';
 import type { ContractNode, ContractsTreeProvider } from '../contracts/contractsTree';
@@ -210,10 +210,11 @@ function toCodeLens(l: Lens): vscode.CodeLens {
   const range = new vscode.Range(l.line, l.character, l.line, l.character);
   const c = l.command;
   const tooltip = l.tooltip;
+  // A lens's text can hold names from the workspace: plain text, no $(icon) or link from it.
   const cmd = (command: string, args?: unknown): vscode.Command => ({
-    title: l.title,
+    title: plainText(l.title, 200),
     command,
-    ...(tooltip ? { tooltip } : {}),
+    ...(tooltip ? { tooltip: plainText(tooltip, 600) } : {}),
     // From a lens, a failure is one toast (the command's), not that plus VS Code's own error.
     ...(args !== undefined ? { arguments: [{ ...(args as object), [FROM_EDITOR]: true }] } : {}),
   });

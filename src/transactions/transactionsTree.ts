@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../core/text/inert';
 import { trackedTxView, type TrackedTxView } from '../core/workflows/txDetailsModel';
 import type { TxStatusKind } from '../shared/txDetailsProtocol';
 import { CommandIds } from '../constants';
@@ -93,10 +94,11 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
     const record = this.store.record(node.txId);
     if (!record) return new vscode.TreeItem(node.txId);
     const view = trackedTxView(record, Date.now());
-    const item = new vscode.TreeItem(view.label, vscode.TreeItemCollapsibleState.None);
+    // A label can come from a command's caller (Track Transaction's `label`), a reason from the gateway.
+    const item = new vscode.TreeItem(plainText(view.label, 120), vscode.TreeItemCollapsibleState.None);
     item.id = `tx:${record.txId}`;
-    item.description = view.description;
-    item.tooltip = view.tooltip;
+    item.description = plainText(view.description, 200);
+    item.tooltip = plainText(view.tooltip, 1500, true);
     const [icon, color] = ICONS[view.status.kind];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = view.active ? 'alephium.tx.pending' : 'alephium.tx.done';

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../core/text/inert';
 import { themeIconOf } from './themeIcon';
 import type { NodeStatus } from '../core/workflows/nodeStatus';
 import { NodeStatusModel } from '../core/workflows/nodeStatusModel';
@@ -89,10 +90,11 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       item.iconPath = new vscode.ThemeIcon('git-merge');
       return item;
     }
-    const item = new vscode.TreeItem(element.label, vscode.TreeItemCollapsibleState.None);
+    // Rows hold what the node said (its version, an error's text): plain text, capped.
+    const item = new vscode.TreeItem(plainText(element.label, 120), vscode.TreeItemCollapsibleState.None);
     item.id = element.id;
-    if (element.description !== undefined) item.description = element.description;
-    if (element.tooltip) item.tooltip = element.tooltip;
+    if (element.description !== undefined) item.description = plainText(element.description, 300);
+    if (element.tooltip) item.tooltip = plainText(element.tooltip, 1500, true);
     if (element.icon) item.iconPath = themeIconOf(element.icon);
     item.contextValue = 'alephium.node.row';
     return item;

@@ -16,6 +16,11 @@ describe('src/core public API', () => {
       'encodeUnsignedTx',
       'alphToAtto',
       'attoToAlph',
+      'plainText',
+      'markdownText',
+      'codeSpan',
+      'confirmationDecision',
+      'scriptGasBound',
     ]) {
       assert.equal(typeof (core as Record<string, unknown>)[name], 'function', name);
     }
