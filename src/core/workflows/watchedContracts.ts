@@ -146,16 +146,46 @@ function feedKey(event: KeyedEvent): string {
   return `${event.txId}:${event.eventIndex}:${JSON.stringify(event.fields.map((f) => [f.type, f.value]))}`;
 }
 
+/** The most events a feed keeps as new ones arrive; older ones are read again by "Load more…". */
+export const MAX_FEED_EVENTS = 1000;
+
+interface FeedEntry<E> {
+  readonly key: string;
+  readonly id: string;
+  readonly event: E;
+}
+
+/**
+ * Events added together, oldest first, with the offset where they start. A window read from the server
+ * (`exact`) holds events at offsets from `start` up to the next run's start. Live events (the watcher's)
+ * only lie at or after `start` (the feed's cursor when they came): their offsets are not known.
+ */
+interface FeedRun<E> {
+  readonly start: number;
+  readonly exact: boolean;
+  readonly entries: readonly FeedEntry<E>[];
+}
+
 /**
  * The events of one contract as the view shows them: newest first, each once. Three sources feed it:
  * the latest window (count - N), older windows ("Load more…", read backwards with server cursors
  * inside each window) and new events from the watcher or a refresh. Events are identified by the
  * watcher's dedupe key, so an event reported by two sources appears once.
+ *
+ * Memory is bounded: when new events take the feed past {@link MAX_FEED_EVENTS}, its oldest windows are
+ * dropped whole and "Load more…" starts where the oldest kept window starts, so the dropped events are
+ * read again on demand and none is lost or shown twice. When only live events are left to drop (their
+ * offsets are unknown), the feed starts over: it is unloaded, and the view reads the latest window
+ * again. Adding is linear in the events added, whatever they repeat.
  */
 export class EventFeed<E extends KeyedEvent = KeyedEvent> {
   /** Chain order (oldest first); rendered reversed. */
-  private readonly list: { key: string; id: string; event: E }[] = [];
-  private readonly occurrences = new Map<string, number>();
+  private runs: FeedRun<E>[] = [];
+  private total = 0;
+  /** The key of every event held (each is held once). */
+  private readonly keys = new Set<string>();
+  /** Per short id: the next number to give (ids stay unique) and how many held events use it. */
+  private readonly occurrences = new Map<string, { next: number; held: number }>();
   /** Offset where the oldest loaded window starts; 0 means nothing older exists. */
   private older: number | undefined;
   /** The server cursor after the newest loaded event (where a refresh continues). */
@@ -163,14 +193,17 @@ export class EventFeed<E extends KeyedEvent = KeyedEvent> {
   /** The current-count the feed last saw. */
   private knownCount: number | undefined;
 
-  constructor(private readonly address: string) {}
+  constructor(
+    private readonly address: string,
+    private readonly maxEvents = MAX_FEED_EVENTS,
+  ) {}
 
   get loaded(): boolean {
     return this.older !== undefined;
   }
 
   get size(): number {
-    return this.list.length;
+    return this.total;
   }
 
   /** Where a window of older events ends (exclusive), when there are any. */
@@ -190,43 +223,90 @@ export class EventFeed<E extends KeyedEvent = KeyedEvent> {
     return this.knownCount;
   }
 
-  private add(events: readonly E[], where: 'front' | 'back'): number {
-    const fresh: { key: string; id: string; event: E }[] = [];
-    const present = new Set(this.list.map((x) => x.key));
+  /** The events not held yet, each with its key and id; they are held from now on. */
+  private take(events: readonly E[]): FeedEntry<E>[] {
+    const entries: FeedEntry<E>[] = [];
+    // Two identical emits in one transaction are two events: the n-th repeat kept from this batch is
+    // numbered `#n`. One count per key (not a search of the batch), so identical events stay linear.
+    const repeats = new Map<string, number>();
     for (const event of events) {
-      let key = feedKey(event);
-      // Two identical emits in one transaction are two events; number repeats within this batch.
-      const base = key;
-      for (let n = 1; fresh.some((f) => f.key === key); n++) key = `${base}#${n}`;
-      if (present.has(key)) continue;
+      const base = feedKey(event);
+      const n = repeats.get(base) ?? 0;
+      const key = n === 0 ? base : `${base}#${n}`;
+      if (this.keys.has(key)) continue;
+      repeats.set(base, n + 1);
+      this.keys.add(key);
       const short = `${event.txId.slice(0, 16)}:${event.eventIndex}`;
-      const seenBefore = this.occurrences.get(short) ?? 0;
-      this.occurrences.set(short, seenBefore + 1);
-      fresh.push({ key, id: `${this.address}/event/${short}/${seenBefore}`, event });
+      const seen = this.occurrences.get(short) ?? { next: 0, held: 0 };
+      this.occurrences.set(short, { next: seen.next + 1, held: seen.held + 1 });
+      entries.push({ key, id: `${this.address}/event/${short}/${seen.next}`, event });
     }
-    if (where === 'back') this.list.push(...fresh);
-    else this.list.unshift(...fresh);
-    return fresh.length;
+    this.total += entries.length;
+    return entries;
+  }
+
+  /**
+   * Drops the oldest windows while the feed holds more than its bound (never the newest run). Older
+   * windows the user asked for with "Load more…" are kept until new events arrive.
+   */
+  private trim(): void {
+    while (this.total > this.maxEvents && this.runs.length > 1) {
+      const oldest = this.runs[0]!;
+      if (!oldest.exact) {
+        // Live events have no known offset, so no cursor could read them again: start over.
+        this.clear();
+        this.older = undefined;
+        return;
+      }
+      this.runs.shift();
+      this.total -= oldest.entries.length;
+      for (const entry of oldest.entries) this.forget(entry);
+      // Everything dropped lies before the next run's start; "Load more…" continues from there.
+      this.older = this.runs[0]!.start;
+    }
+  }
+
+  private forget(entry: FeedEntry<E>): void {
+    this.keys.delete(entry.key);
+    const short = `${entry.event.txId.slice(0, 16)}:${entry.event.eventIndex}`;
+    const seen = this.occurrences.get(short);
+    if (!seen || seen.held <= 1) this.occurrences.delete(short);
+    else this.occurrences.set(short, { next: seen.next, held: seen.held - 1 });
+  }
+
+  private clear(): void {
+    this.runs = [];
+    this.total = 0;
+    this.keys.clear();
+    this.occurrences.clear();
   }
 
   /** The latest window (start = count - N) replaced what was loaded: the view starts over. */
   setLatest(slice: { events: readonly E[]; nextStart: number; count: number; start: number }): void {
-    this.list.length = 0;
-    this.occurrences.clear();
-    this.add(slice.events, 'back');
+    this.clear();
     this.older = slice.start;
     this.newer = slice.nextStart;
     this.knownCount = slice.count;
+    const entries = this.take(slice.events);
+    if (entries.length > 0) this.runs.push({ start: slice.start, exact: true, entries });
   }
 
   /** A window of older events (start .. previous start) was read; returns how many were new. */
   addOlder(events: readonly E[], start: number): number {
     this.older = Math.min(this.older ?? start, start);
-    return this.add(events, 'front');
+    const entries = this.take(events);
+    if (entries.length > 0) this.runs.unshift({ start, exact: true, entries });
+    return entries.length;
   }
 
-  /** New events (from the watcher or a refresh), in chain order; returns how many were new. */
+  /**
+   * New events (from the watcher or a refresh), in chain order; returns how many were new. With a
+   * cursor they are the window from the feed's `nextStart` to the cursor; without, live deliveries.
+   * A cursor with a `count` says the window reached that count: every live event delivered before
+   * was on chain by then, so it lies inside the window too, and joins it.
+   */
   addNewer(events: readonly E[], cursor?: { nextStart: number; count?: number }): number {
+    const from = this.newer ?? this.older ?? 0;
     if (cursor) {
       this.newer = Math.max(this.newer ?? 0, cursor.nextStart);
       if (cursor.count !== undefined) this.knownCount = Math.max(this.knownCount ?? 0, cursor.count);
@@ -234,12 +314,29 @@ export class EventFeed<E extends KeyedEvent = KeyedEvent> {
     // Only a loaded feed takes live events: an unloaded one reads its latest window when opened, which
     // includes them, and keeping them would make that window look partly loaded.
     if (!this.loaded) return 0;
-    return this.add(events, 'back');
+    let entries = this.take(events);
+    const added = entries.length;
+    if (cursor?.count !== undefined) {
+      // Live runs since the last window all started at `from` (only a cursor moves it).
+      const live: (readonly FeedEntry<E>[])[] = [];
+      while (this.runs.length > 0 && !this.runs[this.runs.length - 1]!.exact)
+        live.unshift(this.runs.pop()!.entries);
+      entries = [...live.flat(), ...entries];
+    }
+    if (entries.length > 0) this.runs.push({ start: from, exact: cursor !== undefined, entries });
+    this.trim();
+    return added;
   }
 
   /** Newest first, as rendered. */
   items(): FeedEvent<E>[] {
-    return [...this.list].reverse().map(({ id, event }) => ({ id, event }));
+    const out: FeedEvent<E>[] = [];
+    for (let r = this.runs.length - 1; r >= 0; r--) {
+      const entries = this.runs[r]!.entries;
+      for (let i = entries.length - 1; i >= 0; i--)
+        out.push({ id: entries[i]!.id, event: entries[i]!.event });
+    }
+    return out;
   }
 }
 
