@@ -21,6 +21,8 @@ import {
 import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../protocol';
 import { isGatewayError } from '../gateway/errors';
 import type { ContractState } from '../gateway/schemas';
+import { codeSpan, markdownText, plainText, type SafeMarkdown } from '../text/inert';
+import { RESULT_VALUE_CHARS } from '../presentation/resultDocument';
 
 // ---- watch list ---------------------------------------------------------------------------------------
 
@@ -357,6 +359,27 @@ export interface Row {
   readonly copy?: string;
 }
 
+/** The longest label, description and tooltip of a tree row (outside text is capped to these). */
+export const ROW_LABEL_CHARS = 200;
+export const ROW_DESCRIPTION_CHARS = 300;
+export const ROW_TOOLTIP_CHARS = 4000;
+
+/**
+ * A row as the tree may show it: names and values come from a workspace or the chain, so every text
+ * goes through plainText (one line, capped, no link or icon syntax; the tooltip keeps its lines).
+ * What "Copy Value" copies stays as it is.
+ */
+function inertRow<R extends Row>(row: R): R {
+  return {
+    ...row,
+    label: plainText(row.label, ROW_LABEL_CHARS),
+    ...(row.description !== undefined
+      ? { description: plainText(row.description, ROW_DESCRIPTION_CHARS) }
+      : {}),
+    ...(row.tooltip !== undefined ? { tooltip: plainText(row.tooltip, ROW_TOOLTIP_CHARS, true) } : {}),
+  };
+}
+
 export function shortAddress(address: string): string {
   return address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-6)}` : address;
 }
@@ -465,14 +488,14 @@ export function contractRow(input: ContractRowInput): Row {
   ]
     .filter((l): l is string => l !== undefined)
     .join('\n');
-  return {
+  return inertRow({
     label: name,
     description: [shortAddress(watched.address), `group ${watched.group}`, badge].filter(Boolean).join(' · '),
     tooltip,
     icon:
       input.error !== undefined ? 'warning|list.warningForeground' : DRIFT_ICON[drift?.status ?? 'unknown'],
     copy: watched.address,
-  };
+  });
 }
 
 function capitalise(s: string): string {
@@ -486,14 +509,14 @@ export interface FieldRow extends Row {
 /** A decoded field as a row: `name` with its value, the type in the tooltip. */
 export function fieldRow(field: DecodedField, mutable?: boolean): FieldRow {
   const value = formatValue(field.value);
-  return {
+  return inertRow({
     label: field.name,
     description: formatValue(field.value, 40),
     tooltip: `${field.name}: ${field.type}${mutable === undefined ? '' : mutable ? ' (mutable)' : ' (immutable)'}\n${value}`,
     icon: mutable ? 'symbol-variable' : 'symbol-constant',
     copy: value,
     ...(mutable !== undefined ? { mutable } : {}),
-  };
+  });
 }
 
 /**
@@ -518,22 +541,22 @@ export function stateRows(
   registry?: ArtifactRegistry,
   drift?: DriftCheck,
 ): StateRows {
-  const asset: FieldRow = {
+  const asset: FieldRow = inertRow({
     label: 'ALPH balance',
     description: `${attoToAlph(String(state.asset.attoAlphAmount))} ALPH`,
     tooltip: `${state.asset.attoAlphAmount} attoALPH${state.asset.tokens?.length ? `\n${state.asset.tokens.map((t) => `${t.id}: ${t.amount}`).join('\n')}` : ''}`,
     icon: 'credit-card',
     copy: String(state.asset.attoAlphAmount),
-  };
+  });
   const tokens: FieldRow[] = (state.asset.tokens ?? []).map((t) => {
     const issuer = tokenIssuerName(t.id, registry);
-    return {
+    return inertRow({
       label: `Token ${issuer ?? shortAddress(t.id)}`,
       description: String(t.amount),
       tooltip: `${issuer ? `${issuer} token\n` : ''}${t.id}\n${t.amount}`,
       icon: 'symbol-number',
       copy: String(t.amount),
-    };
+    });
   });
   if (!artifact) {
     const raw = decodeState({ names: [], types: [], isMutable: [] }, state.immFields, state.mutFields);
@@ -586,7 +609,7 @@ export function eventRow(
   ]
     .filter((l): l is string => l !== undefined)
     .join('\n');
-  return {
+  return inertRow({
     label: `${decoded.warning ? '⚠ ' : ''}${decoded.name}`,
     description: args,
     tooltip,
@@ -610,7 +633,7 @@ export function eventRow(
     ),
     decoded,
     fields: decoded.fields.map((f) => fieldRow(f)),
-  };
+  });
 }
 
 /** Events of any listing decoded for a document or quick pick, each with the artifact of its emitter. */
@@ -631,9 +654,14 @@ export function decodeListing<T extends EventLike & { contractAddress: string }>
   });
 }
 
-/** A markdown document of decoded events (Events by Transaction Id / Block Hash, Show Latest Events). */
+/**
+ * A markdown document of decoded events (Events by Transaction Id / Block Hash, Show Latest Events).
+ * Names, addresses and values come from the chain and the workspace: each is escaped (markdownText) or
+ * put in a code span that cannot be broken out of (codeSpan), so no link, image or HTML can form. A
+ * plain-string title is escaped whole; a SafeMarkdown one is this extension's own Markdown.
+ */
 export function eventsMarkdown(
-  title: string,
+  title: string | SafeMarkdown,
   events: readonly (EventLike & {
     decoded: DecodedEvent;
     contractAddress?: string;
@@ -641,16 +669,20 @@ export function eventsMarkdown(
     blockHash?: string;
   })[],
 ): string {
-  const lines = [`# ${title}`, ''];
+  const heading = typeof title === 'string' ? markdownText(title) : title.markdown;
+  const lines = [`# ${heading}`, ''];
   if (events.length === 0) lines.push('_No events._');
   events.forEach((e, i) => {
     const d = e.decoded;
-    lines.push(`## ${i + 1}. ${d.name} (eventIndex ${d.index})`);
-    if (e.contractAddress) lines.push(`- contract: \`${e.contractAddress}\``);
-    if (e.txId) lines.push(`- tx: \`${e.txId}\``);
-    if (e.blockHash) lines.push(`- block: \`${e.blockHash}\``);
-    for (const f of d.fields) lines.push(`- **${f.name}** (${f.type}): \`${formatValue(f.value)}\``);
-    if (d.warning) lines.push(`- ⚠ ${d.warning}`);
+    lines.push(`## ${i + 1}. ${markdownText(d.name)} (eventIndex ${d.index})`);
+    if (e.contractAddress) lines.push(`- contract: ${codeSpan(e.contractAddress)}`);
+    if (e.txId) lines.push(`- tx: ${codeSpan(e.txId)}`);
+    if (e.blockHash) lines.push(`- block: ${codeSpan(e.blockHash)}`);
+    for (const f of d.fields)
+      lines.push(
+        `- **${markdownText(f.name)}** (${markdownText(f.type)}): ${codeSpan(formatValue(f.value), RESULT_VALUE_CHARS)}`,
+      );
+    if (d.warning) lines.push(`- ⚠ ${markdownText(d.warning)}`);
     lines.push('');
   });
   return lines.join('\n');
