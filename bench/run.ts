@@ -6,7 +6,7 @@
  *   npm run bench                       everything (about 9 minutes on 2 cores)
  *   npm run bench -- --only cache,backfill
  *
- * Benches: bundle, activation, cache, backfill, economy, session, ratelimit, sdk, webview, ralph. A subset keeps
+ * Benches: bundle, activation, cache, backfill, economy, session, ratelimit, sdk, webview, ralph, hostile. A subset keeps
  * the other benches' figures of the previous bench/results.json, so the file (and README's table, which
  * scripts/perfTable.mjs regenerates from it at the end) always covers every bench.
  */
@@ -19,6 +19,7 @@ import { backfillBench } from './backfill';
 import { build, bundleBench, root } from './bundle';
 import { cacheBench } from './cache';
 import { economyBench } from './economy';
+import { hostileBench } from './hostile';
 import { ralphBench } from './ralph';
 import { rateLimitBench } from './rateLimit';
 import { sdkCompareBench } from './sdkCompare';
@@ -38,6 +39,7 @@ export const RUNS = {
   sdk: 1,
   webview: 5,
   ralph: 5,
+  hostile: 3,
 } as const;
 
 const ALL = [
@@ -51,6 +53,7 @@ const ALL = [
   'sdk',
   'webview',
   'ralph',
+  'hostile',
 ] as const;
 type BenchName = (typeof ALL)[number];
 
@@ -169,6 +172,15 @@ async function main(): Promise<number> {
   await step('ralph', async () => {
     const r = ralphBench(RUNS.ralph);
     raw.ralph = r.raw;
+    return r.figures;
+  });
+  await step('hostile', async () => {
+    const r = await hostileBench(RUNS.hostile);
+    raw.hostile = r.raw;
+    notes.push(
+      'hostile: what a malicious gateway or workspace can send, at the size the security review measured and ten times it; ' +
+        'one call each on the main thread (the time the extension host is blocked).',
+    );
     return r.figures;
   });
   // Leave dist/ as `npm run build` does (development build with source maps), which the tests expect.

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RalphSourceMap } from '../core/ralph/sourceMap';
+import { oversizedSourceFile, ralphSourcesGlob, sourceDirProblem } from '../core/ralph/sourceFiles';
 import { loadEngine } from './loadEngine';
 import type { Logger } from '../core/log';
 import { DisposableBase } from '../util/lifecycle';
@@ -14,12 +15,15 @@ const DEBOUNCE_MS = 300;
  * `sourceDir` of `alephium.config.*` / `.project.json`; when neither has a file, every `.ral` outside
  * node_modules is used, so a project laid out differently still gets its lenses. Open editors win over
  * the disk: a diagnostic or lens must match the text the user sees, saved or not. Read lazily on first
- * use, so activation reads nothing.
+ * use, so activation reads nothing. Files over 2 MB are skipped with a log line, and a `sourceDir` that
+ * is not a plain relative folder is not searched (core/ralph/sourceFiles.ts decides both).
  */
 export class WorkspaceRalphSources extends DisposableBase {
   private current: RalphSourceMap | undefined;
   private loading: Promise<RalphSourceMap> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** What was already logged as skipped: a reload on every edit must not repeat the same line. */
+  private readonly reported = new Set<string>();
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
@@ -75,8 +79,11 @@ export class WorkspaceRalphSources extends DisposableBase {
     const dirs = new Set(['contracts']);
     for (const uri of await vscode.workspace.findFiles(CONFIGS, EXCLUDE, 20)) {
       try {
-        const dir = sourceDirOf(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-        if (dir) dirs.add(dir);
+        const text = await this.readCapped(uri);
+        const dir = text === undefined ? undefined : sourceDirOf(text);
+        const problem = dir === undefined ? undefined : sourceDirProblem(dir);
+        if (problem) this.warnOnce(`The sourceDir of ${uri.fsPath} is not used: ${problem}.`);
+        else if (dir) dirs.add(dir);
       } catch {
         // An unreadable config leaves the default.
       }
@@ -87,8 +94,7 @@ export class WorkspaceRalphSources extends DisposableBase {
   private async read(): Promise<RalphSourceMap> {
     const { RalphSourceMap, sourceDirOf } = await loadEngine();
     const dirs = await this.sourceDirs(sourceDirOf);
-    const inDirs = `**/{${dirs.join(',')}}/**/*.ral`;
-    let uris = await vscode.workspace.findFiles(inDirs, EXCLUDE, 2000);
+    let uris = await vscode.workspace.findFiles(ralphSourcesGlob(dirs), EXCLUDE, 2000);
     if (uris.length === 0) uris = await vscode.workspace.findFiles(RAL, EXCLUDE, 2000);
     const open = new Map(
       vscode.workspace.textDocuments
@@ -101,10 +107,8 @@ export class WorkspaceRalphSources extends DisposableBase {
         const key = uri.toString();
         const doc = open.get(key);
         try {
-          files.push({
-            path: key,
-            text: doc ? doc.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)),
-          });
+          const text = doc ? this.capped(uri, doc.getText()) : await this.readCapped(uri);
+          if (text !== undefined) files.push({ path: key, text });
         } catch (error) {
           this.log.warn(
             `Could not read ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`,
@@ -116,5 +120,28 @@ export class WorkspaceRalphSources extends DisposableBase {
     this.current = map;
     if (!this.isDisposed) this.changed.fire();
     return map;
+  }
+
+  /** The file's text, or undefined (logged) when it is over the size bound; the size is read first. */
+  private async readCapped(uri: vscode.Uri): Promise<string | undefined> {
+    const skipped = oversizedSourceFile(uri.fsPath, (await vscode.workspace.fs.stat(uri)).size);
+    if (skipped) {
+      this.warnOnce(skipped);
+      return undefined;
+    }
+    return this.capped(uri, new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+  }
+
+  /** An open editor's text, or undefined (logged) when it is over the size bound. */
+  private capped(uri: vscode.Uri, text: string): string | undefined {
+    const skipped = oversizedSourceFile(uri.fsPath, text.length);
+    if (skipped) this.warnOnce(skipped);
+    return skipped ? undefined : text;
+  }
+
+  private warnOnce(line: string): void {
+    if (this.reported.has(line) || this.reported.size >= 2000) return;
+    this.reported.add(line);
+    this.log.warn(line);
   }
 }

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
+import { capResult } from '../core/presentation/resultDocument';
 
 /**
  * Results of Call, Blocks in Time Range, Address Info and event listings open as read-only virtual
  * documents: an untitled document would ask to be saved when closed, for something nobody wrote.
- * Contents live for the session; the newest ones are kept.
+ * Contents live for the session; the newest ones are kept, each cut to about 1 MB (`capResult`, with a
+ * note where it was cut), so memory stays bounded whatever a gateway answers.
  */
 export const RESULTS_SCHEME = 'alephium-result';
 const MAX_KEPT = 30;
@@ -22,12 +24,13 @@ class ResultsProvider implements vscode.TextDocumentContentProvider {
     // The file name is the tab's title: the command's title, made safe for a path.
     const name =
       title
+        .slice(0, 200)
         .replace(/[^\w\-.() ]+/g, ' ')
         .replace(/\s+/g, ' ')
         .trim()
         .slice(0, 80) || 'Result';
     const uri = vscode.Uri.from({ scheme: RESULTS_SCHEME, path: `/${this.next++}/${name}.${extension}` });
-    this.contents.set(uri.toString(), content);
+    this.contents.set(uri.toString(), capResult(content));
     for (const key of this.contents.keys()) {
       if (this.contents.size <= MAX_KEPT) break;
       this.contents.delete(key);

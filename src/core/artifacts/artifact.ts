@@ -8,17 +8,52 @@
  */
 // The namespace import lets esbuild leave out zod's locales (about 360 KB of the bundle).
 import * as z from 'zod';
+import { plainText } from '../text/inert';
 import { ArtifactError } from './errors';
 import type { FieldsSig, StructSig } from './vals';
 
 const hex = z.string().regex(/^(?:[0-9a-fA-F]{2})*$/, 'expected an even-length hex string');
 const hash32 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected a 32-byte hex string');
+/** The longest name (contract, function, parameter, field, event, constant, enum) an artifact may use. */
+export const MAX_NAME_CHARS = 128;
+/** The longest type string (`[[U256;4];2]`, a struct's name) an artifact may use. */
+export const MAX_TYPE_CHARS = 512;
+
+const RALPH_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Why `name` cannot be a name in a Ralph artifact, or undefined when it can: a Ralph identifier (a
+ * letter or `_`, then letters, digits or `_`) of at most {@link MAX_NAME_CHARS} characters. Names are
+ * shown in views, lenses and notifications and put into generated scripts, so nothing else gets in.
+ */
+export function ralphNameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'expected a name, got an empty string';
+  if (name.length > MAX_NAME_CHARS)
+    return `${quoted(name)} is ${name.length} characters long; names are at most ${MAX_NAME_CHARS}`;
+  if (!RALPH_IDENTIFIER.test(name))
+    return `${quoted(name)} is not a Ralph identifier (a letter or _, then letters, digits or _)`;
+  return undefined;
+}
+
+/** Outside text quoted in an error message: short, one line, no link syntax. */
+function quoted(text: string): string {
+  return JSON.stringify(plainText(text, 40));
+}
+
+const ralphName = z.string().superRefine((name, ctx) => {
+  const problem = ralphNameProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /**
  * A Ralph type as the compiler writes it. Not parsed here: a type this version does not understand must
  * not discard the whole file; the field, event or method that uses it shows its raw values with the
- * parser's reason instead (decodeFields, encodeArgs).
+ * parser's reason instead (decodeFields, encodeArgs). Only its length is bounded.
  */
-const typeString = z.string().min(1, 'expected a type');
+const typeString = z
+  .string()
+  .min(1, 'expected a type')
+  .max(MAX_TYPE_CHARS, `expected a type of at most ${MAX_TYPE_CHARS} characters`);
 
 const ValJsonSchema = z.looseObject({
   type: z.string(),
@@ -45,7 +80,7 @@ function sameLength<T extends Record<string, unknown>>(keys: (keyof T & string)[
 
 const FieldsSigSchema = z
   .looseObject({
-    names: z.array(z.string()),
+    names: z.array(ralphName),
     types: z.array(typeString),
     isMutable: z.array(z.boolean()),
   })
@@ -53,31 +88,34 @@ const FieldsSigSchema = z
 
 const EventSigSchema = z
   .looseObject({
-    name: z.string().min(1),
-    fieldNames: z.array(z.string()),
+    name: ralphName,
+    fieldNames: z.array(ralphName),
     fieldTypes: z.array(typeString),
   })
   .superRefine(sameLength(['fieldNames', 'fieldTypes']));
 
 const FunctionSigSchema = z
   .looseObject({
-    name: z.string().min(1),
-    paramNames: z.array(z.string()),
+    name: ralphName,
+    paramNames: z.array(ralphName),
     paramTypes: z.array(typeString),
     paramIsMutable: z.array(z.boolean()),
     returnTypes: z.array(typeString),
   })
   .superRefine(sameLength(['paramNames', 'paramTypes', 'paramIsMutable']));
 
-const ConstantSchema = z.looseObject({ name: z.string(), value: ValJsonSchema });
+const ConstantSchema = z.looseObject({ name: ralphName, value: ValJsonSchema });
 const EnumSchema = z.looseObject({
-  name: z.string(),
-  fields: z.array(z.looseObject({ name: z.string(), value: ValJsonSchema })),
+  name: ralphName,
+  fields: z.array(z.looseObject({ name: ralphName, value: ValJsonSchema })),
 });
 
+/** The compiler version an artifact names (`v4.6.0`): informative, so only bounded. */
+const compilerVersion = z.string().max(64, 'expected a compiler version of at most 64 characters');
+
 const ContractArtifactSchema = z.looseObject({
-  version: z.string(),
-  name: z.string().min(1),
+  version: compilerVersion,
+  name: ralphName,
   bytecode: hex,
   codeHash: hash32,
   fieldsSig: FieldsSigSchema,
@@ -87,15 +125,19 @@ const ContractArtifactSchema = z.looseObject({
   constants: z.array(ConstantSchema).default([]),
   enums: z.array(EnumSchema).default([]),
   mapsSig: z
-    .looseObject({ names: z.array(z.string()), types: z.array(z.string()) })
+    .looseObject({ names: z.array(ralphName), types: z.array(typeString) })
     .superRefine(sameLength(['names', 'types']))
     .optional(),
-  stdInterfaceId: z.string().optional(),
+  // Hex digits: they become the `__stdInterfaceId` field's bytes (`414c5048` + id).
+  stdInterfaceId: z
+    .string()
+    .regex(/^[0-9a-fA-F]{0,64}$/, 'expected an interface id of hex digits')
+    .optional(),
 });
 
 const ScriptArtifactSchema = z.looseObject({
-  version: z.string(),
-  name: z.string().min(1),
+  version: compilerVersion,
+  name: ralphName,
   // `{0}`, `{1}`... mark where the script's fields are substituted, so this is not pure hex.
   bytecodeTemplate: z.string().regex(/^(?:[0-9a-fA-F]{2}|\{\d+\})*$/, 'expected hex with {n} placeholders'),
   fieldsSig: FieldsSigSchema,
@@ -104,8 +146,8 @@ const ScriptArtifactSchema = z.looseObject({
 
 const StructSigSchema = z
   .looseObject({
-    name: z.string().min(1),
-    fieldNames: z.array(z.string()),
+    name: ralphName,
+    fieldNames: z.array(ralphName),
     fieldTypes: z.array(typeString),
     isMutable: z.array(z.boolean()),
   })
@@ -121,6 +163,7 @@ const ProjectFileSchema = z.looseObject({
   fullNodeVersion: z.string().optional(),
   infos: z
     .record(
+      // Keyed by contract name (checked in parseProjectFile, which can say which key is wrong).
       z.string(),
       z.looseObject({
         sourceFile: z.string().optional(),
@@ -273,6 +316,9 @@ export function parseProjectFile(json: unknown, file?: string): ProjectFile {
   const p = parseWith(ProjectFileSchema, json, file, '.project.json');
   const infos = new Map<string, ProjectInfo>();
   for (const [name, info] of Object.entries(p.infos)) {
+    const problem = ralphNameProblem(name);
+    if (problem)
+      throw new ArtifactError(`${baseName(file) ?? '.project.json'}: infos: ${problem}`, file, 'infos');
     infos.set(name, {
       sourceFile: info.sourceFile,
       codeHashDebug: info.codeHashDebug ? info.codeHashDebug.toLowerCase() : undefined,

@@ -8,7 +8,8 @@
 // The namespace import lets esbuild leave out zod's locales (about 360 KB of the bundle).
 import * as z from 'zod';
 import { addressFromContractId, groupOfAddress, isValidAddress } from '../protocol';
-import { parseJsonText } from './artifact';
+import { plainText } from '../text/inert';
+import { MAX_NAME_CHARS, parseJsonText, ralphNameProblem } from './artifact';
 import { ArtifactError } from './errors';
 
 const hash32 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected a 32-byte hex string');
@@ -59,6 +60,25 @@ export interface Deployments {
   readonly contracts: readonly DeployedContract[];
 }
 
+/** A deployment's tag (`Counter:2`, `Token:v2`): the CLI's task tag, letters, digits, `_`, `.` and `-`. */
+const DEPLOYMENT_TAG = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * Why `key` cannot be a deployment's key, or undefined when it can: the contract's name (a Ralph
+ * identifier) or `Name:tag`. The key is shown in views and notifications and names the artifact.
+ */
+export function deploymentKeyProblem(key: string): string | undefined {
+  const colon = key.indexOf(':');
+  const name = colon < 0 ? key : key.slice(0, colon);
+  const tag = colon < 0 ? undefined : key.slice(colon + 1);
+  if (ralphNameProblem(name) === undefined && (tag === undefined || DEPLOYMENT_TAG.test(tag)))
+    return undefined;
+  return (
+    `${JSON.stringify(plainText(key, 40))} is not a deployment key: Name or Name:tag, the name a Ralph identifier of at most ` +
+    `${MAX_NAME_CHARS} characters, the tag 1 to 64 letters, digits, _, . or -`
+  );
+}
+
 const FILE_RE = /(?:^|[\\/])\.deployments\.([^.\\/]+)\.json$/;
 
 /** `devnet` for `deployments/.deployments.devnet.json`; undefined for any other name. */
@@ -85,6 +105,10 @@ export function parseDeployments(json: unknown, file?: string): Deployments {
   list.forEach((d, di) => {
     for (const [name, c] of Object.entries(d.contracts)) {
       const prefix = Array.isArray(r.data) ? `${di}.` : '';
+      const keyProblem = deploymentKeyProblem(name);
+      if (keyProblem) {
+        throw new ArtifactError(`${shown}: ${prefix}contracts: ${keyProblem}`, file, `${prefix}contracts`);
+      }
       const field = `${prefix}contracts.${name}.contractInstance`;
       const { address, contractId, groupIndex } = c.contractInstance;
       if (addressFromContractId(contractId) !== address) {

@@ -7,7 +7,13 @@
 import type { ContractArtifact } from '../artifacts';
 import type { Located, RalphSourceMap } from '../ralph/sourceMap';
 import type { Span } from '../ralph/scanner';
-import { parseVmFailure, type VmFailure } from './vmError';
+import { cap } from '../text/inert';
+import { MAX_FAILURE_CHARS, parseVmFailure, type VmFailure } from './vmError';
+
+/** The longest explanation message: the node's text (capped) plus the call, names and tx id. */
+export const MAX_EXPLANATION_CHARS = MAX_FAILURE_CHARS + 2048;
+/** The longest argument shown in the call of an explanation (a ByteVec may be kilobytes). */
+const MAX_ARG_CHARS = 200;
 
 export interface FailureContext {
   /** The contract that was called (the failure may name another one, called from it). */
@@ -76,9 +82,13 @@ function short(address: string): string {
 }
 
 function argText(a: unknown): string {
+  return cap(fullArgText(a), MAX_ARG_CHARS);
+}
+
+function fullArgText(a: unknown): string {
   if (typeof a === 'string') return a;
   if (typeof a === 'bigint') return a.toString();
-  if (a && typeof a === 'object' && 'value' in a) return argText((a as { value: unknown }).value);
+  if (a && typeof a === 'object' && 'value' in a) return fullArgText((a as { value: unknown }).value);
   try {
     return JSON.stringify(a) ?? String(a);
   } catch {
@@ -157,7 +167,7 @@ export function explainVmFailure(
     context: ctx,
     ...(contractName ? { contractName } : {}),
     ...(errorName ? { errorName } : {}),
-    message: parts.join(' · '),
+    message: cap(parts.join(' · '), MAX_EXPLANATION_CHARS),
     sites,
   };
 }
@@ -178,13 +188,47 @@ export interface DebugHint {
   readonly contractAddress: string;
 }
 
-/** A regex from a Debug template: literal text kept, each `${expr}` matching anything. */
-function templateRegex(arg: string): RegExp | undefined {
-  const m = /^b?`([\s\S]*)`$/.exec(arg.trim());
-  if (!m) return undefined;
-  const parts = m[1]!.split(/\$\{[^}]*\}/);
-  const escaped = parts.map((p) => p.replace(/\\`/g, '`').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('[\\s\\S]*')}$`);
+/**
+ * The literal parts of a Debug template (`` `deposit ${amount} from ${who}` `` → `deposit `, ` from `,
+ * ``), between which each `${expr}` may print anything; undefined when the argument is no template.
+ */
+function templateParts(arg: string): string[] | undefined {
+  const text = arg.trim();
+  const open = text.startsWith('b`') ? 2 : text.startsWith('`') ? 1 : 0;
+  if (open === 0 || text.length < open + 1 || !text.endsWith('`')) return undefined;
+  const body = text.slice(open, -1);
+  const parts: string[] = [];
+  let from = 0;
+  for (;;) {
+    const hole = body.indexOf('${', from);
+    const close = hole < 0 ? -1 : body.indexOf('}', hole + 2);
+    // A `${` with no `}` after it is text, and so is everything after it.
+    if (close < 0) break;
+    parts.push(body.slice(from, hole));
+    from = close + 1;
+  }
+  parts.push(body.slice(from));
+  return parts.map((p) => p.split('\\`').join('`'));
+}
+
+/**
+ * Whether `message` is what a template with these literal parts can print. Linear: the first part must
+ * start it, the last end it, and each middle part is taken at its leftmost place after the previous one
+ * (a regex of `[\s\S]*` holes would retry every split of the message, once per hole).
+ */
+function fitsTemplate(parts: readonly string[], message: string): boolean {
+  const first = parts[0] ?? '';
+  if (parts.length === 1) return message === first;
+  const last = parts[parts.length - 1]!;
+  const end = message.length - last.length;
+  if (end < first.length || !message.startsWith(first) || !message.endsWith(last)) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = message.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
 /**
@@ -203,8 +247,8 @@ export function placeDebugMessages(
     const artifact = safeArtifact(lookup, d.contractAddress);
     if (!artifact) continue;
     const fits = sources.emitSites(artifact.name, 'Debug').filter((e) => {
-      const re = e.args[0] !== undefined ? templateRegex(e.args[0]) : undefined;
-      return re ? re.test(d.message) : false;
+      const parts = e.args[0] !== undefined ? templateParts(e.args[0]) : undefined;
+      return parts ? fitsTemplate(parts, d.message) : false;
     });
     const inMethod = fits.filter((e) => e.functionName === method);
     for (const e of inMethod.length > 0 ? inMethod : fits) {

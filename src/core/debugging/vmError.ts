@@ -7,7 +7,13 @@
  * @ <address>, Error Code: 7`), behind whatever prefix the endpoint adds (`VM execution error: `,
  * `Execution error when estimating gas for tx script or contract: `), and from the case-class form
  * (`AssertionFailedWithErrorCode(<address>,7)`) that older nodes and local test nodes print.
+ *
+ * The text comes from a gateway, so it is cleaned and cut to {@link MAX_FAILURE_CHARS} first, and every
+ * pattern runs in linear time: wherever two neighbouring parts could match the same characters (`(B58)?`
+ * then `[^)]*`) or a part could run to the end of the text on every repeat of its prefix, the part is
+ * bounded (`[^)]{0,200}`), so no failed match retries every split of a long run.
  */
+import { cleanText } from '../text/inert';
 
 export interface VmFailure {
   /** The node's failure name (`AssertionFailedWithErrorCode`, `ExpectAContract`, …) or `Unknown`. */
@@ -24,7 +30,12 @@ export interface VmFailure {
   readonly raw: string;
 }
 
+/** The longest failure text read and kept; the node's texts are a line, a gateway may send megabytes. */
+export const MAX_FAILURE_CHARS = 4096;
+
 const B58 = '[1-9A-HJ-NP-Za-km-z]{20,}';
+/** A base58 address at the start of a failure's argument text (`NotEnoughBalance(<address>, …)`). */
+const LEADING_ADDRESS = new RegExp(`^${B58}`);
 
 /** The arithmetic instruction names the node prints, in words. */
 const ARITHMETIC: Record<string, string> = {
@@ -87,7 +98,7 @@ const RULES: readonly Rule[] = [
   },
   {
     name: 'ArithmeticError',
-    re: /Arithmetic error: (I256|U256|I64|U64|Byte)?([A-Za-z]+)\(([^)]*)\)/,
+    re: /Arithmetic error: (I256|U256|I64|U64|Byte)?([A-Za-z]{1,40})\(([^)]{0,400})\)/,
     build: (m) => {
       const op = m[2]!;
       const words = ARITHMETIC[op] ?? ARITHMETIC[op.replace(/^Mod/, '')] ?? `${op} failed`;
@@ -154,7 +165,7 @@ const RULES: readonly Rule[] = [
   },
   {
     name: 'InvalidType',
-    re: /Invalid type, expected: ([^,]+), got: (.+)$|InvalidType\((.+)\)$/,
+    re: /Invalid type, expected: ([^,]{1,200}), got: (.{1,500})$|InvalidType\((.{1,500})\)$/,
     build: (m) => ({
       summary: m[1]
         ? `an argument has the wrong type: expected ${m[1]}, got ${m[2]}`
@@ -173,7 +184,7 @@ const RULES: readonly Rule[] = [
   },
   {
     name: 'InvalidOutputBalances',
-    re: new RegExp(`Invalid ALPH balance for address (${B58}), expected ([^,]+), got ([^,]+)`),
+    re: new RegExp(`Invalid ALPH balance for address (${B58}), expected ([^,]{1,100}), got ([^,]{1,100})`),
     build: (m) => ({ summary: `an output to ${m[1]} needs ${m[2]} but got ${m[3]} (transfer more ALPH)` }),
   },
   {
@@ -193,11 +204,16 @@ const RULES: readonly Rule[] = [
   },
   {
     name: 'NotEnoughBalance',
-    re: new RegExp(`NotEnoughBalance(?:\\((${B58})?[^)]*\\))?`),
-    build: (m) => ({
-      ...(m[1] ? { contractAddress: m[1] } : {}),
-      summary: `not enough balance${m[1] ? ` in ${m[1]}` : ''} for what the method transfers`,
-    }),
+    // The argument text is read whole (bounded), then its leading address: `(B58)?[^)]*` would retry
+    // every split of a long run of base58 characters.
+    re: /NotEnoughBalance(?:\(([^)]{0,200})\))?/,
+    build: (m) => {
+      const address = m[1] !== undefined ? LEADING_ADDRESS.exec(m[1])?.[0] : undefined;
+      return {
+        ...(address ? { contractAddress: address } : {}),
+        summary: `not enough balance${address ? ` in ${address}` : ''} for what the method transfers`,
+      };
+    },
   },
   {
     name: 'NoCaller',
@@ -230,13 +246,27 @@ const NAMED: Record<string, string> = {
   InvalidBytesSize: 'a byte vector has the wrong size',
 };
 
-function cleanRaw(detail: string): string {
-  return detail.trim();
+/**
+ * The text as it is read and kept: control and bidi characters removed, one line, at most
+ * {@link MAX_FAILURE_CHARS}. A cut text ends in a bare `…`: a "(N characters)" note would end it with
+ * `)` and complete a pattern (`InvalidType(…)`) that the text itself does not.
+ */
+function cleanRaw(detail: unknown): string {
+  const text = typeof detail === 'string' ? detail : detail === undefined ? '' : String(detail);
+  const head = text.slice(0, 2 * MAX_FAILURE_CHARS);
+  // Cleaning only removes characters, so with the head's own length as the cap nothing is cut here.
+  const clean = cleanText(head, head.length);
+  return clean.length > MAX_FAILURE_CHARS || text.length > head.length
+    ? `${clean.slice(0, MAX_FAILURE_CHARS)}…`
+    : clean;
 }
 
-/** Parses a node error text. Never throws; unknown text comes back as `Unknown` with the raw text. */
+/**
+ * Parses a node error text. Never throws; unknown text comes back as `Unknown` with the raw text.
+ * Linear in the text, which is cut to {@link MAX_FAILURE_CHARS} before any pattern runs.
+ */
 export function parseVmFailure(detail: unknown): VmFailure {
-  const raw = cleanRaw(typeof detail === 'string' ? detail : detail === undefined ? '' : String(detail));
+  const raw = cleanRaw(detail);
   for (const rule of RULES) {
     const m = rule.re.exec(raw);
     if (m) return { name: rule.name, raw, ...rule.build(m) };
@@ -245,7 +275,7 @@ export function parseVmFailure(detail: unknown): VmFailure {
     if (new RegExp(`(^|[^A-Za-z])${name}([^A-Za-z]|$)`).test(raw)) return { name, raw, summary };
   }
   // `VM execution error: SomeNewFailure(...)`: at least name it.
-  const generic = /(?:VM execution error|Execution error[^:]*):\s*([A-Z][A-Za-z0-9]+)/.exec(raw);
+  const generic = /(?:VM execution error|Execution error[^:]{0,200}):\s*([A-Z][A-Za-z0-9]+)/.exec(raw);
   if (generic) return { name: generic[1]!, raw, summary: raw };
   return { name: 'Unknown', raw, summary: raw || 'the node gave no reason' };
 }
@@ -253,5 +283,5 @@ export function parseVmFailure(detail: unknown): VmFailure {
 /** Does the text look like a VM failure at all (as opposed to a network or a validation error)? */
 export function isVmFailureText(detail: string): boolean {
   const f = parseVmFailure(detail);
-  return f.name !== 'Unknown' || /VM execution error|Execution error|Script execution failed/i.test(detail);
+  return f.name !== 'Unknown' || /VM execution error|Execution error|Script execution failed/i.test(f.raw);
 }

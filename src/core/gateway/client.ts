@@ -641,13 +641,26 @@ export class GatewayClient {
     V.validateAddress('address', address, V.CONTRACT_ADDRESS_TYPES);
     V.required('page', page);
     const start = V.validateInt('start', page.start, 0);
+    const limit = page.limit !== undefined ? V.validateLimit('limit', page.limit) : undefined;
     const query = new URLSearchParams({ start: String(start) });
-    if (page.limit !== undefined) query.set('limit', String(V.validateLimit('limit', page.limit)));
+    if (limit !== undefined) query.set('limit', String(limit));
     if (page.group !== undefined) query.set('group', String(V.validateGroup('group', page.group)));
-    return this.get(`/events/contract/${address}?${query}`, S.ContractEventsSchema, options, {
-      endpoint: 'GET /events/contract/{address}',
+    const endpoint = 'GET /events/contract/{address}';
+    const body = await this.get(`/events/contract/${address}?${query}`, S.ContractEventsSchema, options, {
+      endpoint,
       on404: () => ({ events: [], nextStart: start }),
     });
+    // A page never holds more than was asked for (the spec's maximum when nothing was): a longer one is
+    // refused whole, so no answer can make a caller hold more events than its pages allow.
+    const asked = limit ?? V.MAX_EVENT_PAGE;
+    if (body.events.length > asked) {
+      throw new SchemaError(
+        endpoint,
+        'events',
+        `the page holds ${body.events.length} events, more than the ${asked} asked for; it was refused`,
+      );
+    }
+    return body;
   }
 
   /** Never cached: polling it is how new events are noticed. 404 (never emitted) counts as 0. */

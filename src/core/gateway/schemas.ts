@@ -2,10 +2,28 @@
  * Response schemas (zod v4). The spec is the source of truth; where it says "not shown" the node's OpenAPI
  * shapes are used. Objects are loose (node-only extra fields pass through) but every field we rely on is
  * checked, so a caller never receives a half-parsed body.
+ *
+ * Free text a gateway writes (call failures, debug messages, version and hashrate strings, value types,
+ * unknown variant names) is cleaned where it enters: control, escape and bidi characters removed, one
+ * line, and capped ({@link gatewayText}), so no later reader has to trust its size or its characters.
  */
 // The namespace import lets esbuild leave out zod's locales (about 360 KB of the bundle).
 import * as z from 'zod';
+import { cleanText } from '../text/inert';
 import { SchemaError } from './errors';
+
+/** The longest call failure text kept (the node writes a line; a gateway may send megabytes). */
+export const MAX_CALL_ERROR_CHARS = 2048;
+/** Debug messages kept from one run (a loop can emit thousands), and the longest kept of each. */
+export const MAX_DEBUG_MESSAGES = 200;
+export const MAX_DEBUG_MESSAGE_CHARS = 1024;
+/** Short labels: a version, a hashrate, a value's type, a variant's name. */
+const LABEL_CHARS = 64;
+
+/** A free-text string from the gateway, cleaned (one line, no control or bidi characters) and capped. */
+function gatewayText(max: number) {
+  return z.string().transform((text) => cleanText(text, max));
+}
 
 const int = z.number().int();
 const nonNegInt = int.min(0);
@@ -19,7 +37,7 @@ export type Token = z.infer<typeof TokenSchema>;
 
 /** A Val as the node returns it: `{type, value}`. Nested arrays only appear in arguments. */
 export const ValSchema = z.looseObject({
-  type: z.string(),
+  type: gatewayText(LABEL_CHARS),
   value: z.union([z.string(), z.boolean(), z.array(z.unknown())]),
 });
 export type Val = z.infer<typeof ValSchema>;
@@ -32,7 +50,8 @@ function tagged<C extends Record<string, z.ZodType>>(cases: C) {
   return z.looseObject({ type: z.string() }).transform((raw, ctx) => {
     const schema = Object.prototype.hasOwnProperty.call(cases, raw.type) ? cases[raw.type] : undefined;
     if (!schema) {
-      return { type: 'Unknown' as const, rawType: raw.type, raw: raw as Record<string, unknown> };
+      const rawType = cleanText(raw.type, LABEL_CHARS);
+      return { type: 'Unknown' as const, rawType, raw: raw as Record<string, unknown> };
     }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
@@ -219,7 +238,7 @@ export const EventCountSchema = z.union([
  */
 export const SelfCliqueSchema = z
   .looseObject({
-    cliqueId: z.string().optional(),
+    cliqueId: gatewayText(LABEL_CHARS * 2).optional(),
     nodes: z.array(z.looseObject({ isSynced: z.boolean().optional() })),
     selfReady: z.boolean().optional(),
     synced: z.boolean().optional(),
@@ -240,7 +259,7 @@ export const SelfCliqueSchema = z
   });
 export type SelfClique = z.infer<typeof SelfCliqueSchema>;
 
-export const VersionSchema = z.looseObject({ version: z.string().min(1) });
+export const VersionSchema = z.looseObject({ version: z.string().min(1).pipe(gatewayText(LABEL_CHARS)) });
 export type NodeVersion = z.infer<typeof VersionSchema>;
 
 export const ChainParamsSchema = z.looseObject({
@@ -251,16 +270,16 @@ export const ChainParamsSchema = z.looseObject({
 });
 export type ChainParams = z.infer<typeof ChainParamsSchema>;
 
-export const HashrateSchema = z.looseObject({ hashrate: z.string() });
+export const HashrateSchema = z.looseObject({ hashrate: gatewayText(LABEL_CHARS) });
 export type Hashrate = z.infer<typeof HashrateSchema>;
 
 export const AddressGroupSchema = z.looseObject({ group });
 
 export const BalanceSchema = z.looseObject({
   balance: amount,
-  balanceHint: z.string().optional(),
+  balanceHint: gatewayText(LABEL_CHARS * 2).optional(),
   lockedBalance: amount,
-  lockedBalanceHint: z.string().optional(),
+  lockedBalanceHint: gatewayText(LABEL_CHARS * 2).optional(),
   tokenBalances: z.array(TokenSchema).optional(),
   lockedTokenBalances: z.array(TokenSchema).optional(),
   utxoNum: nonNegInt,
@@ -304,6 +323,30 @@ export const ContractCodeSchema = z.union([
   z.looseObject({ bytecode: hex }).transform((v) => v.bytecode),
 ]);
 
+/**
+ * A run's debug messages: each cleaned and capped, at most {@link MAX_DEBUG_MESSAGES} of them; when
+ * there were more, the last one kept says how many were left out.
+ */
+const DebugMessagesSchema = z
+  .array(
+    z.looseObject({
+      contractAddress: gatewayText(LABEL_CHARS * 2),
+      message: gatewayText(MAX_DEBUG_MESSAGE_CHARS),
+    }),
+  )
+  .default([])
+  .transform((messages) => {
+    if (messages.length <= MAX_DEBUG_MESSAGES) return messages;
+    const left = messages.length - (MAX_DEBUG_MESSAGES - 1);
+    return [
+      ...messages.slice(0, MAX_DEBUG_MESSAGES - 1),
+      {
+        contractAddress: messages[MAX_DEBUG_MESSAGES - 1]!.contractAddress,
+        message: `… ${left} more debug message(s) were not kept (the first ${MAX_DEBUG_MESSAGES - 1} are shown)`,
+      },
+    ];
+  });
+
 const CallSucceededSchema = z.looseObject({
   type: z.literal('CallContractSucceeded'),
   returns: z.array(ValSchema),
@@ -312,7 +355,7 @@ const CallSucceededSchema = z.looseObject({
   txInputs: z.array(z.string()).default([]),
   txOutputs: z.array(OutputSchema).default([]),
   events: z.array(EventByTxIdSchema.partial({ blockHash: true })).default([]),
-  debugMessages: z.array(z.looseObject({ contractAddress: z.string(), message: z.string() })).default([]),
+  debugMessages: DebugMessagesSchema,
 });
 export type CallContractSucceeded = z.infer<typeof CallSucceededSchema>;
 
@@ -322,14 +365,21 @@ export type CallTxScriptResult = z.infer<typeof CallTxScriptResultSchema>;
 
 export const CallContractResultSchema = tagged({
   CallContractSucceeded: CallSucceededSchema,
-  CallContractFailed: z.looseObject({ type: z.literal('CallContractFailed'), error: z.string() }),
+  CallContractFailed: z.looseObject({
+    type: z.literal('CallContractFailed'),
+    error: gatewayText(MAX_CALL_ERROR_CHARS),
+  }),
 });
 export type CallContractResult = z.infer<typeof CallContractResultSchema>;
 
 export const MulticallResultSchema = z.looseObject({ results: z.array(CallContractResultSchema) });
 
 /** The server's error body; parsed leniently because it is only used for logs and messages. */
-export const ErrorBodySchema = z.looseObject({ detail: z.string(), resource: z.string().optional() });
+export const ErrorBodySchema = z.looseObject({
+  // The detail is cleaned and capped by sanitizeDetail (errors.ts), its one owner.
+  detail: z.string(),
+  resource: gatewayText(LABEL_CHARS * 4).optional(),
+});
 
 // ---- decoding -------------------------------------------------------------------------------------------
 

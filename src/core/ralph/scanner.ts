@@ -86,31 +86,37 @@ interface Token {
 const IDENT_START = /[A-Za-z_]/;
 const IDENT_PART = /[A-Za-z0-9_]/;
 
-/** Skips a backtick string starting at `i` (the opening backtick); returns the index after it. */
+/**
+ * Skips a backtick string starting at `i` (the opening backtick); returns the index after it. An
+ * interpolation is code: it may hold braces and strings of its own, nested to any depth. The nesting is
+ * kept on an explicit stack (not by recursion), so a file of ten thousand nested `` `${ `` cannot
+ * overflow the call stack.
+ */
 function skipTemplate(text: string, i: number): number {
+  /** Open contexts, innermost last: a template's text, or an interpolation's code with its brace depth. */
+  const open: ({ kind: 'text' } | { kind: 'code'; depth: number })[] = [{ kind: 'text' }];
   let j = i + 1;
   while (j < text.length) {
     const c = text[j];
-    if (c === '\\') {
-      j += 2;
-      continue;
-    }
-    if (c === '`') return j + 1;
-    if (c === '$' && text[j + 1] === '{') {
-      // An interpolation is code: it may hold braces and strings of its own.
-      let depth = 1;
-      j += 2;
-      while (j < text.length && depth > 0) {
-        const d = text[j];
-        if (d === '`') {
-          j = skipTemplate(text, j);
-          continue;
-        }
-        if (d === '{') depth++;
-        else if (d === '}') depth--;
+    const top = open[open.length - 1]!;
+    if (top.kind === 'text') {
+      if (c === '\\') {
+        j += 2;
+        continue;
+      }
+      if (c === '`') {
+        open.pop();
+        if (open.length === 0) return j + 1;
+      } else if (c === '$' && text[j + 1] === '{') {
+        open.push({ kind: 'code', depth: 1 });
         j++;
       }
-      continue;
+    } else if (c === '`') {
+      open.push({ kind: 'text' });
+    } else if (c === '{') {
+      top.depth++;
+    } else if (c === '}' && --top.depth === 0) {
+      open.pop();
     }
     j++;
   }
@@ -228,6 +234,16 @@ interface Frame {
   readonly name?: string;
 }
 
+/**
+ * A frame on the brace stack with the names it is inside: the innermost container and function, read
+ * from its parent when it is pushed. Asking "which contract am I in" is then O(1), not a walk down the
+ * stack, which made nested containers quadratic.
+ */
+interface OpenFrame extends Frame {
+  readonly container?: string;
+  readonly functionName?: string;
+}
+
 /** Scans one `.ral` file. Never throws: unknown or broken syntax is skipped. */
 export function scanRalph(text: string): RalphScan {
   const tokens = lex(text);
@@ -236,7 +252,7 @@ export function scanRalph(text: string): RalphScan {
   const decls: RalphDecl[] = [];
   const checks: RalphCheckSite[] = [];
   const emits: RalphEmitSite[] = [];
-  const stack: Frame[] = [];
+  const stack: OpenFrame[] = [];
   /** A `{` that the next push should use (set by a declaration header), else a plain block. */
   let pending: Frame | undefined;
 
@@ -244,9 +260,19 @@ export function scanRalph(text: string): RalphScan {
   const isPunct = (i: number, p: string) => at(i)?.kind === 'punct' && at(i)?.text === p;
   const isIdent = (i: number, w?: string) =>
     at(i)?.kind === 'ident' && (w === undefined || at(i)?.text === w);
-  const container = () => [...stack].reverse().find((f) => f.kind === 'container')?.name;
-  const fnName = () => [...stack].reverse().find((f) => f.kind === 'function')?.name;
-  const top = () => stack[stack.length - 1];
+  const top = (): OpenFrame | undefined => stack[stack.length - 1];
+  const container = () => top()?.container;
+  const fnName = () => top()?.functionName;
+  const push = (frame: Frame) => {
+    const parent = top();
+    const inContainer = frame.kind === 'container' ? frame.name : parent?.container;
+    const inFunction = frame.kind === 'function' ? frame.name : parent?.functionName;
+    stack.push({
+      ...frame,
+      ...(inContainer !== undefined ? { container: inContainer } : {}),
+      ...(inFunction !== undefined ? { functionName: inFunction } : {}),
+    });
+  };
 
   /** Index after the group that opens at `i` ((, [ or {), or tokens.length when unbalanced. */
   const skipGroup = (i: number): number => {
@@ -291,7 +317,7 @@ export function scanRalph(text: string): RalphScan {
     const t = tokens[i]!;
     if (t.kind === 'punct') {
       if (t.text === '{') {
-        stack.push(pending ?? { kind: 'block' });
+        push(pending ?? { kind: 'block' });
         pending = undefined;
       } else if (t.text === '}') {
         stack.pop();

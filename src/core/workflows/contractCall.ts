@@ -18,6 +18,8 @@ import {
 } from '../artifacts';
 import type { ContractCall } from '../gateway/client';
 import type { CallContractSucceeded, Val } from '../gateway/schemas';
+import { RESULT_VALUE_CHARS } from '../presentation/resultDocument';
+import { codeSpan, markdownText } from '../text/inert';
 
 /** `incrementBy(step: U256) → ()` for a pick list. */
 export function functionSignature(fn: FunctionSig): string {
@@ -166,34 +168,42 @@ export function summariseCall(
   };
 }
 
+/**
+ * The result document of a simulated call. Names come from the workspace's artifact and values, events
+ * and debug messages from the gateway: each is escaped (markdownText) or put in a code span that cannot
+ * be broken out of (codeSpan), so no link, image or HTML can form in the document or its preview.
+ */
 export function callMarkdown(summary: CallSummary, address: string, args: readonly Val[]): string {
+  const value = (v: string) => codeSpan(v, RESULT_VALUE_CHARS);
   const lines = [
-    `# Simulated call: ${summary.contract}.${summary.method} (methodIndex ${summary.methodIndex})`,
+    `# Simulated call: ${markdownText(summary.contract)}.${markdownText(summary.method)} (methodIndex ${summary.methodIndex})`,
     '',
     '_A dry run through `call-contract`: nothing was signed or sent, and the chain did not change._',
     '',
-    `- contract: \`${address}\``,
-    `- arguments: ${args.length ? args.map((a) => `\`${JSON.stringify(a.value)}\``).join(', ') : 'none'}`,
+    `- contract: ${codeSpan(address)}`,
+    `- arguments: ${args.length ? args.map((a) => value(JSON.stringify(a.value))).join(', ') : 'none'}`,
     `- gas used: ${summary.gasUsed}`,
     '',
     '## Returns',
     ...(summary.returns.length
-      ? summary.returns.map((r) => `- **${r.name}** (${r.type}): \`${formatValue(r.value)}\``)
+      ? summary.returns.map(
+          (r) => `- **${markdownText(r.name)}** (${markdownText(r.type)}): ${value(formatValue(r.value))}`,
+        )
       : ['_none_']),
-    ...(summary.returnsWarning ? [`- ⚠ ${summary.returnsWarning}`] : []),
+    ...(summary.returnsWarning ? [`- ⚠ ${markdownText(summary.returnsWarning)}`] : []),
     '',
     '## Events',
     ...(summary.events.length
       ? summary.events.map(
           (e) =>
-            `- **${e.name}**(${e.fields.map((f) => `${f.name}=${formatValue(f.value)}`).join(', ')})` +
-            `${e.warning ? ` ⚠ ${e.warning}` : ''}`,
+            `- **${markdownText(e.name)}**(${e.fields.map((f) => `${markdownText(f.name)}=${value(formatValue(f.value))}`).join(', ')})` +
+            `${e.warning ? ` ⚠ ${markdownText(e.warning)}` : ''}`,
         )
       : ['_none_']),
     '',
     '## Debug messages',
     ...(summary.debugMessages.length
-      ? summary.debugMessages.map((d) => `- \`${d.contractAddress}\`: ${d.message}`)
+      ? summary.debugMessages.map((d) => `- ${codeSpan(d.contractAddress)}: ${codeSpan(d.message)}`)
       : ['_none_']),
     '',
   ];

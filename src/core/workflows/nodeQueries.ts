@@ -5,6 +5,7 @@
  */
 import { addressType, attoToAlph, groupOfAddress, isValidAddress, parseAddress } from '../protocol';
 import type { Balance, BlockEntry, Blocks } from '../gateway/schemas';
+import { codeSpan, markdownText } from '../text/inert';
 
 export interface AddressCheck {
   readonly address: string;
@@ -63,13 +64,17 @@ export function addressInfo(check: AddressCheck, gatewayGroup: number, balance: 
   };
 }
 
+/**
+ * The Address Info document. The address is what the user typed (shown as is only when valid) and the
+ * token ids and amounts come from the gateway: each is escaped or put in a code span.
+ */
 export function addressInfoMarkdown(info: AddressInfo): string {
-  const lines = [`# Address ${info.address}`, ''];
+  const lines = [`# Address ${markdownText(info.address)}`, ''];
   if (!info.valid) {
-    lines.push(`- valid: **no** (${info.problem ?? 'malformed'})`);
+    lines.push(`- valid: **no** (${markdownText(info.problem ?? 'malformed')})`);
     return lines.join('\n');
   }
-  lines.push(`- valid: yes (${info.type})`, `- group: ${info.group}`);
+  lines.push(`- valid: yes (${markdownText(info.type)})`, `- group: ${info.group}`);
   if (info.gatewayGroup !== undefined && info.gatewayGroup !== info.group)
     lines.push(`- ⚠ the gateway reports group ${info.gatewayGroup}`);
   const b = info.balance;
@@ -81,7 +86,10 @@ export function addressInfoMarkdown(info: AddressInfo): string {
       '',
       '## Tokens',
       ...(b.tokens.length
-        ? b.tokens.map((t) => `- \`${t.id}\`: ${t.amount}${t.locked !== '0' ? ` (locked ${t.locked})` : ''}`)
+        ? b.tokens.map(
+            (t) =>
+              `- ${codeSpan(t.id)}: ${markdownText(t.amount)}${t.locked !== '0' ? ` (locked ${markdownText(t.locked)})` : ''}`,
+          )
         : ['_none_']),
     );
   }

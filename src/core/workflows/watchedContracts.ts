@@ -21,6 +21,8 @@ import {
 import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../protocol';
 import { isGatewayError } from '../gateway/errors';
 import type { ContractState } from '../gateway/schemas';
+import { codeSpan, markdownText, plainText, type SafeMarkdown } from '../text/inert';
+import { RESULT_VALUE_CHARS } from '../presentation/resultDocument';
 
 // ---- watch list ---------------------------------------------------------------------------------------
 
@@ -146,16 +148,46 @@ function feedKey(event: KeyedEvent): string {
   return `${event.txId}:${event.eventIndex}:${JSON.stringify(event.fields.map((f) => [f.type, f.value]))}`;
 }
 
+/** The most events a feed keeps as new ones arrive; older ones are read again by "Load more…". */
+export const MAX_FEED_EVENTS = 1000;
+
+interface FeedEntry<E> {
+  readonly key: string;
+  readonly id: string;
+  readonly event: E;
+}
+
+/**
+ * Events added together, oldest first, with the offset where they start. A window read from the server
+ * (`exact`) holds events at offsets from `start` up to the next run's start. Live events (the watcher's)
+ * only lie at or after `start` (the feed's cursor when they came): their offsets are not known.
+ */
+interface FeedRun<E> {
+  readonly start: number;
+  readonly exact: boolean;
+  readonly entries: readonly FeedEntry<E>[];
+}
+
 /**
  * The events of one contract as the view shows them: newest first, each once. Three sources feed it:
  * the latest window (count - N), older windows ("Load more…", read backwards with server cursors
  * inside each window) and new events from the watcher or a refresh. Events are identified by the
  * watcher's dedupe key, so an event reported by two sources appears once.
+ *
+ * Memory is bounded: when new events take the feed past {@link MAX_FEED_EVENTS}, its oldest windows are
+ * dropped whole and "Load more…" starts where the oldest kept window starts, so the dropped events are
+ * read again on demand and none is lost or shown twice. When only live events are left to drop (their
+ * offsets are unknown), the feed starts over: it is unloaded, and the view reads the latest window
+ * again. Adding is linear in the events added, whatever they repeat.
  */
 export class EventFeed<E extends KeyedEvent = KeyedEvent> {
   /** Chain order (oldest first); rendered reversed. */
-  private readonly list: { key: string; id: string; event: E }[] = [];
-  private readonly occurrences = new Map<string, number>();
+  private runs: FeedRun<E>[] = [];
+  private total = 0;
+  /** The key of every event held (each is held once). */
+  private readonly keys = new Set<string>();
+  /** Per short id: the next number to give (ids stay unique) and how many held events use it. */
+  private readonly occurrences = new Map<string, { next: number; held: number }>();
   /** Offset where the oldest loaded window starts; 0 means nothing older exists. */
   private older: number | undefined;
   /** The server cursor after the newest loaded event (where a refresh continues). */
@@ -163,14 +195,17 @@ export class EventFeed<E extends KeyedEvent = KeyedEvent> {
   /** The current-count the feed last saw. */
   private knownCount: number | undefined;
 
-  constructor(private readonly address: string) {}
+  constructor(
+    private readonly address: string,
+    private readonly maxEvents = MAX_FEED_EVENTS,
+  ) {}
 
   get loaded(): boolean {
     return this.older !== undefined;
   }
 
   get size(): number {
-    return this.list.length;
+    return this.total;
   }
 
   /** Where a window of older events ends (exclusive), when there are any. */
@@ -190,43 +225,90 @@ export class EventFeed<E extends KeyedEvent = KeyedEvent> {
     return this.knownCount;
   }
 
-  private add(events: readonly E[], where: 'front' | 'back'): number {
-    const fresh: { key: string; id: string; event: E }[] = [];
-    const present = new Set(this.list.map((x) => x.key));
+  /** The events not held yet, each with its key and id; they are held from now on. */
+  private take(events: readonly E[]): FeedEntry<E>[] {
+    const entries: FeedEntry<E>[] = [];
+    // Two identical emits in one transaction are two events: the n-th repeat kept from this batch is
+    // numbered `#n`. One count per key (not a search of the batch), so identical events stay linear.
+    const repeats = new Map<string, number>();
     for (const event of events) {
-      let key = feedKey(event);
-      // Two identical emits in one transaction are two events; number repeats within this batch.
-      const base = key;
-      for (let n = 1; fresh.some((f) => f.key === key); n++) key = `${base}#${n}`;
-      if (present.has(key)) continue;
+      const base = feedKey(event);
+      const n = repeats.get(base) ?? 0;
+      const key = n === 0 ? base : `${base}#${n}`;
+      if (this.keys.has(key)) continue;
+      repeats.set(base, n + 1);
+      this.keys.add(key);
       const short = `${event.txId.slice(0, 16)}:${event.eventIndex}`;
-      const seenBefore = this.occurrences.get(short) ?? 0;
-      this.occurrences.set(short, seenBefore + 1);
-      fresh.push({ key, id: `${this.address}/event/${short}/${seenBefore}`, event });
+      const seen = this.occurrences.get(short) ?? { next: 0, held: 0 };
+      this.occurrences.set(short, { next: seen.next + 1, held: seen.held + 1 });
+      entries.push({ key, id: `${this.address}/event/${short}/${seen.next}`, event });
     }
-    if (where === 'back') this.list.push(...fresh);
-    else this.list.unshift(...fresh);
-    return fresh.length;
+    this.total += entries.length;
+    return entries;
+  }
+
+  /**
+   * Drops the oldest windows while the feed holds more than its bound (never the newest run). Older
+   * windows the user asked for with "Load more…" are kept until new events arrive.
+   */
+  private trim(): void {
+    while (this.total > this.maxEvents && this.runs.length > 1) {
+      const oldest = this.runs[0]!;
+      if (!oldest.exact) {
+        // Live events have no known offset, so no cursor could read them again: start over.
+        this.clear();
+        this.older = undefined;
+        return;
+      }
+      this.runs.shift();
+      this.total -= oldest.entries.length;
+      for (const entry of oldest.entries) this.forget(entry);
+      // Everything dropped lies before the next run's start; "Load more…" continues from there.
+      this.older = this.runs[0]!.start;
+    }
+  }
+
+  private forget(entry: FeedEntry<E>): void {
+    this.keys.delete(entry.key);
+    const short = `${entry.event.txId.slice(0, 16)}:${entry.event.eventIndex}`;
+    const seen = this.occurrences.get(short);
+    if (!seen || seen.held <= 1) this.occurrences.delete(short);
+    else this.occurrences.set(short, { next: seen.next, held: seen.held - 1 });
+  }
+
+  private clear(): void {
+    this.runs = [];
+    this.total = 0;
+    this.keys.clear();
+    this.occurrences.clear();
   }
 
   /** The latest window (start = count - N) replaced what was loaded: the view starts over. */
   setLatest(slice: { events: readonly E[]; nextStart: number; count: number; start: number }): void {
-    this.list.length = 0;
-    this.occurrences.clear();
-    this.add(slice.events, 'back');
+    this.clear();
     this.older = slice.start;
     this.newer = slice.nextStart;
     this.knownCount = slice.count;
+    const entries = this.take(slice.events);
+    if (entries.length > 0) this.runs.push({ start: slice.start, exact: true, entries });
   }
 
   /** A window of older events (start .. previous start) was read; returns how many were new. */
   addOlder(events: readonly E[], start: number): number {
     this.older = Math.min(this.older ?? start, start);
-    return this.add(events, 'front');
+    const entries = this.take(events);
+    if (entries.length > 0) this.runs.unshift({ start, exact: true, entries });
+    return entries.length;
   }
 
-  /** New events (from the watcher or a refresh), in chain order; returns how many were new. */
+  /**
+   * New events (from the watcher or a refresh), in chain order; returns how many were new. With a
+   * cursor they are the window from the feed's `nextStart` to the cursor; without, live deliveries.
+   * A cursor with a `count` says the window reached that count: every live event delivered before
+   * was on chain by then, so it lies inside the window too, and joins it.
+   */
   addNewer(events: readonly E[], cursor?: { nextStart: number; count?: number }): number {
+    const from = this.newer ?? this.older ?? 0;
     if (cursor) {
       this.newer = Math.max(this.newer ?? 0, cursor.nextStart);
       if (cursor.count !== undefined) this.knownCount = Math.max(this.knownCount ?? 0, cursor.count);
@@ -234,12 +316,29 @@ export class EventFeed<E extends KeyedEvent = KeyedEvent> {
     // Only a loaded feed takes live events: an unloaded one reads its latest window when opened, which
     // includes them, and keeping them would make that window look partly loaded.
     if (!this.loaded) return 0;
-    return this.add(events, 'back');
+    let entries = this.take(events);
+    const added = entries.length;
+    if (cursor?.count !== undefined) {
+      // Live runs since the last window all started at `from` (only a cursor moves it).
+      const live: (readonly FeedEntry<E>[])[] = [];
+      while (this.runs.length > 0 && !this.runs[this.runs.length - 1]!.exact)
+        live.unshift(this.runs.pop()!.entries);
+      entries = [...live.flat(), ...entries];
+    }
+    if (entries.length > 0) this.runs.push({ start: from, exact: cursor !== undefined, entries });
+    this.trim();
+    return added;
   }
 
   /** Newest first, as rendered. */
   items(): FeedEvent<E>[] {
-    return [...this.list].reverse().map(({ id, event }) => ({ id, event }));
+    const out: FeedEvent<E>[] = [];
+    for (let r = this.runs.length - 1; r >= 0; r--) {
+      const entries = this.runs[r]!.entries;
+      for (let i = entries.length - 1; i >= 0; i--)
+        out.push({ id: entries[i]!.id, event: entries[i]!.event });
+    }
+    return out;
   }
 }
 
@@ -258,6 +357,27 @@ export interface Row {
   readonly icon?: string;
   /** The full value "Copy Value" puts on the clipboard. */
   readonly copy?: string;
+}
+
+/** The longest label, description and tooltip of a tree row (outside text is capped to these). */
+export const ROW_LABEL_CHARS = 200;
+export const ROW_DESCRIPTION_CHARS = 300;
+export const ROW_TOOLTIP_CHARS = 4000;
+
+/**
+ * A row as the tree may show it: names and values come from a workspace or the chain, so every text
+ * goes through plainText (one line, capped, no link or icon syntax; the tooltip keeps its lines).
+ * What "Copy Value" copies stays as it is.
+ */
+function inertRow<R extends Row>(row: R): R {
+  return {
+    ...row,
+    label: plainText(row.label, ROW_LABEL_CHARS),
+    ...(row.description !== undefined
+      ? { description: plainText(row.description, ROW_DESCRIPTION_CHARS) }
+      : {}),
+    ...(row.tooltip !== undefined ? { tooltip: plainText(row.tooltip, ROW_TOOLTIP_CHARS, true) } : {}),
+  };
 }
 
 export function shortAddress(address: string): string {
@@ -368,14 +488,14 @@ export function contractRow(input: ContractRowInput): Row {
   ]
     .filter((l): l is string => l !== undefined)
     .join('\n');
-  return {
+  return inertRow({
     label: name,
     description: [shortAddress(watched.address), `group ${watched.group}`, badge].filter(Boolean).join(' · '),
     tooltip,
     icon:
       input.error !== undefined ? 'warning|list.warningForeground' : DRIFT_ICON[drift?.status ?? 'unknown'],
     copy: watched.address,
-  };
+  });
 }
 
 function capitalise(s: string): string {
@@ -389,14 +509,14 @@ export interface FieldRow extends Row {
 /** A decoded field as a row: `name` with its value, the type in the tooltip. */
 export function fieldRow(field: DecodedField, mutable?: boolean): FieldRow {
   const value = formatValue(field.value);
-  return {
+  return inertRow({
     label: field.name,
     description: formatValue(field.value, 40),
     tooltip: `${field.name}: ${field.type}${mutable === undefined ? '' : mutable ? ' (mutable)' : ' (immutable)'}\n${value}`,
     icon: mutable ? 'symbol-variable' : 'symbol-constant',
     copy: value,
     ...(mutable !== undefined ? { mutable } : {}),
-  };
+  });
 }
 
 /**
@@ -421,22 +541,22 @@ export function stateRows(
   registry?: ArtifactRegistry,
   drift?: DriftCheck,
 ): StateRows {
-  const asset: FieldRow = {
+  const asset: FieldRow = inertRow({
     label: 'ALPH balance',
     description: `${attoToAlph(String(state.asset.attoAlphAmount))} ALPH`,
     tooltip: `${state.asset.attoAlphAmount} attoALPH${state.asset.tokens?.length ? `\n${state.asset.tokens.map((t) => `${t.id}: ${t.amount}`).join('\n')}` : ''}`,
     icon: 'credit-card',
     copy: String(state.asset.attoAlphAmount),
-  };
+  });
   const tokens: FieldRow[] = (state.asset.tokens ?? []).map((t) => {
     const issuer = tokenIssuerName(t.id, registry);
-    return {
+    return inertRow({
       label: `Token ${issuer ?? shortAddress(t.id)}`,
       description: String(t.amount),
       tooltip: `${issuer ? `${issuer} token\n` : ''}${t.id}\n${t.amount}`,
       icon: 'symbol-number',
       copy: String(t.amount),
-    };
+    });
   });
   if (!artifact) {
     const raw = decodeState({ names: [], types: [], isMutable: [] }, state.immFields, state.mutFields);
@@ -489,7 +609,7 @@ export function eventRow(
   ]
     .filter((l): l is string => l !== undefined)
     .join('\n');
-  return {
+  return inertRow({
     label: `${decoded.warning ? '⚠ ' : ''}${decoded.name}`,
     description: args,
     tooltip,
@@ -513,7 +633,7 @@ export function eventRow(
     ),
     decoded,
     fields: decoded.fields.map((f) => fieldRow(f)),
-  };
+  });
 }
 
 /** Events of any listing decoded for a document or quick pick, each with the artifact of its emitter. */
@@ -534,9 +654,14 @@ export function decodeListing<T extends EventLike & { contractAddress: string }>
   });
 }
 
-/** A markdown document of decoded events (Events by Transaction Id / Block Hash, Show Latest Events). */
+/**
+ * A markdown document of decoded events (Events by Transaction Id / Block Hash, Show Latest Events).
+ * Names, addresses and values come from the chain and the workspace: each is escaped (markdownText) or
+ * put in a code span that cannot be broken out of (codeSpan), so no link, image or HTML can form. A
+ * plain-string title is escaped whole; a SafeMarkdown one is this extension's own Markdown.
+ */
 export function eventsMarkdown(
-  title: string,
+  title: string | SafeMarkdown,
   events: readonly (EventLike & {
     decoded: DecodedEvent;
     contractAddress?: string;
@@ -544,16 +669,20 @@ export function eventsMarkdown(
     blockHash?: string;
   })[],
 ): string {
-  const lines = [`# ${title}`, ''];
+  const heading = typeof title === 'string' ? markdownText(title) : title.markdown;
+  const lines = [`# ${heading}`, ''];
   if (events.length === 0) lines.push('_No events._');
   events.forEach((e, i) => {
     const d = e.decoded;
-    lines.push(`## ${i + 1}. ${d.name} (eventIndex ${d.index})`);
-    if (e.contractAddress) lines.push(`- contract: \`${e.contractAddress}\``);
-    if (e.txId) lines.push(`- tx: \`${e.txId}\``);
-    if (e.blockHash) lines.push(`- block: \`${e.blockHash}\``);
-    for (const f of d.fields) lines.push(`- **${f.name}** (${f.type}): \`${formatValue(f.value)}\``);
-    if (d.warning) lines.push(`- ⚠ ${d.warning}`);
+    lines.push(`## ${i + 1}. ${markdownText(d.name)} (eventIndex ${d.index})`);
+    if (e.contractAddress) lines.push(`- contract: ${codeSpan(e.contractAddress)}`);
+    if (e.txId) lines.push(`- tx: ${codeSpan(e.txId)}`);
+    if (e.blockHash) lines.push(`- block: ${codeSpan(e.blockHash)}`);
+    for (const f of d.fields)
+      lines.push(
+        `- **${markdownText(f.name)}** (${markdownText(f.type)}): ${codeSpan(formatValue(f.value), RESULT_VALUE_CHARS)}`,
+      );
+    if (d.warning) lines.push(`- ⚠ ${markdownText(d.warning)}`);
     lines.push('');
   });
   return lines.join('\n');

@@ -11,6 +11,7 @@ import {
 import type { Logger } from '../log';
 import {
   EventFeed,
+  MAX_FEED_EVENTS,
   olderWindow,
   problemBadge,
   resolveWatched,
@@ -215,9 +216,11 @@ export class WatchedContractsModel implements Disposable {
         const client = this.requireClient();
         const count = await client.getContractEventCount(address);
         const start = Math.max(0, count - this.deps.pageSize());
+        // A window of n offsets holds at most n events, however the server pages it.
         const slice = await fetchEventsFrom(client, address, start, {
           until: count,
           pageSize: this.deps.pageSize(),
+          maxEvents: Math.max(1, count - start),
         });
         this.feed(address).setLatest({
           events: slice.events,
@@ -253,6 +256,7 @@ export class WatchedContractsModel implements Disposable {
         const slice = await fetchEventsFrom(client, address, start, {
           until,
           pageSize: this.deps.pageSize(),
+          maxEvents: Math.max(1, until - start),
         });
         added = f.addOlder(slice.events, start);
       } catch (e) {
@@ -268,7 +272,8 @@ export class WatchedContractsModel implements Disposable {
 
   /**
    * A user refresh of one loaded feed: reads current-count and fetches from the feed's nextStart only
-   * if it grew (the same rule as polling, at user priority).
+   * if it grew (the same rule as polling, at user priority). At most a feed's worth of events is read;
+   * when more are waiting, the count is not taken, so the next refresh continues from the cursor.
    */
   async refreshEvents(address: string): Promise<number> {
     const f = this.feeds.get(address);
@@ -277,8 +282,13 @@ export class WatchedContractsModel implements Disposable {
     const client = this.requireClient();
     const count = await client.getContractEventCount(address);
     if (count <= (f.count ?? 0)) return 0;
-    const slice = await fetchEventsFrom(client, address, f.nextStart ?? 0, { until: count, pageSize: 100 });
-    const added = f.addNewer(slice.events, { nextStart: slice.nextStart, count });
+    const slice = await fetchEventsFrom(client, address, f.nextStart ?? 0, {
+      until: count,
+      pageSize: 100,
+      maxEvents: MAX_FEED_EVENTS,
+    });
+    const complete = slice.nextStart >= count || slice.events.length < MAX_FEED_EVENTS;
+    const added = f.addNewer(slice.events, { nextStart: slice.nextStart, ...(complete ? { count } : {}) });
     this.changed.fire(undefined);
     return added;
   }

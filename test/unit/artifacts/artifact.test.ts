@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   ArtifactError,
+  MAX_NAME_CHARS,
   functionIndex,
   parseArtifactText,
   parseContractArtifact,
@@ -208,5 +209,81 @@ describe('artifacts: parsing .ral.json files', () => {
     assert.equal(p.infos.get('Vault')?.codeHashDebug, VAULT_DEBUG_HASH);
     const c = parseArtifactText(fixtureText('artifacts/constants.ral.json'), 'artifacts/constants.ral.json');
     assert.equal(c.kind === 'constants' && c.constants[0]?.name, 'FeeBps');
+  });
+
+  it('accepts only Ralph identifiers as names, naming the file, the field and the bad name', () => {
+    type Vault = {
+      name: string;
+      fieldsSig: { names: string[] };
+      eventsSig: { name: string; fieldNames: string[] }[];
+      functions: { name: string; paramNames: string[] }[];
+      constants: { name: string }[];
+      enums: { name: string; fields: { name: string }[] }[];
+      mapsSig: { names: string[] };
+    };
+    const places: [string, (v: Vault, bad: string) => void][] = [
+      ['name', (v, bad) => (v.name = bad)],
+      ['fieldsSig.names.1', (v, bad) => (v.fieldsSig.names[1] = bad)],
+      ['eventsSig.0.name', (v, bad) => (v.eventsSig[0]!.name = bad)],
+      ['eventsSig.0.fieldNames.0', (v, bad) => (v.eventsSig[0]!.fieldNames[0] = bad)],
+      ['functions.2.name', (v, bad) => (v.functions[2]!.name = bad)],
+      ['functions.0.paramNames.0', (v, bad) => (v.functions[0]!.paramNames[0] = bad)],
+      ['constants.0.name', (v, bad) => (v.constants[0]!.name = bad)],
+      ['enums.0.name', (v, bad) => (v.enums[0]!.name = bad)],
+      ['enums.0.fields.1.name', (v, bad) => (v.enums[0]!.fields[1]!.name = bad)],
+      ['mapsSig.names.0', (v, bad) => (v.mapsSig.names[0] = bad)],
+    ];
+    const badNames: [string, RegExp][] = [
+      [
+        '[see the changelog](command:workbench.action.terminal.sendSequence)',
+        /"\[see the changelog\] \(command:.*" is not a Ralph identifier/,
+      ],
+      ['Counter\u202e', /is not a Ralph identifier/],
+      ['two words', /"two words" is not a Ralph identifier \(a letter or _, then letters, digits or _\)/],
+      ['1st', /"1st" is not a Ralph identifier/],
+      ['', /expected a name, got an empty string/],
+      [
+        'A'.repeat(MAX_NAME_CHARS + 1),
+        new RegExp(`is ${MAX_NAME_CHARS + 1} characters long; names are at most ${MAX_NAME_CHARS}`),
+      ],
+    ];
+    for (const [field, put] of places) {
+      for (const [bad, message] of badNames) {
+        const json = clone(fixtureJson(VAULT_FILE)) as unknown as Vault;
+        put(json, bad);
+        const e = expectArtifactError(() => parseContractArtifact(json, VAULT_FILE), field, message);
+        assert.ok(e.message.startsWith(`Vault.ral.json: ${field}: `), e.message);
+        assert.ok(!e.message.includes(']('), 'the bad name is quoted without link syntax');
+      }
+    }
+    // Names of the compiler's own (`__stdInterfaceId`) and at the bound are identifiers.
+    const longest = clone(fixtureJson(VAULT_FILE)) as unknown as Vault;
+    longest.name = `_${'a'.repeat(MAX_NAME_CHARS - 1)}`;
+    assert.equal(parseContractArtifact(longest, VAULT_FILE).fieldsSig.names.at(-1), '__stdInterfaceId');
+  });
+
+  it('checks names in scripts, structs and .project.json, and bounds types and the interface id', () => {
+    const script = clone(JSON.parse(fixtureText('artifacts/scripts/Deposit.ral.json'))) as {
+      name: string;
+    };
+    script.name = 'De posit';
+    expectArtifactError(() => parseScriptArtifact(script, 'Deposit.ral.json'), 'name', /"De posit" is not/);
+    const structs = JSON.parse(fixtureText('artifacts/structs.ral.json')) as { fieldNames: string[] }[];
+    structs[0]!.fieldNames[1] = 'y-axis';
+    expectArtifactError(() => parseStructs(structs, 'structs.ral.json'), '0.fieldNames.1', /"y-axis" is not/);
+    expectArtifactError(
+      () => parseProjectFile({ infos: { 'Vault<img src=x>': {} } }, '.project.json'),
+      'infos',
+      /^\.project\.json: infos: "Vault<img src=x>" is not a Ralph identifier/,
+    );
+    const typed = clone(fixtureJson(VAULT_FILE)) as {
+      fieldsSig: { types: string[] };
+      stdInterfaceId?: string;
+    };
+    typed.fieldsSig.types[0] = `[U256;${'9'.repeat(600)}]`;
+    expectArtifactError(() => parseContractArtifact(typed, VAULT_FILE), 'fieldsSig.types.0', /at most 512/);
+    const std = clone(fixtureJson(VAULT_FILE)) as { stdInterfaceId?: string };
+    std.stdInterfaceId = '00zz';
+    expectArtifactError(() => parseContractArtifact(std, VAULT_FILE), 'stdInterfaceId', /hex digits/);
   });
 });

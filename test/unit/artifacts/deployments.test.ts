@@ -86,6 +86,48 @@ describe('artifacts: deployments files', () => {
   });
 });
 
+describe('artifacts: deployment keys', () => {
+  it('accepts Name and Name:tag keys and refuses any other, naming the file and the key', () => {
+    const ok = clone(fixtureJson(TESTNET)) as { contracts: Record<string, unknown> };
+    const vault = ok.contracts.Vault;
+    ok.contracts = { Vault: vault, 'Vault:2': vault, 'Vault:v1.2-rc_3': vault };
+    assert.deepEqual(
+      parseDeployments(ok, TESTNET).contracts.map((c) => [c.name, c.artifactName]),
+      [
+        ['Vault', 'Vault'],
+        ['Vault:2', 'Vault'],
+        ['Vault:v1.2-rc_3', 'Vault'],
+      ],
+    );
+    for (const key of [
+      '[Open](command:workbench.extensions.installExtension)',
+      'Vault:[x](command:y)',
+      'Vault two',
+      ':tag',
+      'Vault:',
+      'Vault:a:b',
+      'Vault\u202e',
+      'V'.repeat(200),
+    ]) {
+      const bad = clone(fixtureJson(TESTNET)) as { contracts: Record<string, unknown> };
+      bad.contracts = { [key]: vault };
+      let caught: unknown;
+      try {
+        parseDeployments(bad, TESTNET);
+      } catch (e) {
+        caught = e;
+      }
+      assert.ok(caught instanceof ArtifactError, `${key}: ${String(caught)}`);
+      assert.equal(caught.field, 'contracts');
+      assert.match(
+        caught.message,
+        /^\.deployments\.testnet\.json: contracts: ".*" is not a deployment key: Name or Name:tag/,
+      );
+      assert.ok(!caught.message.includes(']('), caught.message);
+    }
+  });
+});
+
 describe('artifacts: registry, address matching and drift', () => {
   const reg = ArtifactRegistry.fromFiles(fixtureFiles());
 

@@ -2,7 +2,12 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactRegistry, type ContractArtifact } from '../../../src/core/artifacts';
-import { errorCodeNames, explainVmFailure, placeDebugMessages } from '../../../src/core/debugging/explain';
+import {
+  MAX_EXPLANATION_CHARS,
+  errorCodeNames,
+  explainVmFailure,
+  placeDebugMessages,
+} from '../../../src/core/debugging/explain';
 import { RalphSourceMap } from '../../../src/core/ralph/sourceMap';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
 import { GLOBALS, OWNABLE, TOKEN, lineOf } from '../ralph/fixtures';
@@ -197,5 +202,49 @@ describe('failure explainer', () => {
       inVault.map((h) => h.line),
       [lineOf(TOKEN, 'emit Debug(`withdraw')],
     );
+  });
+
+  it('caps the explanation of a huge failure text and a huge argument', () => {
+    const e = explainVmFailure(
+      `VM execution error: SomeFutureFailure(${'x'.repeat(200_000)})`,
+      { address: COUNTER, method: 'increment', args: [`0x${'ab'.repeat(50_000)}`], origin: 'simulate' },
+      lookup,
+    );
+    assert.equal(e.failure.name, 'SomeFutureFailure');
+    assert.ok(e.message.length <= MAX_EXPLANATION_CHARS + 40, `${e.message.length} characters`);
+    assert.match(e.message, /^Counter\.increment\(0xabab.{0,400}\) \(simulate\) failed — /);
+  });
+
+  it('matches debug templates with several holes in one pass, with the same answers as before', () => {
+    const ral = [
+      'Contract Holes() {',
+      '  pub fn f(a: U256) -> () {',
+      '    emit Debug(`a${a}a${a}a${a}b`)',
+      '    emit Debug(`sum ${a} + ${a} = ${a}`)',
+      '    emit Debug(b`tick \\`${a}\\``)',
+      '    emit Debug(`plain`)',
+      '  }',
+      '}',
+    ].join('\n');
+    const HOLES = '27ZmzaHVC9akqBtz3XKrAMDqGU1Tq3ZAQYcbu64pWLPqC';
+    const holes = {
+      artifactOf: (a: string) =>
+        a === HOLES ? ({ kind: 'contract', name: 'Holes' } as unknown as ContractArtifact) : undefined,
+      sources: RalphSourceMap.build([{ path: 'contracts/holes.ral', text: ral }]),
+    };
+    const lineOfEmit = (needle: string) => ral.split('\n').findIndex((l) => l.includes(needle));
+    const place = (message: string) =>
+      placeDebugMessages([{ contractAddress: HOLES, message }], holes, 'f').map((h) => h.line);
+    // Three `[\s\S]*` holes against 8,000 `a`s and no `b`: the old regex tried every split, O(n^3)
+    // (2,000 took 3 s, these would take minutes); one pass takes microseconds.
+    assert.deepEqual(place('a'.repeat(8_000)), []);
+    assert.deepEqual(place(`${'a'.repeat(8_000)}b`), [lineOfEmit('a${a}')]);
+    assert.deepEqual(place('aaab'), [lineOfEmit('a${a}')]);
+    assert.deepEqual(place('aab'), []);
+    assert.deepEqual(place('sum 1 + 2 = 3'), [lineOfEmit('sum')]);
+    assert.deepEqual(place('sum 1 = 3'), []);
+    assert.deepEqual(place('tick `7`'), [lineOfEmit('tick')]);
+    assert.deepEqual(place('plain'), [lineOfEmit('`plain`')]);
+    assert.deepEqual(place('plain!'), []);
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { isVmFailureText, parseVmFailure } from '../../../src/core/debugging/vmError';
+import { MAX_FAILURE_CHARS, isVmFailureText, parseVmFailure } from '../../../src/core/debugging/vmError';
 
 // Addresses made up for these fixtures (base58, the shape the node prints).
 const C1 = '22fnZLkZJUSyhXgboirmJktWkEBRk1pV8L6gfpc53hvVM';
@@ -185,5 +185,38 @@ describe('VM failure parser', () => {
     assert.equal(isVmFailureText('Script execution failed'), true);
     assert.equal(isVmFailureText('connect ECONNREFUSED 127.0.0.1:22973'), false);
     assert.equal(isVmFailureText('Invalid API key'), false);
+  });
+
+  it('reads the address of NotEnoughBalance(<address>, …) whatever follows it', () => {
+    const f = parseVmFailure(`VM execution error: NotEnoughBalance(${C1}, 1000000)`);
+    assert.equal(f.name, 'NotEnoughBalance');
+    assert.equal(f.contractAddress, C1);
+    assert.equal(parseVmFailure('NotEnoughBalance(not-an-address)').contractAddress, undefined);
+    assert.equal(parseVmFailure('VM execution error: NotEnoughBalance').name, 'NotEnoughBalance');
+  });
+
+  it('reads hostile failure texts in one pass', () => {
+    // Each of these made the old patterns retry every split of a long run (quadratic): 40,000
+    // characters after `NotEnoughBalance(` took 1.3 s; these sizes would take minutes (mocha's
+    // timeout fails the test). They now take milliseconds.
+    assert.equal(parseVmFailure(`NotEnoughBalance(${'a'.repeat(400_000)}`).name, 'NotEnoughBalance');
+    assert.equal(parseVmFailure(`NotEnoughBalance(${'a'.repeat(400_000)}`).contractAddress, undefined);
+    assert.equal(parseVmFailure('Execution error '.repeat(50_000)).name, 'Unknown');
+    assert.equal(parseVmFailure(`${'InvalidType('.repeat(60_000)}\nx`).name, 'Unknown');
+    assert.equal(parseVmFailure('Arithmetic error: U256Add('.repeat(30_000)).name, 'Unknown');
+  });
+
+  it('keeps a failure text capped and clean (one line, no control or bidi characters)', () => {
+    for (const text of [
+      `NotEnoughBalance(${'a'.repeat(20_000)})`,
+      `VM execution error: ${'x'.repeat(20_000)}`,
+    ]) {
+      const f = parseVmFailure(text);
+      assert.ok(f.raw.length <= MAX_FAILURE_CHARS + 40, `${text.slice(0, 20)}: raw of ${f.raw.length}`);
+      assert.ok(f.summary.length <= MAX_FAILURE_CHARS + 200, `${text.slice(0, 20)}: summary`);
+    }
+    const dirty = parseVmFailure(`VM execution error:\u001b[31m OutOfGas\u202e\r\nforged line`);
+    assert.equal(dirty.name, 'OutOfGas');
+    assert.equal(dirty.raw, 'VM execution error: OutOfGas forged line');
   });
 });

@@ -10,6 +10,7 @@ import {
   GatewayClient,
   QuotaExhaustedError,
   ResponseTooLargeError,
+  SchemaError,
   ValidationError,
 } from '../../../src/core/gateway';
 
@@ -212,6 +213,37 @@ describe('gateway client against a hostile gateway', () => {
     );
     assert.ok(error instanceof ValidationError, String(error));
     assert.equal(calls, 0);
+  });
+
+  it('refuses an event page holding more events than the limit asked for, with a clear error', async () => {
+    const CONTRACT = '22fnZLkZJUSyhXgboirmJktWkEBRk1pV8L6gfpc53hvVM';
+    let size = 0;
+    handler = (_req, res) => {
+      const event = {
+        blockHash: '00'.repeat(32),
+        txId: '11'.repeat(32),
+        contractAddress: CONTRACT,
+        eventIndex: 0,
+        fields: [],
+      };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ events: Array.from({ length: size }, () => event), nextStart: size }));
+    };
+    const c = client();
+    size = 10_000;
+    const long = await failure(c.getContractEvents(CONTRACT, { start: 0, limit: 100 }));
+    assert.ok(long instanceof SchemaError, String(long));
+    assert.match(long.message, /the page holds 10000 events, more than the 100 asked for/);
+    size = 101;
+    const noLimit = await failure(c.getContractEvents(CONTRACT, { start: 0 }, { fresh: true }));
+    assert.match(noLimit.message, /more than the 100 asked for/, 'no limit means the spec maximum');
+    size = 5;
+    const over = await failure(c.getContractEvents(CONTRACT, { start: 0, limit: 4 }, { fresh: true }));
+    assert.match(over.message, /the page holds 5 events, more than the 4 asked for/);
+    assert.equal(
+      (await c.getContractEvents(CONTRACT, { start: 0, limit: 5 }, { fresh: true })).events.length,
+      5,
+    );
   });
 
   it('can be disposed twice without an unhandled rejection', async () => {

@@ -2,6 +2,11 @@
 import assert from 'node:assert/strict';
 import { SchemaError } from '../../../src/core/gateway/errors';
 import {
+  MAX_CALL_ERROR_CHARS,
+  MAX_DEBUG_MESSAGES,
+  MAX_DEBUG_MESSAGE_CHARS,
+} from '../../../src/core/gateway/schemas';
+import {
   BLOCK_HASH,
   CODE_HASH,
   CONTRACT,
@@ -249,5 +254,53 @@ describe('gateway response schemas', () => {
     assert.equal((await clock.run(client.callContract(call))).type, 'Unknown');
     // group defaults to the contract's group
     assert.equal((JSON.parse(transport.requests[0]?.body ?? '{}') as { group: number }).group, 2);
+  });
+
+  it('cleans and caps the free text a gateway writes, where it enters', async () => {
+    const { client, transport, clock } = harness();
+    const forged = '\u001b[31mAssertionFailed\u001b[0m\r\n[INFO] forged log line \u202eevil\u200b';
+    const huge = `${forged} ${'x'.repeat(500_000)}`;
+    const messages = Array.from({ length: 5_000 }, (_, i) => ({
+      contractAddress: `${CONTRACT}\u0000`,
+      message: i === 0 ? huge : `${forged} ${i}`,
+    }));
+    transport.on(
+      '/contracts/call-contract',
+      json(200, { type: 'CallContractFailed', error: huge }),
+      json(200, {
+        type: 'CallContractSucceeded',
+        returns: [{ type: `U256${'\u202e'.repeat(3)}${'T'.repeat(10_000)}`, value: '1' }],
+        gasUsed: 500,
+        events: [],
+        debugMessages: messages,
+      }),
+      json(200, { type: `Pending\n${'P'.repeat(10_000)}` }),
+    );
+    transport.on('/infos/version', json(200, { version: `v4.6.0\u0007${'9'.repeat(100_000)}` }));
+    const call = { address: CONTRACT, methodIndex: 0 };
+
+    const failed = await clock.run(client.callContract(call));
+    assert.ok(failed.type === 'CallContractFailed');
+    assert.ok(
+      failed.error.startsWith('AssertionFailed [INFO] forged log line evil x'),
+      failed.error.slice(0, 80),
+    );
+    assert.ok(failed.error.length <= MAX_CALL_ERROR_CHARS + 40, `${failed.error.length} characters`);
+
+    const ok = await clock.run(client.callContract(call));
+    assert.ok(ok.type === 'CallContractSucceeded');
+    assert.equal(ok.debugMessages.length, MAX_DEBUG_MESSAGES);
+    assert.ok(ok.debugMessages[0]!.message.length <= MAX_DEBUG_MESSAGE_CHARS + 40);
+    assert.equal(ok.debugMessages[1]!.message, 'AssertionFailed [INFO] forged log line evil 1');
+    assert.equal(ok.debugMessages[1]!.contractAddress, CONTRACT);
+    assert.match(ok.debugMessages.at(-1)!.message, /^… 4801 more debug message\(s\) were not kept/);
+    assert.ok(ok.returns[0]!.type.startsWith('U256TTT') && ok.returns[0]!.type.length < 100);
+
+    const unknown = await clock.run(client.callContract(call));
+    assert.ok(unknown.type === 'Unknown');
+    assert.ok(unknown.rawType.startsWith('Pending PPP') && unknown.rawType.length < 100, unknown.rawType);
+
+    const version = await clock.run(client.getVersion());
+    assert.ok(version.version.startsWith('v4.6.0999') && version.version.length < 100);
   });
 });

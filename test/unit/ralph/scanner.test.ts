@@ -166,6 +166,45 @@ describe('Ralph declaration scanner', () => {
     );
   });
 
+  it('scans deeply nested containers and blocks in linear time, with the right container for each', () => {
+    // The old scanner walked the whole brace stack for every declaration: 391 KB of nested
+    // `Contract A() {` took 3.9 s, and these 2 MB would take minutes (mocha's timeout fails the test).
+    const depth = 120_000;
+    const nested = 'Contract A() {\n'.repeat(depth) + '  event E(x: U256)\n' + '}\n'.repeat(depth);
+    const scan = scanRalph(nested);
+    assert.equal(scan.decls.filter((d) => d.kind === 'contract').length, depth);
+    const event = scan.decls.find((d) => d.kind === 'event')!;
+    assert.equal(event.container, 'A');
+    assert.equal(event.span.start.line, depth);
+    // Blocks inside a function: every check still names its contract and function.
+    const blocks = 20_000;
+    const body = `Contract B() {\n  fn f() -> () {\n${'{'.repeat(blocks)}\n${'assert!(x, 7)\n'.repeat(blocks)}${'}'.repeat(blocks)}\n  }\n  event After(x: U256)\n}\n`;
+    const inBlocks = scanRalph(body);
+    assert.equal(inBlocks.checks.length, blocks);
+    assert.ok(
+      inBlocks.checks.every((c) => c.container === 'B' && c.functionName === 'f' && c.errorArg === '7'),
+    );
+    const after = inBlocks.decls.find((d) => d.name === 'After')!;
+    assert.equal(after.container, 'B');
+  });
+
+  it('never overflows the call stack on deeply nested template interpolations', () => {
+    const nested = `Contract T() {\n  fn f() -> () { emit Debug(${'`${'.repeat(200_000)}) }\n}\n`;
+    const scan = assert.doesNotThrow(() => scanRalph(nested)) ?? scanRalph(nested);
+    assert.equal(scan.decls.find((d) => d.kind === 'contract')?.name, 'T');
+    // A closed nesting is one string token: what follows it is scanned as code again.
+    const closed = `Contract U() {\n  fn g() -> () {\n    emit Debug(\`a \${\`b \${ {x} } c\`} d\`)\n    assert!(y, 3)\n  }\n}\n`;
+    const u = scanRalph(closed);
+    assert.deepEqual(
+      u.emits.map((e) => e.args),
+      [['`a ${`b ${ {x} } c`} d`']],
+    );
+    assert.deepEqual(
+      u.checks.map((c) => [c.container, c.functionName, c.errorArg]),
+      [['U', 'g', '3']],
+    );
+  });
+
   it('uses UTF-16 columns after non-ASCII text, as the editor counts them', () => {
     const text = '// café ☕ 𝔘\nContract Ünïcode() {\n  /* ✓ */ event E(x: U256)\n}\n';
     const scan = scanRalph(text);
