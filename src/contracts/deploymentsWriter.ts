@@ -5,7 +5,6 @@
  */
 import * as vscode from 'vscode';
 import type { ContractArtifact } from '../core/artifacts';
-import { projectRootOf, updateDeploymentsFile } from '../core/artifacts/deploymentsFile';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 
 /** The folder of the artifact's file; with no known file, the workspace's only folder (never a guess). */
@@ -41,6 +40,8 @@ export async function writeDeploymentsEntry(
 ): Promise<{ file: string; name: string }> {
   const artifactUri = artifacts.uriOf(artifact.file);
   const folder = folderOf(artifactUri);
+  // The writer comes with Deploy's lazy bundle (dist/actionsEngine.js), not with activation.
+  const { projectRootOf, updateDeploymentsFile } = await import('./actionsEngine');
   const root = projectRootOf(folder.uri.fsPath, artifactUri?.fsPath);
   const written = await updateDeploymentsFile(folder.uri.fsPath, network, merge, root);
   const shown =

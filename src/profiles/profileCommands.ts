@@ -59,6 +59,9 @@ async function confirmArgumentChange(message: Inert, detail: Inert, action: stri
   if ((await askModal(message, detail, action)) !== action) throw new UserCancelledError();
 }
 
+/** Why the dialog shows values the user did not type. */
+const NOT_TYPED_BY_YOU = inert`These values come from the command's caller (an extension, a task, a keybinding or a link), not from you.`;
+
 /** Whether the caller gave any field of a profile (then they, not the user, chose those values). */
 function givesProfileFields(args: unknown): boolean {
   return ['name', 'kind', 'baseUrl', 'slug', 'network', 'plan'].some((f) => argValue(args, f) !== undefined);
@@ -155,7 +158,8 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
       inert`Add the profile "${profile.name}" and make it the active one?`,
       inertLines([
         profileFactLines(facts),
-        inert`Requests, and the API key you set for it, go to this URL. These values were given by the command's caller (an extension, a task, a keybinding or a link), not typed by you.`,
+        inert`Requests, and the API key you set for it, go to this URL.`,
+        NOT_TYPED_BY_YOU,
       ]),
       'Add Profile',
     );
@@ -254,7 +258,8 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
     await confirmArgumentChange(
       inert`Store a new API key for profile "${profile.name}" and send it to ${origin}?`,
       inertLines([
-        inert`The key was given by the command's caller (an extension, a task, a keybinding or a link), not typed by you. It replaces the profile's key and goes with every request to ${origin}.`,
+        inert`It replaces the profile's key and goes with every request to ${origin}.`,
+        NOT_TYPED_BY_YOU,
         ...(fromWorkspace ? [inert`This profile comes from this workspace's settings.`] : []),
       ]),
       'Store and Send',
@@ -380,7 +385,8 @@ async function importSignerKey(
         ? inert`Use the key of address ${address} (group ${group}) as the signer key?`
         : inert`Replace the signer key of ${current.address} with the key of ${address} (group ${group})?`,
       inertLines([
-        inert`The key was given by the command's caller (an extension, a task, a keybinding or a link), not typed by you. Whatever is signed from now on is signed with it.`,
+        inert`Whatever is signed from now on is signed with it.`,
+        NOT_TYPED_BY_YOU,
         ...(current === undefined || current.address === address
           ? []
           : [
