@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile, Plan } from './core/gateway';
 import type { ProxySettings } from './core/gateway';
+import { networkNameProblem } from './core/gateway/profile';
 
 /** The one place that reads settings. Everything else gets plain values from here. */
 export const SECTION = 'alephium';
@@ -27,12 +28,31 @@ export function profiles(): ProfileSetting[] {
   return Array.isArray(raw) ? raw.filter(isProfileSetting) : [];
 }
 
+/**
+ * A profile as settings may hold it. The network name is checked here too (core/gateway/profile.ts owns
+ * the rule): it names the deployments file, and a profile from a cloned workspace must not be able to
+ * name a path with it. A profile that fails is not offered at all; its URL is checked when it is used.
+ */
 function isProfileSetting(value: unknown): value is ProfileSetting {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
-    typeof v.name === 'string' && typeof v.baseUrl === 'string' && (v.kind === 'gateway' || v.kind === 'node')
+    typeof v.name === 'string' &&
+    typeof v.baseUrl === 'string' &&
+    (v.kind === 'gateway' || v.kind === 'node') &&
+    networkNameProblem(v.network) === undefined
   );
+}
+
+/**
+ * Whether the profile of this name is the one this workspace's settings define (a cloned repository's
+ * `.vscode/settings.json`), which people should know before their API key is sent where it points.
+ * In an untrusted workspace those settings are ignored, so nothing comes from it.
+ */
+export function profileComesFromWorkspace(name: string): boolean {
+  if (!vscode.workspace.isTrusted) return false;
+  const fromWorkspace = section().inspect<unknown>('profiles')?.workspaceValue;
+  return Array.isArray(fromWorkspace) && fromWorkspace.some((p) => isProfileSetting(p) && p.name === name);
 }
 
 export function activeProfileName(): string | undefined {

@@ -9,7 +9,8 @@ import {
 import type { Logger } from './core/log';
 import type { Redactor } from './core/util/redact';
 import { inert } from './core/text/inert';
-import { showWarning } from './platform/notify';
+import { askModal, showWarning } from './platform/notify';
+import { keyMoveWords } from './core/util/boundKey';
 import * as config from './config';
 import type { SecretStore } from './secrets';
 
@@ -17,6 +18,12 @@ const USAGE_STATE_KEY = 'alephium.monthlyUsage';
 /** Where a profile's requests go, which is what its API key is bound to: `{baseUrl}/{slug}` or `{baseUrl}`. */
 export function originOf(profile: config.ProfileSetting): string {
   return urlPrefix(config.toConnectionProfile(profile));
+}
+
+/** The origin of the profile of this name in the settings, or undefined when there is none. */
+export function originOfProfileNamed(name: string): string | undefined {
+  const profile = config.profiles().find((p) => p.name === name);
+  return profile ? originOf(profile) : undefined;
 }
 
 /** Context key: true while the active profile has (or can have) a client. */
@@ -131,29 +138,45 @@ export class ConnectionManager implements vscode.Disposable {
   private warnedOrigins = new Set<string>();
 
   /**
-   * The key for requests of `profile`, only if it was entered for the profile's current origin. Otherwise
-   * nothing is sent (the request fails as "no API key") and the user is asked, once, whether the key
-   * may go to the new origin.
+   * The key for requests of `profile`, only if it was entered for the profile's current origin (the rule
+   * is core/util/boundKey's `keyForOrigin`). Otherwise nothing is sent (the request fails as "no API key")
+   * and the user is told, once; the key moves to the new origin only through a modal that names it.
    */
   private async keyFor(profile: config.ProfileSetting): Promise<string | undefined> {
     const origin = originOf(profile);
-    const { key, boundTo } = await this.secrets.apiKeyFor(profile.name, origin);
-    if (key || !boundTo) return key;
+    const profileFromWorkspace = config.profileComesFromWorkspace(profile.name);
+    const { key, boundTo, unbound } = await this.secrets.apiKeyFor(profile.name, origin, {
+      profileFromWorkspace,
+    });
+    if (key || (!boundTo && !unbound)) return key;
     const warning = `${profile.name}|${origin}`;
     if (!this.warnedOrigins.has(warning)) {
       this.warnedOrigins.add(warning);
-      const message = `The API key of profile "${profile.name}" was entered for ${boundTo}, but the profile now points at ${origin}. It is not sent there until you allow it.`;
+      const message = boundTo
+        ? `The API key of profile "${profile.name}" was entered for ${boundTo}, but the profile now points at ${origin}. It is not sent there unless you allow it.`
+        : `The API key of profile "${profile.name}" was stored without the address it is for, and the profile comes from this workspace's settings. It is not sent to ${origin} unless you allow it.`;
       this.log.warn(message);
-      void showWarning(inert`${message}`, 'Send the Key There', 'Set API Key').then(async (choice) => {
-        if (choice === 'Send the Key There') {
-          const stored = await this.secrets.getApiKey(profile.name);
-          if (stored) await this.secrets.setApiKey(profile.name, stored, origin);
-        } else if (choice === 'Set API Key') {
-          void vscode.commands.executeCommand('alephium.setApiKey');
-        }
+      void showWarning(inert`${message}`, 'Review…', 'Set API Key').then((choice) => {
+        if (choice === 'Review…') void this.askToMoveKey(profile.name, boundTo, origin, profileFromWorkspace);
+        else if (choice === 'Set API Key') void vscode.commands.executeCommand('alephium.setApiKey');
       });
     }
     return undefined;
+  }
+
+  /** The only way a key moves to another origin: a modal that names it (core/util/boundKey's words). */
+  private async askToMoveKey(
+    profile: string,
+    from: string | undefined,
+    to: string,
+    profileFromWorkspace: boolean,
+  ): Promise<void> {
+    const words = keyMoveWords({ profile, from, to, profileFromWorkspace });
+    const choice = await askModal(words.message, words.detail, words.action);
+    if (choice !== words.action) return;
+    if (await this.secrets.moveApiKey(profile, from, to))
+      this.log.info(`The API key of "${profile}" now goes to ${to}`);
+    else this.log.warn(`The API key of "${profile}" changed meanwhile; it was not moved to ${to}`);
   }
 
   reportError(kind: string, message: string): void {

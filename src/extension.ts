@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Redactor } from './core/util/redact';
 import { redactingLogger, type Logger } from './core/log';
 import type { NodeStatus } from './core/workflows/nodeStatus';
-import { ConnectionManager } from './connection';
+import { ConnectionManager, originOfProfileNamed } from './connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
 import { registerContractActions } from './contracts/contractActionsCommands';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
@@ -21,7 +21,7 @@ import {
 } from './debugging/debuggingFeature';
 import { importDevSecrets } from './devSecrets';
 import { registerNodeCommands } from './node/nodeCommands';
-import { setRunMode } from './platform/automation';
+import { runMode, setRunMode } from './platform/automation';
 import { registerProfileCommands } from './profiles/profileCommands';
 import { SecretStore } from './secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
@@ -124,9 +124,11 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   context.subscriptions.push(...contractPanel.disposables);
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
-  void importDevSecrets(secrets, log).then((imported) => {
-    if (imported) connection.reset();
-  });
+  void importDevSecrets(secrets, log, { mode: runMode(), originOf: originOfProfileNamed }).then(
+    (imported) => {
+      if (imported) connection.reset();
+    },
+  );
 
   const activatedInMs = performance.now() - started;
   log.info(`Alephium Gateway activated in ${activatedInMs.toFixed(1)} ms`);

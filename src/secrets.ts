@@ -1,7 +1,13 @@
 import * as vscode from 'vscode';
 import { publicKeyFromPrivateKey } from './core/protocol';
 import type { Redactor } from './core/util/redact';
-import { decodeStoredKey, encodeBoundKey, keyForOrigin, type StoredKey } from './core/util/boundKey';
+import {
+  decodeStoredKey,
+  encodeBoundKey,
+  keyForOrigin,
+  type KeyRequestContext,
+  type StoredKey,
+} from './core/util/boundKey';
 
 /**
  * The only place secrets are read or written: VS Code's SecretStorage (the OS keychain on desktop).
@@ -36,14 +42,31 @@ export class SecretStore implements vscode.Disposable {
 
   /**
    * The key of a profile for requests to `origin` (`{baseUrl}/{slug}`): only when it was entered for
-   * that origin (see core/util/boundKey); otherwise `boundTo` says where it belongs. A key stored before
-   * keys were bound is bound to the first origin it is used for.
+   * that origin (the rule is core/util/boundKey's `keyForOrigin`); otherwise `boundTo` says where it
+   * belongs, or `unbound` that it was stored without an origin and waits for the user's consent. A key
+   * stored without an origin for a profile of the user's own settings is bound to it at once.
    */
-  async apiKeyFor(profileName: string, origin: string): Promise<{ key?: string; boundTo?: string }> {
+  async apiKeyFor(
+    profileName: string,
+    origin: string,
+    context: KeyRequestContext = {},
+  ): Promise<{ key?: string; boundTo?: string; unbound?: boolean }> {
     const stored = await this.readApiKey(profileName);
-    const { key, boundTo, bindNow } = keyForOrigin(stored, origin);
+    const { key, boundTo, bindNow, unbound } = keyForOrigin(stored, origin, context);
     if (bindNow && key) await this.setApiKey(profileName, key, origin);
-    return { ...(key ? { key } : {}), ...(boundTo ? { boundTo } : {}) };
+    return { ...(key ? { key } : {}), ...(boundTo ? { boundTo } : {}), ...(unbound ? { unbound } : {}) };
+  }
+
+  /**
+   * Binds the stored key of a profile to `to`, once the user allowed it in a modal naming that origin.
+   * Only the key that was asked about moves: one still bound to `from` (undefined: stored without an
+   * origin); if it was replaced or moved meanwhile, nothing happens and this resolves false.
+   */
+  async moveApiKey(profileName: string, from: string | undefined, to: string): Promise<boolean> {
+    const stored = await this.readApiKey(profileName);
+    if (!stored || stored.origin !== from) return false;
+    await this.setApiKey(profileName, stored.key, to);
+    return true;
   }
 
   async setApiKey(profileName: string, key: string, origin?: string): Promise<void> {

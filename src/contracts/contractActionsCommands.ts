@@ -50,6 +50,7 @@ import { argString, argValue, askText, onlyCandidates, pick } from '../util/prom
 import type { FailureReporter } from '../debugging/debuggingFeature';
 import type * as ActionsEngineModule from './actionsEngine';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
+import { writeDeploymentsEntry } from './deploymentsWriter';
 
 export interface ContractActionsDeps extends CommandContext {
   readonly connection: ConnectionManager;
@@ -504,27 +505,11 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     };
   };
 
-  /** `deployments/.deployments.<network>.json` in the workspace folder that holds the artifact. */
-  const writeDeployment = async (
-    artifact: ContractArtifact,
-    network: string,
-    record: DeploymentRecord,
-  ): Promise<{ file: string; name: string }> => {
-    const folder =
-      (artifact.file ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(artifact.file)) : undefined) ??
-      vscode.workspace.workspaceFolders?.[0];
-    if (!folder) throw new Error('No workspace folder is open to write the deployments file into.');
-    const uri = vscode.Uri.joinPath(folder.uri, 'deployments', `.deployments.${network}.json`);
-    let existing: string | undefined;
-    try {
-      existing = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch {
-      existing = undefined;
-    }
-    const { text, name } = (await actions()).addDeployment(existing, record);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    return { file: vscode.workspace.asRelativePath(uri), name };
-  };
+  /** `deployments/.deployments.<network>.json` of the project that holds the artifact (deploymentsWriter.ts). */
+  const writeDeployment = (artifact: ContractArtifact, network: string, record: DeploymentRecord) =>
+    writeDeploymentsEntry(deps.artifacts, artifact, network, async (existing) =>
+      (await actions()).addDeployment(existing, record),
+    );
 
   const deploy = async (args?: unknown): Promise<DeployView> => {
     const { request, artifact, registry } = await deployRequest(args);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { ArtifactRegistry, type SourceFile } from '../core/artifacts';
+import { ArtifactRegistry, isDeploymentsPath, type SourceFile } from '../core/artifacts';
+import { DEPLOYMENTS_FILE_READ_LIMIT } from '../core/artifacts/deploymentsFile';
 import type { Logger } from '../core/log';
 import { DisposableBase } from '../util/lifecycle';
 
@@ -12,6 +13,16 @@ const PATTERN =
 const EXCLUDE = '**/node_modules/**';
 /** Compilers rewrite dozens of files at once; one rebuild after the burst is enough. */
 const DEBOUNCE_MS = 300;
+/**
+ * An artifact larger than this is skipped (with a log line): real ones are kilobytes (a contract's code
+ * is at most 32 KB), and up to 2000 files are read, so a workspace must not make each one megabytes.
+ * Deployments files hold every deploy transaction and get the writer's larger bound.
+ */
+export const ARTIFACT_READ_LIMIT = 2 * 1024 * 1024;
+
+function readLimitOf(path: string): number {
+  return isDeploymentsPath(path) ? DEPLOYMENTS_FILE_READ_LIMIT : ARTIFACT_READ_LIMIT;
+}
 
 /**
  * The workspace's artifacts and deployments as one ArtifactRegistry, rebuilt when any of them changes.
@@ -19,6 +30,8 @@ const DEBOUNCE_MS = 300;
  */
 export class WorkspaceArtifacts extends DisposableBase {
   private current = ArtifactRegistry.fromFiles([]);
+  /** The URI of every file of the current registry, by the path the registry knows it by. */
+  private uris = new Map<string, vscode.Uri>();
   private loading: Promise<ArtifactRegistry> | undefined;
   private loadedOnce = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -47,6 +60,14 @@ export class WorkspaceArtifacts extends DisposableBase {
     return this.current;
   }
 
+  /**
+   * The file an artifact (or deployments file) was read from: what the registry calls `file` is a path
+   * for people (relative, with the folder's name in a multi-root workspace); this is where it really is.
+   */
+  uriOf(file: string | undefined): vscode.Uri | undefined {
+    return file === undefined ? undefined : this.uris.get(file);
+  }
+
   private scheduleReload(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.reload(), DEBOUNCE_MS);
@@ -59,16 +80,25 @@ export class WorkspaceArtifacts extends DisposableBase {
   }
 
   private async read(): Promise<ArtifactRegistry> {
-    const uris = await vscode.workspace.findFiles(PATTERN, EXCLUDE, 2000);
+    const found = await vscode.workspace.findFiles(PATTERN, EXCLUDE, 2000);
     const files: SourceFile[] = [];
+    const uris = new Map<string, vscode.Uri>();
     await Promise.all(
-      uris.map(async (uri) => {
+      found.map(async (uri) => {
+        const path = vscode.workspace.asRelativePath(uri, true);
         try {
+          const limit = readLimitOf(path);
+          const { size } = await vscode.workspace.fs.stat(uri);
+          if (size > limit) {
+            this.log.warn(
+              `Artifacts: skipped ${path}: ${(size / 1024 / 1024).toFixed(1)} MB is more than the ${limit / 1024 / 1024} MB an artifact file may have`,
+            );
+            return;
+          }
           const bytes = await vscode.workspace.fs.readFile(uri);
-          files.push({
-            path: vscode.workspace.asRelativePath(uri, true),
-            text: new TextDecoder().decode(bytes),
-          });
+          if (bytes.byteLength > limit) return; // grew since the stat: next time it is reported
+          files.push({ path, text: new TextDecoder().decode(bytes) });
+          uris.set(path, uri);
         } catch (error) {
           this.log.warn(
             `Could not read ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`,
@@ -82,6 +112,7 @@ export class WorkspaceArtifacts extends DisposableBase {
       `Artifacts: ${registry.contracts.length} contract(s), ${registry.deployments().length} deployed contract(s) in ${registry.deploymentFiles.length} deployments file(s)`,
     );
     this.current = registry;
+    this.uris = uris;
     this.loadedOnce = true;
     if (!this.isDisposed) this.changed.fire(registry);
     return registry;

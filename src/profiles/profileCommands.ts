@@ -1,12 +1,21 @@
 import * as vscode from 'vscode';
 import { isGatewayError, slugProblem } from '../core/gateway';
+import {
+  baseUrlProblem,
+  networkNameProblem,
+  profileFactLines,
+  type ProfileFacts,
+} from '../core/gateway/profile';
+import { UserCancelledError } from '../core/errors';
 import { addressFromPublicKey, groupOfAddress, publicKeyFromPrivateKey } from '../core/protocol';
 import * as config from '../config';
 import { originOf, type ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
 import type { SecretStore } from '../secrets';
 import type { Redactor } from '../core/util/redact';
-import { inert } from '../core/text/inert';
+import { apiKeyPromptWords } from '../core/util/boundKey';
+import { inert, inertLines, type Inert } from '../core/text/inert';
+import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, showError, showInfo } from '../platform/notify';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
@@ -35,14 +44,27 @@ export function registerProfileCommands(deps: ProfileDeps): vscode.Disposable[] 
 }
 
 function validateUrl(value: string): string | undefined {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'https:' || url.protocol === 'http:'
-      ? undefined
-      : 'Use an http:// or https:// URL.';
-  } catch {
-    return 'Not a URL, e.g. https://gateway.example.com';
-  }
+  // The one rule (core/gateway/profile.ts): https, or http only to this machine; no user name or password.
+  return baseUrlProblem(value.trim());
+}
+
+/**
+ * A command's arguments may replace or delete a key, or add or remove a profile, without the user seeing
+ * it only in the extension's own test runs (platform/automation.ts, the owner of that rule). Anywhere else
+ * (another extension, a task, a `command:` link may be the caller) the user confirms what they would do,
+ * in a modal; cancelling ends the command quietly.
+ */
+async function confirmArgumentChange(message: Inert, detail: Inert, action: string): Promise<void> {
+  if (argumentsMayActForUser()) return;
+  if ((await askModal(message, detail, action)) !== action) throw new UserCancelledError();
+}
+
+/** Why the dialog shows values the user did not type. */
+const NOT_TYPED_BY_YOU = inert`These values come from the command's caller (an extension, a task, a keybinding or a link), not from you.`;
+
+/** Whether the caller gave any field of a profile (then they, not the user, chose those values). */
+function givesProfileFields(args: unknown): boolean {
+  return ['name', 'kind', 'baseUrl', 'slug', 'network', 'plan'].some((f) => argValue(args, f) !== undefined);
 }
 
 async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.ProfileSetting> {
@@ -104,6 +126,9 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
         placeHolder: 'Network',
       })
     ).label;
+  // It names the deployments file: a caller's "../x" must not become a path.
+  const networkProblem = networkNameProblem(network);
+  if (networkProblem) throw new Error(`Network: ${networkProblem}`);
   const plan =
     kind === 'gateway'
       ? ((argString(args, 'plan') ??
@@ -118,6 +143,7 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
           ).label) as config.ProfileSetting['plan'])
       : undefined;
   if (plan && !PLANS.includes(plan)) throw new Error(`Plan must be one of ${PLANS.join(', ')}.`);
+  if (kind !== 'gateway' && kind !== 'node') throw new Error('Kind must be gateway or node.');
   const profile: config.ProfileSetting = {
     name: name.trim(),
     kind,
@@ -126,6 +152,18 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
     ...(slug ? { slug } : {}),
     ...(plan ? { plan } : {}),
   };
+  if (givesProfileFields(args)) {
+    const facts: ProfileFacts = profile;
+    await confirmArgumentChange(
+      inert`Add the profile "${profile.name}" and make it the active one?`,
+      inertLines([
+        profileFactLines(facts),
+        inert`Requests, and the API key you set for it, go to this URL.`,
+        NOT_TYPED_BY_YOU,
+      ]),
+      'Add Profile',
+    );
+  }
   await config.saveProfiles([...existing, profile]);
   await config.setActiveProfile(profile.name);
   deps.log.info(`Added profile "${profile.name}" (${kind}, ${network}) at ${baseUrl}`);
@@ -171,8 +209,14 @@ async function switchProfile(deps: ProfileDeps, args: unknown): Promise<string> 
 
 async function removeProfile(deps: ProfileDeps, args: unknown): Promise<void> {
   const profile = await chooseProfile(args, 'Remove profile');
-  if (argValue(args, 'name') === undefined) {
-    const ok = await askModal(inert`Remove profile "${profile.name}" and its API key?`, undefined, 'Remove');
+  const named = argString(args, 'name') ?? argString(args, 'profile');
+  // Picked by the user: asked as always. Named by a caller: asked too, except in the extension's tests.
+  if (named === undefined || !argumentsMayActForUser()) {
+    const ok = await askModal(
+      inert`Remove profile "${profile.name}" and its API key?`,
+      inertLines([inert`${profile.kind} · ${profile.network} · ${profile.baseUrl}`]),
+      'Remove',
+    );
     if (ok !== 'Remove') return;
   }
   await config.saveProfiles(config.profiles().filter((p) => p.name !== profile.name));
@@ -195,16 +239,31 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
   const profile = argString(args, 'profile')
     ? await chooseProfile({ name: argString(args, 'profile') }, '')
     : activeOrThrow();
+  // A profile that may not be used (plain http to another machine, say) gets no key: it would go there.
+  const urlProblem = baseUrlProblem(profile.baseUrl);
+  if (urlProblem) throw new Error(`Profile "${profile.name}": base URL ${urlProblem}. No key was stored.`);
+  const origin = originOf(profile);
+  const fromWorkspace = config.profileComesFromWorkspace(profile.name);
   const key =
     argString(args, 'key') ??
     (await askText({
       title: `API key for "${profile.name}"`,
-      prompt: 'Stored only in VS Code SecretStorage; never in settings or logs.',
+      prompt: apiKeyPromptWords(profile.name, origin, fromWorkspace),
       password: true,
       validate: (v) => (v.trim().length < 8 ? 'That looks too short for an API key.' : undefined),
     }));
   const candidate = key.trim();
   const interactive = argString(args, 'key') === undefined;
+  if (!interactive)
+    await confirmArgumentChange(
+      inert`Store a new API key for profile "${profile.name}" and send it to ${origin}?`,
+      inertLines([
+        inert`It replaces the profile's key and goes with every request to ${origin}.`,
+        NOT_TYPED_BY_YOU,
+        ...(fromWorkspace ? [inert`This profile comes from this workspace's settings.`] : []),
+      ]),
+      'Store and Send',
+    );
   // Checked before it is stored: a mistyped key must not replace one that works.
   let version: string | undefined;
   try {
@@ -232,7 +291,7 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
     if (save !== 'Save Anyway')
       return { ok: false, message: `Not stored: could not check the key (${reason}).` };
   }
-  await deps.secrets.setApiKey(profile.name, candidate, originOf(profile));
+  await deps.secrets.setApiKey(profile.name, candidate, origin);
   const message =
     version !== undefined
       ? `API key saved for "${profile.name}"; the gateway answered (node ${version}).`
@@ -273,7 +332,7 @@ function loadKeyDerivation(): Promise<KeyDerivation> {
 async function importSignerKey(
   deps: ProfileDeps,
   args: unknown,
-): Promise<{ address: string; group: number }> {
+): Promise<{ address: string; group: number; replaced?: string }> {
   const given = argString(args, 'privateKey') ?? argString(args, 'mnemonic');
   // The BIP39/BIP32 code is loaded only when a mnemonic may come (not for a hex key given by argument).
   const derivation = given !== undefined && isHexKey(given) ? undefined : await loadKeyDerivation();
@@ -317,35 +376,61 @@ async function importSignerKey(
       index,
     ).privateKey;
   }
-  await deps.secrets.setSignerKey(privateKey);
   const address = addressFromPublicKey(publicKeyFromPrivateKey(privateKey));
   const group = groupOfAddress(address);
+  const current = await signerAddress(deps);
+  if (given !== undefined)
+    await confirmArgumentChange(
+      current === undefined
+        ? inert`Use the key of address ${address} (group ${group}) as the signer key?`
+        : inert`Replace the signer key of ${current.address} with the key of ${address} (group ${group})?`,
+      inertLines([
+        inert`Whatever is signed from now on is signed with it.`,
+        NOT_TYPED_BY_YOU,
+        ...(current === undefined || current.address === address
+          ? []
+          : [
+              inert`The current key (address ${current.address}) is deleted from SecretStorage: make sure you have a backup of it.`,
+            ]),
+      ]),
+      current === undefined ? 'Import Key' : 'Replace Key',
+    );
+  await deps.secrets.setSignerKey(privateKey);
   deps.log.info(`Signer key imported: address ${address} (group ${group})`);
   if (!given) void showInfo(inert`Signer key stored in SecretStorage. Address ${address}, group ${group}.`);
-  return { address, group };
+  return { address, group, ...(current && current.address !== address ? { replaced: current.address } : {}) };
+}
+
+/** The signer's address from its public key: showing it never reads the private key. */
+async function signerAddress(deps: ProfileDeps): Promise<{ address: string; group: number } | undefined> {
+  const publicKey = await deps.secrets.getSignerPublicKey();
+  if (!publicKey) return undefined;
+  const address = addressFromPublicKey(publicKey);
+  return { address, group: groupOfAddress(address) };
 }
 
 async function showSignerAddress(deps: ProfileDeps): Promise<{ address: string; group: number } | undefined> {
-  const key = await deps.secrets.getSignerKey();
-  if (!key) {
+  const signer = await signerAddress(deps);
+  if (!signer) {
     void showInfo(inert`No signer key is set.`, 'Import Signer Key').then((c) => {
       if (c) void vscode.commands.executeCommand(CommandIds.importSignerKey);
     });
     return undefined;
   }
-  const address = addressFromPublicKey(publicKeyFromPrivateKey(key));
-  const group = groupOfAddress(address);
+  const { address, group } = signer;
   void showInfo(inert`Signer address ${address} (group ${group})`, 'Copy Address').then((c) => {
     if (c) void vscode.env.clipboard.writeText(address);
   });
-  return { address, group };
+  return signer;
 }
 
 async function forgetSignerKey(deps: ProfileDeps, args: unknown): Promise<void> {
-  if (argValue(args, 'confirm') !== true) {
+  // `confirm: true` answers the question only in the extension's tests; anywhere else the user does.
+  if (argValue(args, 'confirm') !== true || !argumentsMayActForUser()) {
+    const signer = await signerAddress(deps);
     const ok = await askModal(
-      inert`Forget the signer key? Make sure you have a backup.`,
-      undefined,
+      signer ? inert`Forget the signer key of ${signer.address}?` : inert`Forget the signer key?`,
+      inert`It is deleted from SecretStorage. Make sure you have a backup.`,
       'Forget',
     );
     if (ok !== 'Forget') return;

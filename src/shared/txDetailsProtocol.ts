@@ -126,8 +126,107 @@ export type WebviewToHostMessage =
   | { readonly type: 'refresh' }
   | { readonly type: 'rendered'; readonly text: string };
 
-export function isWebviewToHostMessage(value: unknown): value is WebviewToHostMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const type = (value as { type?: unknown }).type;
-  return type === 'ready' || type === 'refresh' || type === 'rendered';
+/** Bounds the host holds every message from the page to (the page is not trusted to respect them). */
+export const TX_DETAILS_LIMITS = {
+  /**
+   * Hex characters of an unsigned transaction in the page's state: 64 KiB of bytes. A contract's code is
+   * at most 32 KB, so every real transaction fits; a page cannot make the host decode megabytes.
+   */
+  unsignedTxHexChars: 131_072,
+  /** Characters of the rendered text the page reports back (for tests). */
+  renderedChars: 200_000,
+} as const;
+
+function plainRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** Only these keys, each allowed at most once (an object literal cannot repeat one anyway). */
+function hasOnlyKeys(v: Record<string, unknown>, allowed: readonly string[]): boolean {
+  return Object.keys(v).every((k) => allowed.includes(k));
+}
+
+function isHexDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const digit = c >= 48 && c <= 57;
+    const lower = c >= 97 && c <= 102;
+    const upper = c >= 65 && c <= 70;
+    if (!digit && !lower && !upper) return false;
+  }
+  return true;
+}
+
+function group(value: unknown): number | undefined | false {
+  if (value === undefined) return undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 3 ? value : false;
+}
+
+/**
+ * The page's state (what it keeps with setState, and what VS Code hands back to revive a panel), parsed
+ * exactly: the known keys only, a 64-hex txId, groups 0-3, a boolean raw toggle, and an unsigned
+ * transaction of even-length hex within {@link TX_DETAILS_LIMITS}. Anything else is no state at all.
+ */
+export function parseTxDetailsState(value: unknown): TxDetailsState | undefined {
+  const v = plainRecord(value);
+  if (!v || !hasOnlyKeys(v, ['txId', 'fromGroup', 'toGroup', 'showRaw', 'unsignedTx'])) return undefined;
+  if (typeof v.txId !== 'string' || v.txId.length !== 64 || !isHexDigits(v.txId)) return undefined;
+  const fromGroup = group(v.fromGroup);
+  const toGroup = group(v.toGroup);
+  if (fromGroup === false || toGroup === false) return undefined;
+  if (v.showRaw !== undefined && typeof v.showRaw !== 'boolean') return undefined;
+  const hex = v.unsignedTx;
+  if (
+    hex !== undefined &&
+    (typeof hex !== 'string' ||
+      hex.length === 0 ||
+      hex.length > TX_DETAILS_LIMITS.unsignedTxHexChars ||
+      hex.length % 2 !== 0 ||
+      !isHexDigits(hex))
+  )
+    return undefined;
+  return {
+    txId: v.txId.toLowerCase(),
+    ...(fromGroup !== undefined ? { fromGroup } : {}),
+    ...(toGroup !== undefined ? { toGroup } : {}),
+    ...(v.showRaw === true ? { showRaw: true } : {}),
+    ...(typeof hex === 'string' ? { unsignedTx: hex.toLowerCase() } : {}),
+  };
+}
+
+/**
+ * A message from the page, parsed exactly (the contract panel's `parseWebviewMessage` does the same):
+ * one of the three shapes with no other keys, strings bounded. A `ready` whose state does not parse is
+ * still a `ready` (the page may hold a stale state), without it. Anything else is undefined: ignored.
+ */
+export function parseWebviewMessage(value: unknown): WebviewToHostMessage | undefined {
+  const v = plainRecord(value);
+  if (!v) return undefined;
+  switch (v.type) {
+    case 'ready': {
+      if (!hasOnlyKeys(v, ['type', 'state'])) return undefined;
+      const state = parseTxDetailsState(v.state);
+      return state ? { type: 'ready', state } : { type: 'ready' };
+    }
+    case 'refresh':
+      return hasOnlyKeys(v, ['type']) ? { type: 'refresh' } : undefined;
+    case 'rendered':
+      if (!hasOnlyKeys(v, ['type', 'text']) || typeof v.text !== 'string') return undefined;
+      return { type: 'rendered', text: v.text.slice(0, TX_DETAILS_LIMITS.renderedChars) };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What the host takes from the page's state when the page says `ready`: the raw toggle of this panel's
+ * own transaction, nothing else. Which transaction it shows, its groups and an unsigned transaction's
+ * bytes are the host's (a Decode Unsigned Transaction command put them there); a page never switches a
+ * panel to other bytes.
+ */
+export function adoptPageState(current: TxDetailsState, page: TxDetailsState | undefined): TxDetailsState {
+  if (page?.txId !== current.txId || page.showRaw !== true || current.showRaw === true) return current;
+  return { ...current, showRaw: true };
 }

@@ -4,12 +4,14 @@ import { decodeEvent } from '../core/artifacts';
 import { errorMessage } from '../core/errors';
 import type { EventByTxId, TxDetails, TxStatus } from '../core/gateway';
 import type { Logger } from '../core/log';
-import { groupsOfUnsignedTx } from '../core/protocol';
+import { groupsOfUnsignedTx, txIdFromUnsignedTx } from '../core/protocol';
 import { checkUnsignedTx, type DecodeCheck } from '../core/workflows/decodeCheck';
 import { buildTxDetailsModel, shortTxId, type DecodedEventLike } from '../core/workflows/txDetailsModel';
 import {
   TX_DETAILS_VIEW_TYPE,
-  isWebviewToHostMessage,
+  adoptPageState,
+  parseTxDetailsState,
+  parseWebviewMessage,
   type HostToWebviewMessage,
   type TxDetailsModel,
   type TxDetailsState,
@@ -48,7 +50,20 @@ function validGroup(g: unknown): number | undefined {
   return typeof g === 'number' && Number.isInteger(g) && g >= 0 && g <= 3 ? g : undefined;
 }
 
-/** Normalises what arrives from commands or a revived panel's state (which may be stale or edited). */
+/**
+ * The state of a panel VS Code revives after a reload: what its page kept, so it is parsed exactly and
+ * bounded (shared/txDetailsProtocol.ts). An unsigned transaction is kept only when its bytes are the
+ * transaction the panel is about (their txId), as Decode Unsigned Transaction opened it; otherwise the
+ * panel shows the txId as a transaction.
+ */
+export function revivedState(raw: unknown): TxDetailsState | undefined {
+  const state = parseTxDetailsState(raw);
+  if (!state?.unsignedTx || txIdFromUnsignedTx(state.unsignedTx) === state.txId) return state;
+  const { unsignedTx: _dropped, ...rest } = state;
+  return rest;
+}
+
+/** Normalises what arrives from commands (a pasted transaction, a txId and its groups). */
 export function toState(value: unknown): TxDetailsState | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
@@ -109,7 +124,7 @@ export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPan
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, raw: unknown): Promise<void> {
-    const state = toState(raw);
+    const state = revivedState(raw);
     // Options are not persisted with the panel: apply them again before any HTML is set.
     panel.webview.options = this.options();
     if (!state) {
@@ -206,17 +221,19 @@ export class TxDetailsPanel extends DisposableBase {
       }),
     );
     this.register(
-      panel.webview.onDidReceiveMessage((message: unknown) => {
-        if (!isWebviewToHostMessage(message)) return;
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        // Parsed exactly and bounded; anything else from the page is ignored.
+        const message = parseWebviewMessage(raw);
+        if (!message) return;
         if (message.type === 'ready') {
-          const revived = toState(message.state);
-          if (revived?.txId === this.state.txId && revived.showRaw !== undefined) this.state = revived;
+          // Only the raw toggle comes from the page: never the transaction or its bytes.
+          this.state = adoptPageState(this.state, message.state);
           if (this.model) this.post({ type: 'render', model: this.model, state: this.state });
           else void this.load();
         } else if (message.type === 'refresh') {
           void this.load();
         } else if (message.type === 'rendered') {
-          this.manager.record({ txId: this.state.txId, text: message.text.slice(0, 200_000) });
+          this.manager.record({ txId: this.state.txId, text: message.text });
         }
       }),
     );

@@ -241,5 +241,17 @@ describe('gateway input validation', () => {
     assert.doesNotThrow(() =>
       validateProfile({ kind: 'node', baseUrl: 'http://127.0.0.1:22973', network: 'devnet' }),
     );
+    // The key travels in a header: plain http only to this machine, for either kind.
+    assert.throws(() => validateProfile({ ...base, baseUrl: 'http://gw.test' }), { field: 'baseUrl' });
+    assert.throws(
+      () => validateProfile({ kind: 'node', baseUrl: 'http://10.0.0.5:22973', network: 'devnet' }),
+      {
+        field: 'baseUrl',
+      },
+    );
+    // A user name or password in the URL would be logged and shown with it.
+    assert.throws(() => validateProfile({ ...base, baseUrl: 'https://u:p@gw.test' }), { field: 'baseUrl' });
+    // The network names the deployments file: `..` must not climb out of deployments/.
+    assert.throws(() => validateProfile({ ...base, network: '../../x' }), { field: 'network' });
   });
 });
