@@ -49,8 +49,8 @@ const undiciAsSeparateFile = {
 
 /**
  * Code loaded on first use, each as its own file next to dist/extension.js, so activation loads none of it:
- * the Ralph scanner and failure explainer (src/debugging/loadEngine.ts), the script, bytecode and
- * verification code of Simulate/Execute/Deploy (src/contracts/contractActionsCommands.ts) and the BIP39/BIP32
+ * the Ralph scanner and failure explainer (src/debugging/loadEngine.ts), the verification, signing, script
+ * and bytecode code of Send/Sweep/Simulate/Execute/Deploy (src/platform/lazyEngine.ts) and the BIP39/BIP32
  * code of mnemonic import (src/profiles/profileCommands.ts). Their `import('./x')` becomes a `require` of
  * the separate file at run time; under tsx it is the module itself.
  */
@@ -62,9 +62,9 @@ const LAZY_MODULES = [
     out: 'debuggingEngine.js',
   },
   {
-    dir: /[\\/]src[\\/]contracts$/,
+    dir: /[\\/]src[\\/]platform$/,
     spec: './actionsEngine',
-    entry: 'src/contracts/actionsEngine.ts',
+    entry: 'src/platform/actionsEngine.ts',
     out: 'actionsEngine.js',
   },
   {

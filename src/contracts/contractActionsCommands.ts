@@ -14,12 +14,15 @@ import {
 } from '../core/artifacts';
 
 import { attoToAlph, decodeUnsignedTx, groupOfAddress } from '../core/protocol';
-import type { ArtifactLookup, BuiltScriptTx, DeploymentRecord } from '../core/workflows/contractActions';
+import type {
+  ArtifactLookup,
+  BuiltScriptTx,
+  DeploymentRecord,
+  ScriptVerifier,
+} from '../core/workflows/contractActions';
+import { actionsEngine, type ActionsEngine } from '../platform/lazyEngine';
 import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/workflows/contractCall';
 import { shortTxId } from '../core/workflows/txDetailsModel';
-import { TransferVerificationError, verifyScriptTx } from '../core/workflows/verifyTransfer';
-import { confirmSignAndSubmit } from '../core/signing/signingPath';
-import { scriptConfirmation } from '../core/workflows/confirmation';
 import type {
   DeployRequest,
   DeployView,
@@ -48,7 +51,6 @@ import type { TrackedTransactions } from '../transactions/trackedTransactions';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, onlyCandidates, pick } from '../util/prompts';
 import type { FailureReporter } from '../debugging/debuggingFeature';
-import type * as ActionsEngineModule from './actionsEngine';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 import { writeDeploymentsEntry } from './deploymentsWriter';
 
@@ -89,22 +91,12 @@ function tokensOf(value: unknown): { id: string; amount: string }[] | undefined 
   });
 }
 
-type ActionsEngine = typeof ActionsEngineModule;
-/** This bundle's verifier: the one whose verified transactions the signer (also in this bundle) accepts. */
-const SCRIPT_VERIFIER = { verifyScriptTx, TransferVerificationError };
-
-let engine: Promise<ActionsEngine> | undefined;
-
-/**
- * The script, bytecode and verification code, loaded on the first Simulate, Execute or Deploy: esbuild
- * maps `./actionsEngine` to the separate dist/actionsEngine.js (esbuild.js), keeping activation small.
- */
-function actions(): Promise<ActionsEngine> {
-  engine ??= import('./actionsEngine').catch((error: unknown) => {
-    engine = undefined;
-    throw error;
-  });
-  return engine;
+/** The engine's own verifier: the one whose verified transactions its signing path accepts. */
+function verifierOf(engine: ActionsEngine): ScriptVerifier {
+  return {
+    verifyScriptTx: engine.verifyScriptTx,
+    TransferVerificationError: engine.TransferVerificationError,
+  };
 }
 
 export function registerContractActions(deps: ContractActionsDeps): vscode.Disposable[] {
@@ -233,7 +225,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     const signer = await signerAddressIfAny(deps.secrets);
     const signerAddress =
       signer !== undefined && groupOfAddress(signer) === groupOfAddress(request.address) ? signer : undefined;
-    const prepared = (await actions()).prepareMethodCall(request, {
+    const prepared = (await actionsEngine()).prepareMethodCall(request, {
       artifact,
       registry,
       ...(signerAddress ? { signerAddress } : {}),
@@ -245,7 +237,8 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         location: vscode.ProgressLocation.Notification,
         title: `Simulating ${artifact.name}.${prepared.fn.name}…`,
       },
-      async () => (await actions()).simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
+      async () =>
+        (await actionsEngine()).simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
     );
     for (const d of view.debugMessages) log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
     const explained = await reportSimulation(view, request, artifact, 'simulate');
@@ -269,11 +262,14 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     action: string,
     label: string,
   ) => {
-    const sent = await confirmSignAndSubmit(
-      { ...signingDeps(deps, ctx, args, action), client: ctx.client },
-      built.verified,
-      scriptConfirmation(title, built.verified, built.lines, { profileNetwork: ctx.network }),
-    ).catch(refused);
+    const engine = await actionsEngine();
+    const sent = await engine
+      .confirmSignAndSubmit(
+        { ...signingDeps(deps, ctx, args, action), client: ctx.client },
+        built.verified,
+        engine.scriptConfirmation(title, built.verified, built.lines, { profileNetwork: ctx.network }),
+      )
+      .catch(refused);
     deps.store.track(
       { txId: sent.txId, fromGroup: sent.fromGroup, toGroup: sent.toGroup, label },
       decodeUnsignedTx(sent.unsignedTx),
@@ -330,7 +326,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     try {
       const events = await ctx.client.getEventsByTxId(txId, { priority: 'user' });
       const lookup = await deps.artifactLookup(events.map((e) => e.contractAddress));
-      return (await actions()).eventViews(events, lookup, registry);
+      return (await actionsEngine()).eventViews(events, lookup, registry);
     } catch (e) {
       log.warn(`Events of ${txId} could not be read: ${String(e)}`);
       return [];
@@ -341,7 +337,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
     const request: ExecuteRequest = await methodRequest(args, 'Execute Contract Method');
     const { artifact, registry } = await contractArtifact(request.address, args);
     const ctx = await signerContext(deps);
-    const prepared = (await actions()).prepareMethodCall(request, {
+    const prepared = (await actionsEngine()).prepareMethodCall(request, {
       artifact,
       registry,
       signerAddress: ctx.fromAddress,
@@ -356,7 +352,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         try {
           progress.report({ message: 'Simulating first (nothing is signed)…' });
           const simulation = await (
-            await actions()
+            await actionsEngine()
           ).simulateMethodCall(
             { client: ctx.client, artifactOf: lookup, registry, signal: controller.signal },
             prepared,
@@ -364,7 +360,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
           if (!simulation.ok) return { simulation, built: undefined };
           progress.report({ message: 'Building on the gateway and verifying the bytes…' });
           const built = await (
-            await actions()
+            await actionsEngine()
           )
             .buildAndVerifyExecute(
               ctx.client,
@@ -372,7 +368,7 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
               ctx.publicKey,
               simulation.gasUsed,
               await networkPinFor(ctx),
-              SCRIPT_VERIFIER,
+              verifierOf(await actionsEngine()),
               controller.signal,
             )
             .catch(refused);
@@ -508,13 +504,13 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
   /** `deployments/.deployments.<network>.json` of the project that holds the artifact (deploymentsWriter.ts). */
   const writeDeployment = (artifact: ContractArtifact, network: string, record: DeploymentRecord) =>
     writeDeploymentsEntry(deps.artifacts, artifact, network, async (existing) =>
-      (await actions()).addDeployment(existing, record),
+      (await actionsEngine()).addDeployment(existing, record),
     );
 
   const deploy = async (args?: unknown): Promise<DeployView> => {
     const { request, artifact, registry } = await deployRequest(args);
     const ctx = await signerContext(deps);
-    const prepared = (await actions()).prepareDeploy(request, artifact, ctx.fromAddress, registry);
+    const prepared = (await actionsEngine()).prepareDeploy(request, artifact, ctx.fromAddress, registry);
     const built = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
       async (progress, token) => {
@@ -523,14 +519,14 @@ export function registerContractActions(deps: ContractActionsDeps): vscode.Dispo
         try {
           progress.report({ message: 'Building on the gateway and verifying the deploy script…' });
           return await (
-            await actions()
+            await actionsEngine()
           )
             .buildAndVerifyDeploy(
               ctx.client,
               prepared,
               ctx.publicKey,
               await networkPinFor(ctx),
-              SCRIPT_VERIFIER,
+              verifierOf(await actionsEngine()),
               controller.signal,
             )
             .catch(refused);

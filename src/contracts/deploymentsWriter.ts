@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ContractArtifact } from '../core/artifacts';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
+import { actionsEngine } from '../platform/lazyEngine';
 
 /** The folder of the artifact's file; with no known file, the workspace's only folder (never a guess). */
 function folderOf(artifactUri: vscode.Uri | undefined): vscode.WorkspaceFolder {
@@ -41,7 +42,7 @@ export async function writeDeploymentsEntry(
   const artifactUri = artifacts.uriOf(artifact.file);
   const folder = folderOf(artifactUri);
   // The writer comes with Deploy's lazy bundle (dist/actionsEngine.js), not with activation.
-  const { projectRootOf, updateDeploymentsFile } = await import('./actionsEngine');
+  const { projectRootOf, updateDeploymentsFile } = await actionsEngine();
   const root = projectRootOf(folder.uri.fsPath, artifactUri?.fsPath);
   const written = await updateDeploymentsFile(folder.uri.fsPath, network, merge, root);
   const shown =

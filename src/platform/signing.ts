@@ -10,20 +10,15 @@ import type { GatewayClient } from '../core/gateway';
 import type { Logger } from '../core/log';
 import { addressFromPublicKey } from '../core/protocol';
 import { UserCancelledError } from '../core/errors';
-import {
-  TransferDeclinedError,
-  networkPin,
-  type ConfirmStage,
-  type Confirmation,
-  type SigningDeps,
-} from '../core/signing/signingPath';
+import type { ConfirmStage, Confirmation, SigningDeps } from '../core/signing/signingPath';
 import { inert, inertLines } from '../core/text/inert';
-import { TransferVerificationError, type VerifyOptions } from '../core/workflows/verifyTransfer';
+import type { TransferVerificationError, VerifyOptions } from '../core/workflows/verifyTransfer';
 import * as config from '../config';
 import type { ConnectionManager } from '../connection';
 import type { SecretStore } from '../secrets';
 import { argValue } from '../util/prompts';
 import { runMode } from './automation';
+import { actionsEngine } from './lazyEngine';
 import { askModal } from './notify';
 
 export interface SignerContext {
@@ -65,8 +60,8 @@ export async function signerAddressIfAny(secrets: SecretStore): Promise<string |
 }
 
 /** The bytes' network id the profile allows (mainnet 0, testnet 1, a devnet's own id, never 0 or 1). */
-export function networkPinFor(ctx: SignerContext): Promise<VerifyOptions> {
-  return networkPin(
+export async function networkPinFor(ctx: SignerContext): Promise<VerifyOptions> {
+  return (await actionsEngine()).networkPin(
     ctx.network,
     async () => (await ctx.client.getChainParams({ priority: 'user' })).networkId,
   );
@@ -135,16 +130,21 @@ export function signingDeps(
 
 /** Declining is a cancellation (quiet); a refused build is an error that says what differed. */
 export function rethrowRefusal(log: Logger, error: unknown): never {
-  if (error instanceof TransferDeclinedError) {
+  // By name: the classes live in the lazily loaded engine (platform/actionsEngine.ts).
+  if (error instanceof Error && error.name === 'TransferDeclinedError') {
     log.info(`${error.message}; nothing was signed.`);
     throw new UserCancelledError();
   }
-  if (error instanceof TransferVerificationError) {
+  if (isVerificationError(error)) {
     log.error(
       `Refused before signing (${error.problems.length} problem(s)):\n${error.problems.map((p) => `  [${p.check}] ${p.message}`).join('\n')}`,
     );
   }
   throw error;
+}
+
+function isVerificationError(error: unknown): error is TransferVerificationError {
+  return error instanceof Error && error.name === 'TransferVerificationError' && 'problems' in error;
 }
 
 /** Progress in a notification with a Cancel button, wired to an AbortSignal. */

@@ -1,15 +1,7 @@
 import * as vscode from 'vscode';
 import { attoToAlph, decodeUnsignedTx } from '../core/protocol';
 import { checkUnsignedTx, normalizeUnsignedTxHex } from '../core/workflows/decodeCheck';
-import {
-  SweepIncompleteError,
-  sendSweep,
-  sendTransfer,
-  type ProgressStep,
-  type SendDeps,
-  type SentSigned,
-  type SentTransfer,
-} from '../core/workflows/sendTransfer';
+import type { ProgressStep, SendDeps, SentSigned, SentTransfer } from '../core/workflows/sendTransfer';
 import {
   checkAlphAmount,
   checkGroups,
@@ -29,6 +21,7 @@ import { shortTxId } from '../core/workflows/txDetailsModel';
 import type { TransferRequest, VerifyOptions } from '../core/workflows/verifyTransfer';
 import { inert, type Inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
+import { actionsEngine } from '../platform/lazyEngine';
 import {
   networkPinFor,
   rethrowRefusal,
@@ -169,7 +162,10 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
   let sent: SentSigned;
   try {
     sent = await withSendProgress('Alephium: Send Transfer', async (report, signal) =>
-      sendTransfer(sendDeps(deps, ctx, args, await networkPinFor(ctx), report, signal), request),
+      (await actionsEngine()).sendTransfer(
+        sendDeps(deps, ctx, args, await networkPinFor(ctx), report, signal),
+        request,
+      ),
     );
   } catch (error) {
     rethrowRefusal(deps.log, error);
@@ -211,14 +207,14 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   let swept;
   try {
     swept = await withSendProgress('Alephium: Sweep Address', async (report, signal) =>
-      sendSweep(sendDeps(deps, ctx, args, await networkPinFor(ctx), report, signal), {
+      (await actionsEngine()).sendSweep(sendDeps(deps, ctx, args, await networkPinFor(ctx), report, signal), {
         fromPublicKey: ctx.publicKey,
         toAddress: to,
         ...(gasPrice !== undefined ? { gasPrice } : {}),
       }),
     );
   } catch (error) {
-    if (error instanceof SweepIncompleteError) {
+    if (error instanceof (await actionsEngine()).SweepIncompleteError) {
       // What went out is real: track it even though the rest failed.
       error.submitted.forEach((s, i) => track(deps, s, `Sweep ${i + 1} → ${to.slice(0, 8)}…`));
     }

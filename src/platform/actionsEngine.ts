@@ -1,0 +1,15 @@
+// The code of money and contract actions, loaded on the first Send, Sweep, Simulate, Execute or Deploy:
+// esbuild builds it as dist/actionsEngine.js (esbuild.js, LAZY_MODULES), so verification, the signing path,
+// the script and bytecode code and the deployments file writer are not part of the activation bundle.
+// Everything that signs lives in this one module instance, so a VerifiedTransfer made here is the one its
+// signing path accepts (the brand is a WeakSet of this bundle).
+export * from '../core/workflows/contractActions';
+export { projectRootOf, updateDeploymentsFile } from '../core/artifacts/deploymentsFile';
+export {
+  TransferVerificationError,
+  verifyScriptTx,
+  isVerifiedTransfer,
+} from '../core/workflows/verifyTransfer';
+export { SweepIncompleteError, sendSweep, sendTransfer } from '../core/workflows/sendTransfer';
+export { scriptConfirmation } from '../core/workflows/confirmation';
+export { TransferDeclinedError, confirmSignAndSubmit, networkPin } from '../core/signing/signingPath';
