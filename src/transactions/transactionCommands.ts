@@ -36,6 +36,7 @@ import type { SecretStore } from '../secrets';
 import { registerCommand, type CommandContext } from '../util/commands';
 import { argString, argValue, askText, pick } from '../util/prompts';
 import type { TrackedTransactions } from './trackedTransactions';
+import { TX_DETAILS_LIMITS } from '../shared/txDetailsProtocol';
 import { toState, type TxDetailsPanels } from './txDetailsPanel';
 
 export interface TransactionCommandDeps extends CommandContext {
@@ -240,18 +241,27 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   };
 }
 
+/** What is wrong with a pasted unsigned transaction before it is decoded: hex, even, and not megabytes. */
+function pastedTxProblem(text: string): string | undefined {
+  const hex = normalizeUnsignedTxHex(text);
+  if (hex.length > TX_DETAILS_LIMITS.unsignedTxHexChars)
+    return `${hex.length / 2} bytes is more than any transaction holds (at most ${TX_DETAILS_LIMITS.unsignedTxHexChars / 2}).`;
+  return /^[0-9a-f]+$/.test(hex) && hex.length % 2 === 0
+    ? undefined
+    : 'Hex digits only (an even number of them).';
+}
+
 async function decodeCommand(deps: TransactionCommandDeps, args: unknown) {
   const text =
     argString(args, 'unsignedTx') ??
     (await askText({
       title: 'Decode Unsigned Transaction',
       prompt: 'Paste the unsigned transaction (hex)',
-      validate: (v) =>
-        /^[0-9a-f]+$/.test(normalizeUnsignedTxHex(v)) && normalizeUnsignedTxHex(v).length % 2 === 0
-          ? undefined
-          : 'Hex digits only (an even number of them).',
+      validate: pastedTxProblem,
     }));
   const hex = normalizeUnsignedTxHex(text);
+  const problem = pastedTxProblem(hex);
+  if (problem) throw new Error(`Unsigned transaction: ${problem}`);
   // Local decoding first: a malformed paste fails here with a field-named error and costs no request.
   checkUnsignedTx(hex);
   const client = deps.connection.state.client;

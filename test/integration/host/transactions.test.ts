@@ -180,6 +180,17 @@ describe('Transactions: send, verify, track and show against the sandbox gateway
     assert.ok(shown.text?.includes('re-encodes to exactly these bytes'));
   });
 
+  it('refuses a pasted transaction of megabytes before decoding it or asking the gateway', async () => {
+    const before = sandbox.requests.length;
+    await assert.rejects(
+      Promise.resolve(
+        vscode.commands.executeCommand(CommandIds.decodeUnsignedTx, { unsignedTx: '00'.repeat(1_000_000) }),
+      ),
+      /Unsigned transaction: 1000000 bytes is more than any transaction holds \(at most 65536\)/,
+    );
+    assert.equal(sandbox.requests.length, before, 'no request');
+  });
+
   it('tracks a txId given by hand and untracks it from the view', async () => {
     const result = await vscode.commands.executeCommand<{ txId: string }>(CommandIds.trackTransaction, {
       txId: sentTxId,
