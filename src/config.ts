@@ -55,6 +55,23 @@ export function profileComesFromWorkspace(name: string): boolean {
   return Array.isArray(fromWorkspace) && fromWorkspace.some((p) => isProfileSetting(p) && p.name === name);
 }
 
+/**
+ * Why the settings' profile of this name is not used, when an entry of that name exists but is not a
+ * valid profile (e.g. a network name that is not a plain word): said instead of "no profile".
+ */
+export function unusableProfileProblem(name: string): string | undefined {
+  const raw = section().get<unknown>('profiles');
+  if (!Array.isArray(raw)) return undefined;
+  const entry = raw.find(
+    (p): p is Record<string, unknown> =>
+      typeof p === 'object' && p !== null && (p as { name?: unknown }).name === name,
+  );
+  if (!entry || isProfileSetting(entry)) return undefined;
+  if (typeof entry.baseUrl !== 'string') return 'its baseUrl is missing';
+  if (entry.kind !== 'gateway' && entry.kind !== 'node') return 'its kind must be "gateway" or "node"';
+  return `its network ${networkNameProblem(entry.network) ?? 'is not valid'}`;
+}
+
 export function activeProfileName(): string | undefined {
   return section().get<string>('activeProfile') || undefined;
 }

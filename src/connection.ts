@@ -185,12 +185,18 @@ export class ConnectionManager implements vscode.Disposable {
 
   private build(): ConnectionState {
     const profile = config.activeProfile();
-    if (!profile)
+    if (!profile) {
+      const name = config.activeProfileName();
+      const unusable = name ? config.unusableProfileProblem(name) : undefined;
+      if (unusable) this.log.error(`Profile "${name}" in the settings is not used: ${unusable}.`);
       return {
         profile: undefined,
         client: undefined,
-        problem: 'No gateway profile is set up. Run "Alephium: Add Profile".',
+        problem: unusable
+          ? `Profile "${name}" in the settings is not used: ${unusable}. Fix it in alephium.profiles.`
+          : 'No gateway profile is set up. Run "Alephium: Add Profile".',
       };
+    }
     try {
       const proxy = config.proxySettings();
       const client = new GatewayClient({

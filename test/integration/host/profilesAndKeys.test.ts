@@ -104,6 +104,38 @@ describe('Keys and profiles by command arguments (test run), and what a profile 
     assert.ok(!profileNames().includes('Args loopback node'));
   });
 
+  it('says why a profile of the settings is not used instead of "no profile" (a bad network name)', async () => {
+    const config = vscode.workspace.getConfiguration('alephium');
+    const target = vscode.ConfigurationTarget.Workspace;
+    const before = {
+      profiles: config.inspect('profiles')?.workspaceValue,
+      active: config.inspect('activeProfile')?.workspaceValue,
+    };
+    try {
+      await config.update(
+        'profiles',
+        [{ name: 'Bad network', kind: 'node', baseUrl: 'http://127.0.0.1:9', network: '../../outside' }],
+        target,
+      );
+      await config.update('activeProfile', 'Bad network', target);
+      const error = await until('the connection to name the unusable profile', async () => {
+        try {
+          await run(CommandIds.addressInfo, { address: addressOf(KEY_A), show: 'none' });
+          return undefined;
+        } catch (e) {
+          return /Bad network/.test(String(e)) ? String(e) : undefined;
+        }
+      });
+      assert.match(
+        error,
+        /Profile "Bad network" in the settings is not used: its network must be a plain name/,
+      );
+    } finally {
+      await config.update('profiles', before.profiles, target);
+      await config.update('activeProfile', before.active, target);
+    }
+  });
+
   it('skips an artifact file over 2 MB with a log line', async () => {
     const api = await extensionApi();
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
