@@ -9,6 +9,8 @@ import {
   eventRow,
   eventsHeader,
   resolveWatched,
+  ROW_LABEL_CHARS,
+  ROW_TOOLTIP_CHARS,
   shortAddress,
   stateRows,
   type FieldRow,
@@ -16,6 +18,7 @@ import {
   type WatchedContract,
 } from '../core/workflows/watchedContracts';
 import { formatValue } from '../core/artifacts';
+import { plainText } from '../core/text/inert';
 import { CommandIds } from '../constants';
 import { DisposableBase } from '../util/lifecycle';
 
@@ -252,11 +255,16 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     }
   }
 
+  /** A message row; its text can hold a gateway's error or a model's warning: plain text, capped. */
   private message(id: string, label: string, tooltip?: string, icon = 'info'): ContractNode {
     return this.node({
       kind: 'message',
       id,
-      row: { label, ...(tooltip ? { tooltip, description: '' } : {}), icon },
+      row: {
+        label: plainText(label, ROW_LABEL_CHARS),
+        ...(tooltip ? { tooltip: plainText(tooltip, ROW_TOOLTIP_CHARS, true), description: '' } : {}),
+        icon,
+      },
     });
   }
 

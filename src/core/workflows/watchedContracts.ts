@@ -21,7 +21,7 @@ import {
 import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../protocol';
 import { isGatewayError } from '../gateway/errors';
 import type { ContractState } from '../gateway/schemas';
-import { codeSpan, markdownText, plainText, type SafeMarkdown } from '../text/inert';
+import { codeSpan, markdownText, plainText, safeMarkdown, type SafeMarkdown } from '../text/inert';
 import { RESULT_VALUE_CHARS } from '../presentation/resultDocument';
 
 // ---- watch list ---------------------------------------------------------------------------------------
@@ -425,10 +425,18 @@ export function problemBadge(error: unknown): string {
  * The title of a "Show Latest Events" listing: the number it lists, not the number asked for (a contract
  * may have fewer), nor the event counter (which also counts Debug events the node does not list).
  */
-export function latestEventsTitle(name: string, asked: number, listed: number, counter: number): string {
+export function latestEventsTitle(
+  name: string,
+  asked: number,
+  listed: number,
+  counter: number,
+): SafeMarkdown {
+  // Only the name is outside text (a deployments key or a watched name); the rest is ours, unescaped.
   const what =
-    listed === asked ? `Latest ${listed} event(s)` : `All ${listed} listed event(s) (${asked} asked for)`;
-  return `${what} of ${name}, newest first (event counter ${counter}, Debug events included)`;
+    listed === asked
+      ? safeMarkdown`Latest ${listed} event(s)`
+      : safeMarkdown`All ${listed} listed event(s) (${asked} asked for)`;
+  return safeMarkdown`${what} of ${name}, newest first (event counter ${counter}, Debug events included)`;
 }
 
 /**

@@ -25,11 +25,16 @@ describe('watched contracts: counts and problems say what the user sees', () => 
 
   it('a latest-events listing is titled by what it lists', () => {
     assert.match(
-      latestEventsTitle('Counter', 5, 4, 8),
+      latestEventsTitle('Counter', 5, 4, 8).markdown,
       /^All 4 listed event\(s\) \(5 asked for\) of Counter/,
     );
-    assert.match(latestEventsTitle('Counter', 5, 5, 12), /^Latest 5 event\(s\) of Counter/);
-    assert.match(latestEventsTitle('Counter', 5, 5, 12), /event counter 12, Debug events included/);
+    assert.match(latestEventsTitle('Counter', 5, 5, 12).markdown, /^Latest 5 event\(s\) of Counter/);
+    assert.match(latestEventsTitle('Counter', 5, 5, 12).markdown, /event counter 12, Debug events included/);
+    // The name is outside text (a deployments key): escaped; the title's own words are not.
+    assert.equal(
+      latestEventsTitle('[x](command:y)', 5, 5, 12).markdown.includes('\\[x\\]\\(command\\:y\\)'),
+      true,
+    );
   });
 
   it('a rejected key is not reported as an unreachable node', () => {
