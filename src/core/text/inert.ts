@@ -45,6 +45,7 @@ export function cap(text: string, max: number): string {
 export function cleanText(value: unknown, max = MAX_VALUE_CHARS, keepLines = false): string {
   // A huge input is cut before any pass over it, so the work is bounded by the cap, not the input.
   let text = stringOf(value);
+  const originalLength = text.length;
   if (text.length > max * 4 + 64) text = text.slice(0, max * 4 + 64);
   text = text.replace(ANSI_CSI, '').replace(CONTROLS, '').replace(INVISIBLES, '');
   text = keepLines
@@ -55,7 +56,10 @@ export function cleanText(value: unknown, max = MAX_VALUE_CHARS, keepLines = fal
         .join('\n')
         .trim()
     : collapseSpaces(text);
-  return cap(text, max);
+  // The note names the length of what came in, not of what was kept after the first cut.
+  return text.length > max || originalLength > max * 4 + 64
+    ? `${text.slice(0, max)}… (${originalLength} characters)`
+    : text;
 }
 
 /** Every run of whitespace (tabs, line breaks, spaces) as one space, trimmed. One pass, no regex. */

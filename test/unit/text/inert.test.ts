@@ -71,7 +71,7 @@ describe('inert text (the one owner of how outside text is shown)', () => {
 
   it('caps every value and every notice, saying how long it was', () => {
     const long = 'x'.repeat(10_000);
-    assert.match(plainText(long, 20), /^x{20}… \(\d+ characters\)$/);
+    assert.equal(plainText(long, 20), `${'x'.repeat(20)}… (10000 characters)`);
     assert.ok(inert`${long}${long}${long}${long}`.text.length <= MAX_NOTICE_CHARS + 40);
     const lines = inertLines(
       Array.from({ length: 200 }, (_, i) => `line ${i}`),
