@@ -173,7 +173,8 @@ export function blocksTable(fromTs: number, toTs: number, rows: readonly BlockRo
     String(r.txCount),
     r.hash,
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
+  // A loop, not Math.max(...cells): a day of blocks is tens of thousands of rows, past the argument limit.
+  const widths = header.map((h, i) => cells.reduce((w, c) => Math.max(w, (c[i] as string).length), h.length));
   // Numbers right-aligned, text left-aligned; the hash is last and needs no padding.
   const line = (c: readonly string[]) =>
     c

@@ -81,6 +81,19 @@ describe('blocks in a time range, as text', () => {
     for (let i = 0; i < rows.length; i++) assert.equal(lines[4 + i]!.indexOf(rows[i]!.hash), hashColumn);
     assert.doesNotMatch(text, /\|/, 'no Markdown table syntax');
   });
+
+  it('lists a day of blocks (more rows than a function call takes arguments)', () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => ({
+      hash: i.toString(16).padStart(64, '0'),
+      timestamp: Date.UTC(2026, 10, 24, 12) - i * 400,
+      chainFrom: i % 4,
+      chainTo: (i >> 2) % 4,
+      height: 300_000 - i,
+      txCount: 1,
+    }));
+    const text = blocksTable(Date.UTC(2026, 10, 23, 12), Date.UTC(2026, 10, 24, 12), rows);
+    assert.match(text, /: 200000 block\(s\), newest first/);
+  });
 });
 
 describe('tokens named by their issuing contract', () => {
