@@ -28,6 +28,26 @@ export function isMainnet(networkId: number | undefined, profileNetwork?: string
   return networkId === MAINNET_NETWORK_ID || profileNetwork?.trim().toLowerCase() === 'mainnet';
 }
 
+export const TESTNET_NETWORK_ID = 1;
+
+/** A network as a confirmation names it. */
+export interface NetworkText {
+  /** "mainnet", "testnet" or "devnet (id N)". */
+  readonly name: string;
+  readonly networkId: number;
+  readonly isMainnet: boolean;
+}
+
+export function networkText(networkId: number, profileNetwork?: string): NetworkText {
+  const name =
+    networkId === MAINNET_NETWORK_ID
+      ? 'mainnet'
+      : networkId === TESTNET_NETWORK_ID
+        ? 'testnet'
+        : `devnet (id ${networkId})`;
+  return { name, networkId, isMainnet: isMainnet(networkId, profileNetwork) };
+}
+
 export interface ConfirmationFacts {
   /** The transaction is on mainnet (see {@link isMainnet}). */
   readonly mainnet: boolean;

@@ -15,7 +15,6 @@
  * nothing about what may be signed.
  */
 import type { RequestOptions, SubmitRequest, SubmitResult } from '../gateway/client';
-import type { NetworkText } from '../workflows/confirmation';
 import {
   NotVerifiedError,
   isVerifiedTransfer,
@@ -23,7 +22,7 @@ import {
   type VerifiedTransfer,
   type VerifyOptions,
 } from '../workflows/verifyTransfer';
-import { confirmationDecision, type RunMode } from './confirmPolicy';
+import { confirmationDecision, type NetworkText, type RunMode } from './confirmPolicy';
 
 /** The signer as the signing path sees it: a public key, and a way to read the private key when allowed. */
 export interface SignerKey {

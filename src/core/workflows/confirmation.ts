@@ -5,7 +5,9 @@
  * renders it, and tests read it.
  */
 import { DEFAULT_GAS_AMOUNT, DEFAULT_GAS_PRICE, attoToAlph, groupOfAddress } from '../protocol';
-import { MAINNET_NETWORK_ID, isMainnet } from '../signing/confirmPolicy';
+import { networkText, type NetworkText } from '../signing/confirmPolicy';
+
+export { networkText, type NetworkText } from '../signing/confirmPolicy';
 import type { Confirmation } from '../signing/signingPath';
 import type { VerifiedOutput, VerifiedSweep, VerifiedToken, VerifiedTransfer } from './verifyTransfer';
 
@@ -30,13 +32,6 @@ export interface RecipientText {
   readonly lockedUntil?: string;
   /** Hex of the output message; absent when empty. */
   readonly message?: string;
-}
-
-export interface NetworkText {
-  /** "mainnet", "testnet" or "devnet (id N)". */
-  readonly name: string;
-  readonly networkId: number;
-  readonly isMainnet: boolean;
 }
 
 export interface ConfirmationSummary extends Confirmation {
@@ -71,18 +66,6 @@ export interface ConfirmationOptions {
   readonly profileNetwork?: string;
   /** Ask a second time when the total leaves more than this (atto), on any network. */
   readonly secondConfirmationAboveAtto?: bigint;
-}
-
-export const TESTNET_NETWORK_ID = 1;
-
-export function networkText(networkId: number, profileNetwork?: string): NetworkText {
-  const name =
-    networkId === MAINNET_NETWORK_ID
-      ? 'mainnet'
-      : networkId === TESTNET_NETWORK_ID
-        ? 'testnet'
-        : `devnet (id ${networkId})`;
-  return { name, networkId, isMainnet: isMainnet(networkId, profileNetwork) };
 }
 
 export function amountText(atto: bigint): AmountText {
