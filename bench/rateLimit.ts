@@ -1,7 +1,8 @@
 /**
  * Rate-limit behaviour and user-action latency on a Free key (5 requests/s): one GatewayClient shared by
- * an EventWatcher polling 20 watched contracts (real timers, an explicit 16 s interval: the heaviest
- * background load a user can configure, events arriving every second) and user actions.
+ * an EventWatcher polling 20 watched contracts (real timers, every contract at the 16 s floor on a
+ * scheduler without a monthly budget, as on a node profile: the heaviest background load there is,
+ * events arriving every second) and user actions.
  *
  * User actions are single commands at random moments (a Poisson process, one every 1.2 s on average,
  * about what a hurried user clicks): a tx status, a contract state, a balance, all distinct so that
@@ -14,6 +15,7 @@
  * target is zero 429s in the sandbox's own request log.
  */
 import type { GatewayClient, Transport } from '../src/core/gateway';
+import { BackgroundScheduler } from '../src/core/scheduling/backgroundScheduler';
 import { EventWatcher } from '../src/core/workflows/eventWatcher';
 import {
   countingTransport,
@@ -117,7 +119,15 @@ async function once(seed: number): Promise<RateLimitRun> {
     const client = gatewayClient(sb, key, 'free', dep.transport);
     const records: { priority: string }[] = [];
     client.onRequest((r) => records.push(r));
-    const watcher = new EventWatcher({ client, store: memoryStore(), intervalMs: 16_000, backlog: 0 });
+    // No monthly budget: on a Free key the month's pace would keep polling far below this load.
+    const scheduler = new BackgroundScheduler();
+    const watcher = new EventWatcher({
+      client,
+      store: memoryStore(),
+      scheduler,
+      intervalMs: 16_000,
+      backlog: 0,
+    });
     let eventsDelivered = 0;
     watcher.onEvents((e) => (eventsDelivered += e.events.length));
     for (const a of addresses) watcher.watch(a);
@@ -166,6 +176,7 @@ async function once(seed: number): Promise<RateLimitRun> {
     await sleep(Math.max(0, SESSION_MS - (Date.now() - started)));
     clearInterval(eventTimer);
     watcher.dispose();
+    scheduler.dispose();
     client.dispose();
 
     const served = requestsOfKey(sb, key);

@@ -7,6 +7,7 @@ import {
   type UsageRecord,
 } from './core/gateway';
 import type { Logger } from './core/log';
+import { clientScheduler } from './core/scheduling/clientScheduler';
 import type { Redactor } from './core/util/redact';
 import { inert } from './core/text/inert';
 import { askModal, showWarning } from './platform/notify';
@@ -15,6 +16,8 @@ import * as config from './config';
 import type { SecretStore } from './secrets';
 
 const USAGE_STATE_KEY = 'alephium.monthlyUsage';
+/** This month's background activity and spending per profile: the scheduler paces the month by it. */
+const ACTIVITY_STATE_PREFIX = 'alephium.backgroundActivity.';
 /** Where a profile's requests go, which is what its API key is bound to: `{baseUrl}/{slug}` or `{baseUrl}`. */
 export function originOf(profile: config.ProfileSetting): string {
   return urlPrefix(config.toConnectionProfile(profile));
@@ -209,6 +212,12 @@ export class ConnectionManager implements vscode.Disposable {
         userAgent: 'alephium-gateway-vscode',
       });
       client.usage.load(this.globalState.get<UsageRecord[]>(USAGE_STATE_KEY, []));
+      // The month's activity survives reloads, so the background keeps pacing against the real month.
+      const activityKey = `${ACTIVITY_STATE_PREFIX}${profile.name}`;
+      clientScheduler(client).setActivityStore({
+        get: () => this.globalState.get(activityKey),
+        set: (record) => this.globalState.update(activityKey, record),
+      });
       this.clientSubscriptions = [
         client.onRateLimit((h) => this.headroomEmitter.fire(h)),
         client.onUsage((u) => {

@@ -132,6 +132,7 @@ export function registerContractsFeature(
     treeDataProvider: tree,
     showCollapseAll: true,
   });
+  tree.bindView(view);
   const watch = new EventWatch(connection, context.workspaceState, tree, log);
 
   const saveList = async (list: WatchedContract[]): Promise<void> => {

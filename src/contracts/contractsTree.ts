@@ -75,11 +75,47 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
   readonly onWatcherEvents = this.watcherEvents.event;
   readonly model: WatchedContractsModel;
   private readonly nodes = new Map<string, ContractNode>();
+  /** Contracts whose node is expanded (their State and Events rows show). */
+  private readonly expanded = new Set<string>();
+  private viewVisible = false;
+  private readonly lookedAtEmitter = this.register(new vscode.EventEmitter<readonly string[]>());
+  /** The contracts the user looks at changed (see {@link lookedAt}). */
+  readonly onDidChangeLookedAt = this.lookedAtEmitter.event;
 
   constructor(private readonly deps: ContractsTreeDeps) {
     super();
     this.model = this.register(new WatchedContractsModel(deps));
     this.register(this.model.onDidChange(() => this.changed.fire(undefined)));
+  }
+
+  /**
+   * The view showing this tree: whether it is visible and which contract nodes are expanded say which
+   * contracts the user looks at, so the watcher polls those first.
+   */
+  bindView(view: vscode.TreeView<ContractNode>): void {
+    this.viewVisible = view.visible;
+    this.register(
+      view.onDidChangeVisibility((e) => {
+        this.viewVisible = e.visible;
+        this.lookedAtEmitter.fire(this.lookedAt);
+      }),
+    );
+    this.register(view.onDidExpandElement((e) => this.setExpanded(e.element, true)));
+    this.register(view.onDidCollapseElement((e) => this.setExpanded(e.element, false)));
+  }
+
+  /** Contracts whose state or events show in the visible view: their nodes are expanded. */
+  get lookedAt(): readonly string[] {
+    if (!this.viewVisible) return [];
+    const listed = new Set(this.model.watched.map((w) => w.address));
+    return [...this.expanded].filter((a) => listed.has(a));
+  }
+
+  private setExpanded(n: ContractNode, expanded: boolean): void {
+    if (n.kind !== 'contract' || this.expanded.has(n.address) === expanded) return;
+    if (expanded) this.expanded.add(n.address);
+    else this.expanded.delete(n.address);
+    this.lookedAtEmitter.fire(this.lookedAt);
   }
 
   /** The watch list changed (add, remove, profile switch): forget data of contracts no longer listed. */
@@ -227,7 +263,14 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     });
   }
 
-  async getChildren(n?: ContractNode): Promise<ContractNode[]> {
+  getChildren(n?: ContractNode): Promise<ContractNode[]> {
+    // VS Code asks for a contract's children when its node is expanded, also when it restores the node
+    // expanded after a reload (which fires no expand event).
+    if (n?.kind === 'contract') this.setExpanded(n, true);
+    return this.childrenOf(n);
+  }
+
+  private async childrenOf(n?: ContractNode): Promise<ContractNode[]> {
     await this.deps.registry();
     if (!n) {
       // Listing contracts reads their state in the background: its code hash decides the drift badge.
@@ -352,13 +395,13 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
   /** The rendered tree with State and Events expanded (labels and descriptions only). */
   async snapshot(): Promise<ContractSnapshot[]> {
     const out: ContractSnapshot[] = [];
-    for (const c of await this.getChildren()) {
+    for (const c of await this.childrenOf()) {
       await this.model.loadStates([(c as { address: string }).address]);
       const item = this.getTreeItem(c);
-      const [stateNode, eventsNode] = await this.getChildren(c);
+      const [stateNode, eventsNode] = await this.childrenOf(c);
       const render = async (x: ContractNode | undefined) =>
         x
-          ? (await this.getChildren(x)).map((k) => {
+          ? (await this.childrenOf(x)).map((k) => {
               const t = this.getTreeItem(k);
               return {
                 label: String(t.label),

@@ -45,6 +45,8 @@ export class EventWatch extends DisposableBase {
     this.register(
       vscode.window.onDidChangeWindowState((s) => this.watcher?.setFocused(this.focused(s.focused))),
     );
+    // Expanded contracts of the visible view are what the user looks at: they are polled first.
+    this.register(tree.onDidChangeLookedAt((addresses) => this.watcher?.setVisible(addresses)));
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         // Connection settings rebuild through the connection's own change event.
@@ -77,6 +79,7 @@ export class EventWatch extends DisposableBase {
     this.watcher = watcher;
     for (const w of this.tree.watched) watcher.watch(w.address);
     watcher.start();
+    this.log.info(`Watching ${this.tree.watched.length} contract(s): ${watcher.explanation()}`);
   }
 
   private create(client: GatewayClient, profileName: string): EventWatcher {
@@ -86,6 +89,7 @@ export class EventWatch extends DisposableBase {
     };
     const interval = config.watchIntervalSeconds();
     const whenUnfocused = config.unfocusedPolling();
+    // Always within the plan's budget; an explicit interval only keeps each contract's polls further apart.
     const watcher = new EventWatcher({
       client,
       store,
@@ -95,18 +99,15 @@ export class EventWatch extends DisposableBase {
       backlog: 0,
       pageSize: 100,
       whenUnfocused: whenUnfocused === 'pause' ? 'pause' : 'slow',
-      // An explicit interval is the user's choice; 0 lets the plan's monthly budget decide.
-      ...(interval !== undefined
-        ? { intervalMs: interval * 1000 }
-        : {
-            budget: {
-              monthlyLimit: limitsOf(client.profile).perMonth,
-              share: config.watchMonthlyShare() / 100,
-              requestsUsedThisMonth: () => this.lastUsed,
-            },
-          }),
+      ...(interval !== undefined ? { intervalMs: interval * 1000 } : {}),
+      budget: {
+        monthlyLimit: limitsOf(client.profile).perMonth,
+        share: config.watchMonthlyShare() / 100,
+        requestsUsedThisMonth: () => this.lastUsed,
+      },
     });
     watcher.setFocused(this.focused(vscode.window.state.focused));
+    watcher.setVisible(this.tree.lookedAt);
     watcher.onEvents(({ address, events }) => this.onEvents(address, events));
     watcher.onError((e) =>
       this.log.warn(
@@ -114,11 +115,6 @@ export class EventWatch extends DisposableBase {
       ),
     );
     watcher.onCursorReset((r) => this.log.warn(`Watching ${r.address}: ${r.reason}`));
-    const choice = watcher.budgetChoice();
-    this.log.info(
-      `Watching ${this.tree.watched.length} contract(s), every ${Math.round(watcher.intervalMs / 1000)} s` +
-        (choice ? ` (${choice.explanation})` : ''),
-    );
     return watcher;
   }
 

@@ -3,19 +3,26 @@
  * the Node view's self-clique and chain heights, tracked transactions, state and getter re-reads.
  *
  * Why one scheduler: each feature pacing itself cannot keep the sum inside the plan. The gateway's Free
- * plan allows 100,000 requests a month; at the default 50 % share that is 69.4 requests an hour, and a
- * Node view that refreshes 20 requests a minute alone would spend twice the plan. So every background
- * request is planned here, against one share of the monthly quota, spread evenly:
+ * plan allows 100,000 requests a month, 50,000 of them for the background at the default 50 % share,
+ * and a Node view that refreshes 20 requests a minute alone would spend twice the plan. So every
+ * background request is planned here, against one share of the monthly quota:
  *
+ * - **Pace.** The share is spent while the person works, not spread over 720 hours as if VS Code ran
+ *   around the clock: the rate is what is left of this month's share over the working time expected to
+ *   be left, learned from this month's activity ({@link MonthPace}, persisted through an activity
+ *   store), with a per-hour cap. Never above the plan's per-second limit; never past the month's share.
  * - **Plan.** Each job has a cost (requests per run, learned as a moving average of what its runs really
  *   sent), a floor (the 16 s of the spec for contracts) and a slow-down factor (unfocused window). The
- *   interval of every job is `max(floor, L) × factor`, with one common round length `L` chosen so that the
- *   planned rate at full speed, Σ cost / max(floor, L), is {@link PLAN_UTILISATION} of the share. When the
- *   floors fit, `L` is 0 and every job runs at its floor.
- * - **Spend.** A token bucket filled at {@link BUCKET_UTILISATION} of the share (a little more than the
+ *   interval of a job is `max(floor, L) × factor`, with round lengths `L` chosen so that the planned rate
+ *   at full speed, Σ cost / max(floor, L), is {@link PLAN_UTILISATION} of the pace. Jobs someone looks at
+ *   (visible) are planned first, with one round; the others share what is left with another (at least
+ *   {@link OTHERS_RESERVE} of the rate, and never faster than the visible ones). When the floors fit,
+ *   `L` is 0 and every job runs at its floor.
+ * - **Spend.** A token bucket filled at {@link BUCKET_UTILISATION} of the pace (a little more than the
  *   plan, so cost spikes are absorbed instead of starving a job) holds at most {@link BUCKET_CAPACITY}
  *   requests, and a sliding one-hour log refuses to start a job that would take the last hour over the
- *   share. So no hour, the first included, goes over the share.
+ *   pace. So no hour, the first included, goes over it; and nothing starts that the month's share left
+ *   cannot pay for.
  * - **Order.** Earliest due first, one job at a time (background never bursts, so it never crowds out a
  *   user action). A job's next run is due one interval after its last start; first runs are staggered
  *   across the interval instead of all at once.
@@ -23,11 +30,12 @@
  * Time is injected ({@link SchedulerTimers}), so tests and the bench run months in seconds.
  */
 import { Emitter, type Disposable, type Event } from '../gateway/emitter';
+import { MonthPace, msUntilNextUtcMonth, type ActivityStore } from './monthPace';
+
+export { msUntilNextUtcMonth, type ActivityStore, type ActivityRecord } from './monthPace';
 
 /** The spec: poll `current-count` no faster than once per 16 s per contract. */
 export const DEFAULT_MIN_INTERVAL_MS = 16_000;
-/** The budget's month: 30 days (the plans' "per month"; 720 hours). */
-export const SCHEDULER_MONTH_MS = 30 * 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 /** Intervals are planned for this fraction of the share: the rest absorbs costlier runs than learned. */
 export const PLAN_UTILISATION = 0.9;
@@ -41,6 +49,13 @@ export const BUCKET_CAPACITY = 2;
  * intervals, and the hour is what the share promises.
  */
 export const MAX_LATE_FRACTION = 0.1;
+/**
+ * The part of the planned rate the jobs nobody looks at keep when the visible ones would take it all:
+ * they come second, but they do not starve.
+ */
+export const OTHERS_RESERVE = 0.1;
+/** How often the activity of this month is observed and saved while jobs exist. */
+export const HEARTBEAT_MS = 5 * 60_000;
 /** A job this late (a fraction of its interval past due) runs whatever the hour says: nothing starves. */
 const STARVATION_FRACTION = 0.2;
 /** First runs are staggered over this fraction of the interval. */
@@ -71,16 +86,23 @@ export interface SchedulerBudget {
   /** Fraction of the monthly limit for all background work, in (0, 1]. Default 0.5. */
   readonly share?: number;
   /**
-   * Requests the key used this (UTC) month, user actions included. When what is left of the quota is
-   * smaller than the share of a whole month, the rate is the share of what is left over the time left.
+   * Requests the key used this (UTC) month, user actions included. The background never plans to spend
+   * more than its share of what is left of the quota: heavy manual use leaves it less.
    */
   readonly requestsUsedThisMonth?: () => number | undefined;
+  /**
+   * The plan's requests per second: the background never plans to go faster than one less than it (the
+   * last slot of every second is the user's). A budget set without it keeps the previous one's.
+   */
+  readonly perSecond?: number;
 }
 
 /** What a job's run reports. */
 export interface JobRun {
   /** Requests the run sent (it is charged to the budget). */
   readonly requests: number;
+  /** Someone is still waiting for this job's result: run again as soon as the floor allows (runSoon). */
+  readonly urgent?: boolean;
   /** Run again no sooner than this (a backoff after errors); the planned interval otherwise. */
   readonly retryInMs?: number;
   /** The job has nothing left to do (a transaction reached its confirmations): remove it. */
@@ -104,6 +126,15 @@ export interface JobOptions {
    * never be news (with a stored cursor, a late first poll loses nothing, so those are staggered).
    */
   readonly startNow?: boolean;
+  /**
+   * Someone looks at what this job keeps fresh (default true: most jobs exist only while their view is
+   * open). Visible jobs are planned first; the others get what is left.
+   */
+  readonly visible?: boolean;
+  /** The slow-down factor from the start (see `setSlowdown`): first runs are staggered over it too. */
+  readonly slowdown?: number;
+  /** Paused from the start (see `setPaused`). */
+  readonly paused?: boolean;
   readonly run: (signal: AbortSignal) => Promise<JobRun>;
 }
 
@@ -123,6 +154,8 @@ export interface JobHandle extends Disposable {
   setMinInterval(ms: number): void;
   /** A paused job is not run and takes no share of the budget. */
   setPaused(paused: boolean): void;
+  /** Someone looks at what the job keeps fresh (it is planned first) or not (it gets what is left). */
+  setVisible(visible: boolean): void;
   /**
    * Someone is waiting for this job (the user just changed the contract): its next run is due now, or
    * once its floor has passed, and is held by nothing else. Still charged to the share.
@@ -132,12 +165,21 @@ export interface JobHandle extends Disposable {
 
 /** The plan as a whole, for tooltips and logs. */
 export interface SchedulePlan {
-  /** Requests per hour the share allows (Infinity without a monthly limit). */
+  /**
+   * Requests per hour the pace allows now while the person works (Infinity without a monthly limit):
+   * the share left this month over the working time expected to be left, within the per-hour cap.
+   */
   readonly hourlyShare: number;
+  /** Requests of this month's share not yet spent (Infinity without a monthly limit). */
+  readonly monthShareLeft: number;
+  /** Full-speed hours a day learned from this month's activity (the prior until there is history). */
+  readonly activeHoursPerDay: number;
   /** Requests per hour the plan intends to spend. */
   readonly plannedPerHour: number;
-  /** The common round length (0 when every job runs at its floor). */
+  /** The round length of the jobs nobody looks at (0 when every job runs at its floor). */
   readonly roundMs: number;
+  /** The round length of the visible jobs (0 when they run at their floors). */
+  readonly visibleRoundMs: number;
   /** Interval per kind (the smallest one among the jobs of that kind) and how many jobs. */
   readonly kinds: ReadonlyArray<{ kind: string; jobs: number; intervalMs: number }>;
   /** True when the share cannot give every job its floor. */
@@ -151,6 +193,7 @@ interface Job {
   minIntervalMs: number;
   slowdown: number;
   paused: boolean;
+  visible: boolean;
   lastRunAt: number | undefined;
   /** Due time of the first run, or a retry/runSoon override of the next one. */
   dueOverride: number | undefined;
@@ -169,6 +212,8 @@ interface Job {
 export interface BackgroundSchedulerOptions {
   readonly budget?: SchedulerBudget;
   readonly timers?: SchedulerTimers;
+  /** Where this month's activity and spending persist (see {@link setActivityStore}). */
+  readonly activity?: ActivityStore;
 }
 
 /** Reported after every run (the bench and the tests read the gaps from it). */
@@ -193,12 +238,19 @@ export class BackgroundScheduler implements Disposable {
   private nextId = 1;
   private tokens = 1;
   private tokensAt: number;
-  /** Requests charged in the last hour: [time, requests]. */
-  private hourLog: Array<[number, number]> = [];
-  /** What jobs reported sending in the last hour: [time, requests]. The rest of hourLog is other work. */
-  private jobLog: Array<[number, number]> = [];
+  /** Requests charged in the last hour. */
+  private readonly hourLog = new HourLog();
+  /** What jobs reported sending in the last hour. The rest of hourLog is other work. */
+  private readonly jobLog = new HourLog();
+  /** The paced rate as last computed (every candidate of a pick asks for it at the same moment). */
+  private rateCache: { at: number; used: number | undefined; rate: number } | undefined;
+  /** The round lengths as last computed, valid until anything they depend on changes. */
+  private roundsCache: { at: number; rounds: { visible: number; others: number } } | undefined;
   private timer: unknown;
+  private heartbeat: unknown;
   private running: Job | undefined;
+  /** This month's pace: activity and spending, persisted through the activity store. */
+  private readonly pace: MonthPace;
   private lastFirstDue = -Infinity;
   /** Jobs whose first run ran at once within the last floor (16 s): a batch when there are several. */
   private atOnceBatch: { job: Job; at: number }[] = [];
@@ -216,14 +268,36 @@ export class BackgroundScheduler implements Disposable {
     this.timers = options.timers ?? systemSchedulerTimers;
     this.budget = options.budget ?? { monthlyLimit: undefined };
     this.tokensAt = this.timers.now();
+    this.pace = new MonthPace(this.tokensAt);
     checkBudget(this.budget);
+    if (options.activity) this.setActivityStore(options.activity);
   }
 
   setBudget(budget: SchedulerBudget): void {
     checkBudget(budget);
     this.refill(this.timers.now());
-    this.budget = budget;
+    const perSecond = budget.perSecond ?? this.budget.perSecond;
+    this.budget = perSecond === undefined ? budget : { ...budget, perSecond };
     this.changed();
+  }
+
+  /**
+   * This month's activity and spending are kept in `store` (the glue passes VS Code's globalState), so a
+   * reload neither forgets what the month cost nor how long the person works.
+   */
+  setActivityStore(store: ActivityStore): void {
+    this.pace.useStore(store, this.timers.now());
+    this.changed();
+  }
+
+  /**
+   * The window's focus: focused time is working time, unfocused time counts at 1/`unfocusedFactor` (the
+   * jobs run that much slower) and Infinity means paused (it does not count). So the pace learns how
+   * much full-speed time a day the person's pattern costs.
+   */
+  setFocused(focused: boolean, unfocusedFactor = 4): void {
+    this.pace.setWeight(focused ? 1 : 1 / Math.max(1, unfocusedFactor), this.timers.now());
+    this.rateCache = undefined;
   }
 
   get share(): number {
@@ -234,16 +308,37 @@ export class BackgroundScheduler implements Disposable {
     return this.budget.monthlyLimit;
   }
 
-  /** Requests per ms the share allows now (Infinity without a limit). */
-  shareRate(now = this.timers.now()): number {
-    const limit = this.budget.monthlyLimit;
-    if (limit === undefined) return Infinity;
-    const rate = (limit * this.share) / SCHEDULER_MONTH_MS;
+  /**
+   * Requests per ms the background may spend now at full speed (Infinity without a monthly limit): the
+   * share left this month over the working time expected to be left (see {@link MonthPace}), within
+   * the per-hour cap and below the plan's per-second limit.
+   */
+  pacedRate(now = this.timers.now()): number {
     const used = this.budget.requestsUsedThisMonth?.();
-    if (used === undefined) return rate;
-    // Heavy manual use earlier in the month: the share of what is left, over what is left of the month.
-    const left = Math.max(0, limit - used) * this.share;
-    return Math.min(rate, left / msUntilNextUtcMonth(now));
+    if (this.rateCache?.at === now && this.rateCache.used === used) return this.rateCache.rate;
+    const limits = this.paceLimits(used);
+    const perSecond = this.budget.perSecond;
+    const secondCap = perSecond !== undefined && perSecond > 1 ? (perSecond - 1) / 1000 : Infinity;
+    const rate = limits ? Math.min(this.pace.rate(now, limits, PLAN_UTILISATION), secondCap) : Infinity;
+    this.rateCache = { at: now, used, rate };
+    return rate;
+  }
+
+  /** Requests of this month's share not spent yet (Infinity without a monthly limit). */
+  monthShareLeft(now = this.timers.now()): number {
+    const limits = this.paceLimits();
+    return limits ? this.pace.shareLeft(now, limits) : Infinity;
+  }
+
+  private paceLimits(
+    used = this.budget.requestsUsedThisMonth?.(),
+  ): { monthlyShare: number; quotaShareLeft?: number } | undefined {
+    const limit = this.budget.monthlyLimit;
+    if (limit === undefined) return undefined;
+    return {
+      monthlyShare: limit * this.share,
+      ...(used !== undefined ? { quotaShareLeft: Math.max(0, limit - used) * this.share } : {}),
+    };
   }
 
   add(options: JobOptions): JobHandle {
@@ -253,8 +348,9 @@ export class BackgroundScheduler implements Disposable {
       options,
       cost: Math.max(0, options.expectedCost ?? 1),
       minIntervalMs: Math.max(0, options.minIntervalMs ?? DEFAULT_MIN_INTERVAL_MS),
-      slowdown: 1,
-      paused: false,
+      slowdown: Math.max(1, Number.isFinite(options.slowdown) ? (options.slowdown as number) : 1),
+      paused: options.paused ?? false,
+      visible: options.visible ?? true,
       lastRunAt: undefined,
       dueOverride: undefined,
       removed: false,
@@ -275,6 +371,7 @@ export class BackgroundScheduler implements Disposable {
       this.lastFirstDue = job.dueOverride;
     }
     this.changed();
+    this.beat();
     return this.handle(job);
   }
 
@@ -303,7 +400,7 @@ export class BackgroundScheduler implements Disposable {
   }
 
   plan(now = this.timers.now()): SchedulePlan {
-    const rate = this.shareRate(now);
+    const rate = this.pacedRate(now);
     const intervals = this.intervals(now);
     const kinds = new Map<string, { kind: string; jobs: number; intervalMs: number }>();
     let planned = 0;
@@ -315,13 +412,16 @@ export class BackgroundScheduler implements Disposable {
       k.intervalMs = Math.min(k.intervalMs, i);
       kinds.set(job.options.kind, k);
     }
-    const round = this.roundMs(now);
+    const rounds = this.rounds(now);
     return {
       hourlyShare: rate * HOUR_MS,
+      monthShareLeft: this.monthShareLeft(now),
+      activeHoursPerDay: this.pace.activePerDayMs(now) / HOUR_MS,
       plannedPerHour: planned * HOUR_MS,
-      roundMs: round,
+      roundMs: rounds.others,
+      visibleRoundMs: rounds.visible,
       kinds: [...kinds.values()],
-      budgetBound: round > 0,
+      budgetBound: rounds.others > 0 || rounds.visible > 0,
     };
   }
 
@@ -331,6 +431,8 @@ export class BackgroundScheduler implements Disposable {
     this.lifetime.abort();
     this.meterSubscription?.dispose();
     this.clearTimer();
+    this.stopHeartbeat();
+    this.pace.flush(this.timers.now());
     this.jobs.clear();
     this.ranEmitter.dispose();
     this.planEmitter.dispose();
@@ -343,28 +445,57 @@ export class BackgroundScheduler implements Disposable {
   }
 
   /**
-   * The common round length L: Σ cost / (max(floor, L) × slowdown) = planned rate. Monotone in L, so a
-   * bisection finds it; 0 when the floors already fit.
+   * The round lengths: visible jobs first, the others with what is left. Each is the L of
+   * Σ cost / (max(floor, L) × slowdown) = rate over its jobs (monotone in L, so a bisection finds it;
+   * 0 when the floors already fit). The visible jobs get the planned rate less {@link OTHERS_RESERVE}
+   * when others exist; the others get the rest. If that would make the others faster than the visible
+   * ones (few others, many visible), both share one round: nobody looked at goes before a visible job.
    */
-  private roundMs(now: number): number {
+  private rounds(now: number): { visible: number; others: number } {
+    if (this.roundsCache?.at === now) return this.roundsCache.rounds;
+    const rounds = this.computeRounds(now);
+    this.roundsCache = { at: now, rounds };
+    return rounds;
+  }
+
+  private computeRounds(now: number): { visible: number; others: number } {
     // Other background work of the last hour (tracking, re-reads, a view's first probe) is planned
     // around: the jobs get what it leaves of the planned rate (never less than a tenth of it).
-    const planned = this.shareRate(now) * PLAN_UTILISATION;
+    const planned = this.pacedRate(now) * PLAN_UTILISATION;
     const rate = Math.max(planned / 10, planned - this.otherLastHour(now) / HOUR_MS);
     const jobs = this.activeJobs();
-    if (!Number.isFinite(rate) || jobs.length === 0) return 0;
-    // Planned as if every job ran at full speed: a slowed job (unfocused window) saves its part instead
-    // of handing it to the others, so slowing down really means fewer requests.
-    const demand = (l: number): number =>
-      jobs.reduce((sum, j) => sum + this.costOf(j) / Math.max(j.minIntervalMs, l, 1), 0);
-    if (demand(0) <= rate) return 0;
+    if (!Number.isFinite(rate) || jobs.length === 0) return { visible: 0, others: 0 };
+    if (this.demand(jobs, 0) <= rate) return { visible: 0, others: 0 };
+    if (rate <= 0) return { visible: Infinity, others: Infinity };
+    const visible = jobs.filter((j) => j.visible);
+    const others = jobs.filter((j) => !j.visible);
+    if (visible.length > 0 && others.length > 0) {
+      const v = this.solveRound(visible, rate * (1 - OTHERS_RESERVE));
+      const o = this.solveRound(others, rate - this.demand(visible, v));
+      if (o >= v) return { visible: v, others: o };
+    }
+    const common = this.solveRound(jobs, rate);
+    return { visible: common, others: common };
+  }
+
+  /**
+   * Requests per ms of `jobs` with round length `l`. Planned as if every job ran at full speed: a slowed
+   * job (unfocused window) saves its part instead of handing it to the others, so slowing down really
+   * means fewer requests.
+   */
+  private demand(jobs: readonly Job[], l: number): number {
+    return jobs.reduce((sum, j) => sum + this.costOf(j) / Math.max(j.minIntervalMs, l, 1), 0);
+  }
+
+  private solveRound(jobs: readonly Job[], rate: number): number {
+    if (this.demand(jobs, 0) <= rate) return 0;
     if (rate <= 0) return Infinity;
     let lo = 0;
     let hi = 1;
-    while (demand(hi) > rate) hi *= 2;
+    while (this.demand(jobs, hi) > rate) hi *= 2;
     for (let i = 0; i < 60 && hi - lo > 1; i++) {
       const mid = (lo + hi) / 2;
-      if (demand(mid) > rate) lo = mid;
+      if (this.demand(jobs, mid) > rate) lo = mid;
       else hi = mid;
     }
     return Math.ceil(hi);
@@ -386,9 +517,10 @@ export class BackgroundScheduler implements Disposable {
   }
 
   private intervals(now: number): Map<number, number> {
-    const round = this.roundMs(now);
+    const rounds = this.rounds(now);
     const out = new Map<number, number>();
     for (const j of this.jobs.values()) {
+      const round = j.visible ? rounds.visible : rounds.others;
       out.set(j.id, j.paused ? Infinity : Math.max(j.minIntervalMs, round) * j.slowdown);
     }
     return out;
@@ -402,7 +534,7 @@ export class BackgroundScheduler implements Disposable {
   // ---- spending ----------------------------------------------------------------------------------------
 
   private refill(now: number): void {
-    const rate = this.shareRate(now) * BUCKET_UTILISATION;
+    const rate = this.pacedRate(now) * BUCKET_UTILISATION;
     if (!Number.isFinite(rate)) {
       this.tokens = BUCKET_CAPACITY;
     } else {
@@ -412,34 +544,38 @@ export class BackgroundScheduler implements Disposable {
   }
 
   private spentLastHour(now: number): number {
-    this.hourLog = this.hourLog.filter(([t]) => t > now - HOUR_MS);
-    return this.hourLog.reduce((s, [, n]) => s + n, 0);
+    return this.hourLog.sum(now);
   }
 
   /** Metered requests of the last hour that no job reported: work that does not run as a job. */
   private otherLastHour(now: number): number {
     if (!this.meterSubscription) return 0;
-    this.jobLog = this.jobLog.filter(([t]) => t > now - HOUR_MS);
-    const jobs = this.jobLog.reduce((s, [, n]) => s + n, 0);
-    return Math.max(0, this.spentLastHour(now) - jobs);
+    return Math.max(0, this.spentLastHour(now) - this.jobLog.sum(now));
   }
 
   /**
    * Ms until a job expected to cost `cost` may start (0 = now). `lateBy` is how long the job may still
-   * wait for tokens before only the sliding hour can hold it.
+   * wait for tokens before only the sliding hour can hold it; `tokensNeeded` how full the bucket must be.
    */
-  private budgetWait(now: number, cost: number, lateBy = Infinity, hourFraction = 1): number {
-    const rate = this.shareRate(now);
+  private budgetWait(
+    now: number,
+    cost: number,
+    lateBy = Infinity,
+    hourFraction = 1,
+    tokensNeeded = 1,
+  ): number {
+    const rate = this.pacedRate(now);
     if (!Number.isFinite(rate)) return 0;
-    if (rate <= 0) return msUntilNextUtcMonth(now);
+    const month = this.monthWait(now, cost);
+    if (month > 0 || rate <= 0) return Math.max(month, msUntilNextUtcMonth(now));
     this.refill(now);
-    let wait = this.tokens >= 1 ? 0 : (1 - this.tokens) / (rate * BUCKET_UTILISATION);
+    let wait = this.tokens >= tokensNeeded ? 0 : (tokensNeeded - this.tokens) / (rate * BUCKET_UTILISATION);
     wait = Math.min(wait, Math.max(0, lateBy));
     // The sliding hour: starting must leave room for what the job is expected to cost.
     const hourly = rate * HOUR_MS * hourFraction;
     const need = Math.min(Math.max(1, Math.ceil(cost)), Math.floor(hourly));
     let spent = this.spentLastHour(now);
-    for (const [t, n] of this.hourLog) {
+    for (const [t, n] of this.hourLog.entries(now)) {
       if (spent + need <= hourly) break;
       spent -= n;
       wait = Math.max(wait, t + HOUR_MS - now + 1);
@@ -447,18 +583,31 @@ export class BackgroundScheduler implements Disposable {
     return Math.ceil(wait);
   }
 
+  /**
+   * Ms until a job expected to cost `cost` may start as far as the month is concerned: 0 while the
+   * share left pays for it, else the next month. Nothing (not even a job the user waits for) passes it.
+   */
+  private monthWait(now: number, cost: number): number {
+    return this.monthShareLeft(now) >= Math.max(1, Math.ceil(cost)) ? 0 : msUntilNextUtcMonth(now);
+  }
+
   private charge(now: number, requests: number): void {
     if (requests <= 0) return;
+    this.pace.charge(requests, now);
+    this.rateCache = undefined;
     this.refill(now);
     // Debt beyond the bucket's size is forgiven: the sliding hour is what keeps the share, and a long
     // debt would hold every job late for hours after one burst.
     this.tokens = Math.max(-BUCKET_CAPACITY, this.tokens - requests);
-    this.hourLog.push([now, requests]);
+    this.hourLog.add(now, requests);
+    this.roundsCache = undefined;
   }
 
   // ---- the loop ----------------------------------------------------------------------------------------
 
   private changed(): void {
+    this.roundsCache = undefined;
+    this.rateCache = undefined;
     if (this.disposed) return;
     if (!this.running) this.reschedule();
     this.planEmitter.fire(this.plan());
@@ -482,6 +631,11 @@ export class BackgroundScheduler implements Disposable {
     let best: Candidate | undefined;
     let anyDue = false;
     const earlyOnes: Job[] = [];
+    // While someone looks at some jobs, the others leave a token in the bucket for them.
+    const anyVisible = [...this.jobs.values()].some((j) => j.visible && !j.paused);
+    // A late job may ignore the hour only when other work filled it: jobs that overspent themselves (a
+    // burst of first reads, a cost learned too low) wait for the hour like everyone else.
+    const jobsRoom = this.pacedRate(now) * HOUR_MS - (this.spentLastHour(now) - this.otherLastHour(now));
     for (const job of this.jobs.values()) {
       if (job.paused) continue;
       const interval = intervals.get(job.id) ?? Infinity;
@@ -494,23 +648,26 @@ export class BackgroundScheduler implements Disposable {
         (job.lastRunAt === undefined && !job.options.startNow && !job.options.once) || job.staggering;
       // Held by nothing but its due time: asked for by the user, or so late that holding it longer
       // would starve it (only heavy other work, e.g. many tracked sends, can fill the hour like that).
-      const free =
-        job.urgent ||
-        (job.lastRunAt !== undefined && !job.staggering && now >= due + STARVATION_FRACTION * interval);
+      const starvingAt =
+        job.lastRunAt !== undefined && !job.staggering && this.costOf(job) <= jobsRoom
+          ? due + STARVATION_FRACTION * interval
+          : Infinity;
+      const free = job.urgent || now >= starvingAt;
       const wait = free
-        ? 0
+        ? this.monthWait(now, this.costOf(job))
         : this.budgetWait(
             now,
             this.costOf(job),
             this.lateness(job, due, interval, now),
             first ? PLAN_UTILISATION : 1,
+            anyVisible && !job.visible ? 2 : 1,
           );
       const candidate: Candidate = {
         job,
         // Never later than the moment it may no longer be held.
-        at: Math.min(
-          Math.max(due, now + wait),
-          job.lastRunAt !== undefined && !job.staggering ? due + STARVATION_FRACTION * interval : Infinity,
+        at: Math.max(
+          Math.min(Math.max(due, now + wait), starvingAt),
+          now + this.monthWait(now, this.costOf(job)),
         ),
         due,
         intervalMs: interval,
@@ -529,15 +686,16 @@ export class BackgroundScheduler implements Disposable {
     // with tokens to spare, so the share is used rather than idled while contracts wait for their turn.
     // Not a slowed job (unfocused: the point is to spend less), nor a first run or a retry (fixed
     // times), and only while the last hour is within the plan's utilisation: the rest of the share is
-    // the room a burst of other work (a tracked transaction) needs without holding anyone late.
+    // the room a burst of other work (a tracked transaction) needs without holding anyone late. And only
+    // with a token to spare: the job due next (a visible one at its floor) must find its token.
     if (!anyDue) {
-      const room = this.shareRate(now) * PLAN_UTILISATION * HOUR_MS - this.spentLastHour(now);
+      const room = this.pacedRate(now) * PLAN_UTILISATION * HOUR_MS - this.spentLastHour(now);
       for (const job of earlyOnes) {
         if (job.cost > room) continue;
         const interval = intervals.get(job.id) ?? Infinity;
         const at = Math.max(
           (job.lastRunAt as number) + job.minIntervalMs,
-          now + this.budgetWait(now, job.cost),
+          now + this.budgetWait(now, job.cost, Infinity, 1, 2),
         );
         const candidate: Candidate = {
           job,
@@ -612,14 +770,16 @@ export class BackgroundScheduler implements Disposable {
     if (this.disposed) return;
     const requests = Math.max(0, Math.floor(result.requests));
     if (!this.meterSubscription) this.charge(now, requests);
-    else if (requests > 0) this.jobLog.push([now, requests]);
+    else if (requests > 0) this.jobLog.add(now, requests);
     job.cost += COST_SMOOTHING * (requests - job.cost);
     if (!job.options.once) {
       const kind = job.options.kind;
       const k = this.kindCost.get(kind) ?? requests;
       this.kindCost.set(kind, k + COST_SMOOTHING * (requests - k));
     }
+    this.roundsCache = undefined;
     if (result.retryInMs !== undefined) job.dueOverride = now + Math.max(0, result.retryInMs);
+    else if (result.urgent) this.markUrgent(job);
     else if (firstAtOnce && !job.urgent) this.joinAtOnceBatch(job, now);
     if (result.done || job.options.once) this.remove(job);
     this.ranEmitter.fire({
@@ -636,7 +796,37 @@ export class BackgroundScheduler implements Disposable {
     if (job.removed) return;
     job.removed = true;
     this.jobs.delete(job.id);
+    if (this.jobs.size === 0) {
+      this.stopHeartbeat();
+      this.pace.flush(this.timers.now());
+    }
     this.changed();
+  }
+
+  /** Someone waits for this job: its next run is due once its floor has passed, held by nothing else. */
+  private markUrgent(job: Job): void {
+    if (job.removed) return;
+    job.dueOverride = Math.max(this.timers.now(), (job.lastRunAt ?? -Infinity) + job.minIntervalMs);
+    job.urgent = true;
+  }
+
+  /**
+   * While jobs exist, this month's activity is observed and saved every {@link HEARTBEAT_MS}, so a long
+   * quiet spell (every job slowed far apart) still counts as the working time it is.
+   */
+  private beat(): void {
+    if (this.heartbeat !== undefined || this.disposed || this.jobs.size === 0) return;
+    this.heartbeat = this.timers.setTimeout(() => {
+      this.heartbeat = undefined;
+      if (this.disposed) return;
+      this.pace.flush(this.timers.now());
+      this.beat();
+    }, HEARTBEAT_MS);
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat !== undefined) this.timers.clearTimeout(this.heartbeat);
+    this.heartbeat = undefined;
   }
 
   private handle(job: Job): JobHandle {
@@ -644,7 +834,7 @@ export class BackgroundScheduler implements Disposable {
     const intervalOf = (): number => this.intervals(this.timers.now()).get(job.id) ?? Infinity;
     const dueOf = (): number => this.dueOf(job, intervalOf());
     const changed = (): void => this.changed();
-    const now = (): number => this.timers.now();
+    const markUrgent = (): void => this.markUrgent(job);
     const remove = (): void => this.remove(job);
     return {
       kind: job.options.kind,
@@ -677,10 +867,14 @@ export class BackgroundScheduler implements Disposable {
         job.paused = paused;
         changed();
       },
+      setVisible(visible: boolean) {
+        if (visible === job.visible) return;
+        job.visible = visible;
+        changed();
+      },
       runSoon() {
         if (job.removed) return;
-        job.dueOverride = Math.max(now(), (job.lastRunAt ?? -Infinity) + job.minIntervalMs);
-        job.urgent = true;
+        markUrgent();
         changed();
       },
       dispose() {
@@ -690,18 +884,46 @@ export class BackgroundScheduler implements Disposable {
   }
 }
 
+/** Requests of the last hour: a queue with its running total, pruned as time moves on. */
+class HourLog {
+  private list: Array<[number, number]> = [];
+  private head = 0;
+  private total = 0;
+
+  add(at: number, requests: number): void {
+    this.list.push([at, requests]);
+    this.total += requests;
+  }
+
+  sum(now: number): number {
+    this.prune(now);
+    return this.total;
+  }
+
+  /** The last hour's entries, oldest first. */
+  *entries(now: number): Generator<[number, number]> {
+    this.prune(now);
+    for (let i = this.head; i < this.list.length; i++) yield this.list[i] as [number, number];
+  }
+
+  private prune(now: number): void {
+    while (this.head < this.list.length && (this.list[this.head] as [number, number])[0] <= now - HOUR_MS) {
+      this.total -= (this.list[this.head] as [number, number])[1];
+      this.head++;
+    }
+    if (this.head > 1_000 && this.head * 2 > this.list.length) {
+      this.list = this.list.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
 function checkBudget(budget: SchedulerBudget): void {
   const share = budget.share ?? 0.5;
   if (!(share > 0 && share <= 1)) throw new RangeError(`share must be in (0, 1], got ${share}`);
   const limit = budget.monthlyLimit;
   if (limit !== undefined && !(limit > 0 && Number.isFinite(limit)))
     throw new RangeError(`monthlyLimit must be positive, got ${limit}`);
-}
-
-/** Milliseconds from `now` to the start of the next UTC calendar month. */
-export function msUntilNextUtcMonth(now: number): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - now;
 }
 
 function duration(ms: number): string {

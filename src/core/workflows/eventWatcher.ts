@@ -1,11 +1,18 @@
 /**
  * The polling engine behind "watched contracts". Plain Node with injected client, store and timers, so
- * the VS Code side only wires it (focus, settings, tree refresh) and tests drive it with `pollOnce()`.
+ * the VS Code side only wires it (focus, visibility, settings, tree refresh) and tests drive it with fake
+ * timers. Every contract is one job of the client's BackgroundScheduler: there is no other loop, so
+ * every poll is planned and charged against the one background budget.
  *
  * The spec's polling rules (docs/ARCHITECTURE.md, "The spec's polling rules"), and how they are kept:
- * - `current-count` at most once per 16 s per contract: every contract remembers when it was last polled,
- *   and the interval is clamped to 16 s whatever the settings or the budget say.
- * - Events are fetched ONLY when the count grew (or a previous fetch was cut short by the page cap).
+ * - A contract is polled at most once per 16 s: the job's floor, whatever the settings or the budget say
+ *   (an explicit `intervalMs` only raises it).
+ * - One request per poll where one will do. A poll either reads `current-count` first and fetches pages
+ *   only when the count grew, or reads the next page directly (one request that answers both "anything
+ *   new?" and "what?"). Each contract learns which costs it fewer requests (a busy contract: the page; a
+ *   quiet one: either, and the count also notices a count that went down), from what its polls sent and
+ *   what the other way would have sent, and keeps what it learned in its cursor. Page-first contracts
+ *   still read the count on the first poll of a session and every {@link COUNT_CHECK_EVERY} polls.
  * - Pages are chained with `nextStart`, never `start + limit`: the indexer may have gaps (hidden Debug
  *   events take a counter slot), and only the server knows where the next page begins.
  * - Nothing missed or repeated across reloads: the cursor (nextStart, lastCount, recent event keys) is
@@ -16,6 +23,8 @@
  * - Polls run at background priority, so user actions go first through the client's pacing.
  * - Errors never end the loop: the contract backs off (interval × 2^(failures − 1), capped) and the error
  *   is surfaced through `onError`.
+ * - Contracts the user looks at (`setVisible`) are planned before the others; one the user just changed
+ *   (`pollSoon`) is polled at the floor until its poll brings news, at most {@link URGENT_POLLS} times.
  */
 // The namespace import lets esbuild leave out zod's locales (about 360 KB of the bundle).
 import * as z from 'zod';
@@ -24,20 +33,26 @@ import { Emitter, type Event } from '../gateway/emitter';
 import { GatewayClient, type RequestOptions } from '../gateway/client';
 import { clientScheduler } from '../scheduling/clientScheduler';
 import type { ContractEvent, ContractEventsPage } from '../gateway/schemas';
-import { chooseInterval, DEFAULT_FETCH_RATIO, MIN_POLL_INTERVAL_MS, type BudgetChoice } from './budget';
 import {
   BackgroundScheduler,
-  SCHEDULER_MONTH_MS,
+  DEFAULT_MIN_INTERVAL_MS,
   sharedScheduler,
   type JobHandle,
   type JobRun,
 } from '../scheduling/backgroundScheduler';
 
-/** Weight of the latest poll in the learned fetch ratio: about the last 10 polls count. */
-const FETCH_RATIO_SMOOTHING = 0.1;
-
-export { chooseInterval, msUntilNextUtcMonth, MIN_POLL_INTERVAL_MS, BUDGET_MONTH_MS } from './budget';
-export type { BudgetInput, BudgetChoice } from './budget';
+/** The spec: poll a contract no faster than once per 16 s. */
+export const MIN_POLL_INTERVAL_MS = DEFAULT_MIN_INTERVAL_MS;
+/** Expected event pages per poll before a contract has shown what it costs. */
+export const DEFAULT_FETCH_RATIO = 0.25;
+/** A page-first contract reads the count first on every this-many-th poll (a count that went down). */
+export const COUNT_CHECK_EVERY = 20;
+/** After `pollSoon`, polls at the floor until one brings news, at most this many. */
+export const URGENT_POLLS = 3;
+/** Weight of the latest poll in what each way of polling is learned to cost. */
+const STRATEGY_SMOOTHING = 0.3;
+/** Page-first must be cheaper by this much per poll to be chosen (ties read the count: it checks more). */
+const STRATEGY_MARGIN = 0.05;
 
 /** The two GatewayClient methods the watcher uses (a GatewayClient fits as is). */
 export interface WatcherClient {
@@ -73,15 +88,25 @@ export const systemTimers: WatcherTimers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** Requests per poll, learned per contract, of the two ways to poll. */
+export interface PollCosts {
+  /** Read `current-count`, then pages only when it grew. */
+  readonly count: number;
+  /** Read the next page directly. */
+  readonly page: number;
+}
+
 export interface EventCursor {
   /** Where the next fetch starts (the last page's `nextStart`). */
   readonly nextStart: number;
-  /** The `current-count` at the last completed check: a fetch happens only when the count exceeds it. */
+  /** The event count at the last completed check: a count-first poll fetches only when it grew past it. */
   readonly lastCount: number;
   /** Keys of recently emitted events (bounded), for deduplication across re-read pages. */
   readonly seen: readonly string[];
   /** The last fetch stopped at the page cap; the next poll continues even if the count did not grow. */
   readonly pending: boolean;
+  /** What each way of polling has cost this contract (absent before its first poll with news). */
+  readonly costs?: PollCosts;
 }
 
 const CursorSchema = z.object({
@@ -89,6 +114,9 @@ const CursorSchema = z.object({
   lastCount: z.number().int().min(0),
   seen: z.array(z.string()),
   pending: z.boolean(),
+  costs: z
+    .object({ count: z.number().nonnegative().max(1000), page: z.number().nonnegative().max(1000) })
+    .optional(),
 });
 
 export interface NewEvents {
@@ -111,21 +139,13 @@ export interface CursorReset {
   readonly reason: string;
 }
 
-export interface PollReport {
-  /** Contracts whose count was read in this round. */
-  readonly polled: readonly string[];
-  readonly newEvents: number;
-  readonly failed: readonly string[];
-  /** Why nothing was polled, when the watcher is paused. */
-  readonly skipped?: 'paused' | 'disposed';
-}
-
 export interface WatcherBudget {
   readonly monthlyLimit: number | undefined;
-  /** Fraction of the monthly limit for watching, (0, 1]. */
+  /** Fraction of the monthly limit for all background work, (0, 1]. */
   readonly share: number;
   /** Requests the key used this month (e.g. from the client's usage tracker). */
   readonly requestsUsedThisMonth?: () => number | undefined;
+  /** Expected event pages per poll before a contract has shown its own (default 0.25). */
   readonly fetchRatio?: number;
 }
 
@@ -133,8 +153,9 @@ export interface EventWatcherOptions {
   readonly client: WatcherClient;
   readonly store: CursorStore;
   readonly timers?: WatcherTimers;
-  /** Desired interval per contract; raised to 16 s and to the budget's interval (default 16 s). */
+  /** The least time between two polls of one contract; never below 16 s (the default). */
   readonly intervalMs?: number;
+  /** The plan's monthly limit and the background's share of it, handed to the scheduler. */
   readonly budget?: WatcherBudget;
   /** While VS Code is unfocused: poll `unfocusedFactor` times slower (default), or not at all. */
   readonly whenUnfocused?: 'slow' | 'pause';
@@ -153,9 +174,8 @@ export interface EventWatcherOptions {
   readonly storeKeyPrefix?: string;
   /**
    * The background scheduler polls run through (one job per contract, planned against the plan's share
-   * together with every other background request). Default with a `budget`: the one shared by
-   * everything using the same client; without a budget (an explicit interval, a node profile) the
-   * watcher keeps its own loop at that interval.
+   * together with every other background request). Default: the one shared by everything using the same
+   * client (a GatewayClient's is budgeted from its profile; another client's has no monthly limit).
    */
   readonly scheduler?: BackgroundScheduler;
 }
@@ -164,10 +184,21 @@ interface Watched {
   readonly address: string;
   cursor: EventCursor | undefined;
   loaded: boolean;
-  lastPolledAt: number;
   failures: number;
-  /** The contract's job in the background scheduler (scheduler mode only). */
+  /** Polls of this contract in this session (the first one reads the count). */
+  polls: number;
+  /** Polls at the floor still owed to a user waiting for this contract's result. */
+  urgentPolls: number;
+  /** The contract's job in the background scheduler, while the watcher runs. */
   job?: JobHandle;
+}
+
+/** What one poll did and what the other way of polling would have sent. */
+interface PollOutcome {
+  readonly emitted: number;
+  readonly way: keyof PollCosts;
+  readonly sent: number;
+  readonly otherWay: number;
 }
 
 /** The dedupe key of an event: what identifies it independently of where a page starts. */
@@ -184,6 +215,11 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'CancelledError');
 }
 
+/** The way to poll a contract that has cost it fewer requests; the count on a tie. */
+export function cheaperWay(costs: PollCosts | undefined): keyof PollCosts {
+  return costs && costs.page < costs.count - STRATEGY_MARGIN ? 'page' : 'count';
+}
+
 export class EventWatcher {
   private readonly client: WatcherClient;
   private readonly store: CursorStore;
@@ -197,16 +233,14 @@ export class EventWatcher {
   private readonly maxBackoffMs: number;
   private readonly prefix: string;
   private budget: WatcherBudget | undefined;
-  private fetchRatio = DEFAULT_FETCH_RATIO;
   private configuredIntervalMs: number;
   private focused = true;
+  private visible = new Set<string>();
   private running = false;
   private disposed = false;
-  private timer: unknown;
-  private inFlight: Promise<PollReport> | undefined;
   private readonly contracts = new Map<string, Watched>();
   private readonly lifetime = new AbortController();
-  private readonly scheduler: BackgroundScheduler | undefined;
+  private readonly scheduler: BackgroundScheduler;
 
   private readonly eventsEmitter = new Emitter<NewEvents>();
   private readonly errorEmitter = new Emitter<WatchError>();
@@ -215,11 +249,11 @@ export class EventWatcher {
 
   /** New events of a contract, exactly once. */
   readonly onEvents: Event<NewEvents> = this.eventsEmitter.event;
-  /** A poll failed; the loop goes on after a backoff. */
+  /** A poll failed; the contract is tried again after a backoff. */
   readonly onError: Event<WatchError> = this.errorEmitter.event;
   /** The count went down or the stored cursor was unreadable; the cursor was reset. */
   readonly onCursorReset: Event<CursorReset> = this.resetEmitter.event;
-  /** A count was read (for "last checked" in the UI). */
+  /** A poll completed: the event count it read, or where its pages stopped (for "last checked"). */
   readonly onPolled: Event<{ address: string; count: number }> = this.pollEmitter.event;
 
   constructor(options: EventWatcherOptions) {
@@ -242,17 +276,16 @@ export class EventWatcher {
     this.prefix = options.storeKeyPrefix ?? 'alephium.eventCursor.';
     this.scheduler =
       options.scheduler ??
-      (options.budget
-        ? options.client instanceof GatewayClient
-          ? clientScheduler(options.client, this.timers)
-          : sharedScheduler(options.client, () => new BackgroundScheduler({ timers: this.timers }))
-        : undefined);
+      (options.client instanceof GatewayClient
+        ? clientScheduler(options.client, this.timers)
+        : sharedScheduler(options.client, () => new BackgroundScheduler({ timers: this.timers })));
     this.applyBudget();
+    this.applyWindow();
   }
 
   /** The scheduler plans for the whole budget: hand it the plan's limit and the configured share. */
   private applyBudget(): void {
-    if (!this.scheduler || !this.budget) return;
+    if (!this.budget) return;
     const used = this.budget.requestsUsedThisMonth;
     this.scheduler.setBudget({
       monthlyLimit: this.budget.monthlyLimit,
@@ -261,23 +294,22 @@ export class EventWatcher {
     });
   }
 
-  /** Scheduler mode: every contract is a job (polls at its planned interval, charged to the budget). */
-  private get scheduled(): boolean {
-    return this.scheduler !== undefined;
-  }
-
   private addJob(w: Watched): void {
-    if (!this.scheduler || !this.running || this.disposed || w.job) return;
+    if (!this.running || this.disposed || w.job) return;
     w.job = this.scheduler.add({
       kind: 'contract',
       label: w.address,
       minIntervalMs: this.minIntervalMs,
-      // A count, plus a page when it grew: the first guess until the job has learned its own cost.
+      // A count, plus a page when it grew: the first guess until the kind has learned its cost.
       expectedCost: 1 + (this.budget?.fetchRatio ?? DEFAULT_FETCH_RATIO),
       startNow: this.neverSeen(w),
+      visible: this.looksAt(w.address),
+      slowdown: this.focused ? 1 : this.unfocusedFactor,
+      paused: this.paused,
       run: () => this.runJob(w),
     });
-    this.applyFocus(w.job);
+    this.applyFocus(w.job, w.address);
+    if (w.urgentPolls > 0) w.job.runSoon();
   }
 
   /**
@@ -299,9 +331,20 @@ export class EventWatcher {
     );
   }
 
-  private applyFocus(job: JobHandle): void {
+  /** Someone looks at this contract: it is shown in a focused window. */
+  private looksAt(address: string): boolean {
+    return this.focused && this.visible.has(address);
+  }
+
+  private applyFocus(job: JobHandle, address: string): void {
     job.setPaused(this.paused);
     job.setSlowdown(this.focused ? 1 : this.unfocusedFactor);
+    job.setVisible(this.looksAt(address));
+  }
+
+  /** The window's state as the scheduler's pace counts it: focused, slowed, or paused time. */
+  private applyWindow(): void {
+    this.scheduler.setFocused(this.focused, this.paused ? Infinity : this.unfocusedFactor);
   }
 
   private removeJob(w: Watched): void {
@@ -312,12 +355,13 @@ export class EventWatcher {
   /** One scheduled poll of one contract; never throws (errors back off through the scheduler). */
   private async runJob(w: Watched): Promise<JobRun> {
     if (this.disposed || !this.contracts.has(w.address)) return { requests: 0, done: true };
-    w.lastPolledAt = this.timers.now();
     const tally = { requests: 0 };
     try {
-      await this.pollContract(w, tally);
+      const emitted = await this.pollContract(w, tally);
       w.failures = 0;
-      return { requests: tally.requests };
+      // The user waits for what they just did: at the floor again until a poll brings it.
+      w.urgentPolls = emitted > 0 ? 0 : Math.max(0, w.urgentPolls - 1);
+      return { requests: tally.requests, ...(w.urgentPolls > 0 ? { urgent: true } : {}) };
     } catch (error) {
       if (this.disposed && isAbort(error)) return { requests: tally.requests, done: true };
       w.failures++;
@@ -331,37 +375,26 @@ export class EventWatcher {
 
   // ---- configuration ----------------------------------------------------------------------------------
 
-  /** Starts (or re-adds) watching; the first poll of a new contract is due at once. */
+  /** Starts (or re-adds) watching; the first poll of a contract never seen before is due at once. */
   watch(address: string): void {
     if (!isValidAddress(address)) throw new RangeError(`not a valid address: ${address.slice(0, 80)}`);
     if (this.contracts.has(address)) return;
-    this.contracts.set(address, {
-      address,
-      cursor: undefined,
-      loaded: false,
-      lastPolledAt: -Infinity,
-      failures: 0,
-    });
-    const w = this.contracts.get(address) as Watched;
+    const w: Watched = { address, cursor: undefined, loaded: false, failures: 0, polls: 0, urgentPolls: 0 };
+    this.contracts.set(address, w);
     this.addJob(w);
-    this.reschedule();
   }
 
   /**
-   * Polls `address` as soon as its 16 s floor allows, ahead of its turn and of the budget's pacing (still
-   * counted): for the glue to call when the user has just changed the contract (executed a method on it,
-   * deployed it), so the view does not wait a whole planned interval for the events they caused.
+   * The user has just changed `address` (executed a method on it, deployed it, sent to it): it is polled
+   * as soon as its 16 s floor allows, ahead of its turn and of the budget's pacing (still counted), and
+   * again at the floor until a poll brings news (at most {@link URGENT_POLLS} polls), so the view shows
+   * what they caused without waiting a whole planned interval.
    */
   pollSoon(address: string): void {
     const w = this.contracts.get(address);
     if (!w) return;
-    if (w.job) w.job.runSoon();
-    else {
-      // The watcher's own loop: due now, unless polled less than the floor ago.
-      const due = Math.max(this.timers.now(), w.lastPolledAt + MIN_POLL_INTERVAL_MS);
-      w.lastPolledAt = Math.min(w.lastPolledAt, due - this.intervalMs);
-      this.reschedule();
-    }
+    w.urgentPolls = URGENT_POLLS;
+    w.job?.runSoon();
   }
 
   /** Stops watching. With `forget`, the stored cursor is dropped too (re-watching starts afresh). */
@@ -370,7 +403,6 @@ export class EventWatcher {
     if (w) this.removeJob(w);
     this.contracts.delete(address);
     if (options.forget) await this.store.set(this.storeKey(address), undefined);
-    this.reschedule();
   }
 
   get watched(): string[] {
@@ -382,24 +414,42 @@ export class EventWatcher {
     return this.contracts.get(address)?.cursor;
   }
 
+  /** Milliseconds between two polls of `address` as planned now (undefined while it has no job). */
+  intervalOf(address: string): number | undefined {
+    return this.contracts.get(address)?.job?.intervalMs;
+  }
+
+  /** The way the next regular poll of `address` will take (`count` before its cursor is known). */
+  pollWay(address: string): keyof PollCosts {
+    return cheaperWay(this.contracts.get(address)?.cursor?.costs);
+  }
+
   /** Set by the glue from `window.state.focused`. */
   setFocused(focused: boolean): void {
     if (this.focused === focused) return;
     this.focused = focused;
-    for (const w of this.contracts.values()) if (w.job) this.applyFocus(w.job);
-    this.reschedule();
+    this.applyWindow();
+    for (const w of this.contracts.values()) if (w.job) this.applyFocus(w.job, w.address);
   }
 
+  /**
+   * The contracts whose events or state are shown right now (the glue: expanded contract nodes of a
+   * visible Watched Contracts view). While the window is focused they are planned first.
+   */
+  setVisible(addresses: Iterable<string>): void {
+    this.visible = new Set(addresses);
+    for (const w of this.contracts.values()) w.job?.setVisible(this.looksAt(w.address));
+  }
+
+  /** The least time between two polls of one contract (raised to 16 s); the budget may make it longer. */
   setIntervalMs(ms: number): void {
     this.configuredIntervalMs = ms;
     for (const w of this.contracts.values()) w.job?.setMinInterval(this.minIntervalMs);
-    this.reschedule();
   }
 
   setBudget(budget: WatcherBudget | undefined): void {
     this.budget = budget;
     this.applyBudget();
-    this.reschedule();
   }
 
   get paused(): boolean {
@@ -407,89 +457,46 @@ export class EventWatcher {
   }
 
   /**
-   * Event-page requests per `current-count` request, as observed (an exponential moving average that
-   * starts at the budget's default guess). Busy contracts make almost every poll fetch a page, so a fixed
-   * guess would let polling overspend its share; the budget uses what the watcher actually sees.
+   * One line for logs and tooltips: what the budget allows now and what it buys the watched contracts.
    */
-  get learnedFetchRatio(): number {
-    return this.fetchRatio;
-  }
-
-  private observeFetches(pages: number): void {
-    this.fetchRatio += FETCH_RATIO_SMOOTHING * (pages - this.fetchRatio);
-  }
-
-  /** The budget's choice for the current number of contracts, if a budget is set. */
-  budgetChoice(): BudgetChoice | undefined {
-    if (!this.budget) return undefined;
-    if (this.scheduler) return this.scheduledChoice(this.scheduler);
-    return chooseInterval({
-      contracts: this.contracts.size,
-      monthlyLimit: this.budget.monthlyLimit,
-      share: this.budget.share,
-      now: this.timers.now(),
-      fetchRatio: this.budget.fetchRatio ?? this.fetchRatio,
-      ...(this.budget.requestsUsedThisMonth?.() !== undefined
-        ? { requestsUsedThisMonth: this.budget.requestsUsedThisMonth() as number }
-        : {}),
-    });
-  }
-
-  /** The scheduler's plan, in the shape the glue logs and shows. */
-  private scheduledChoice(scheduler: BackgroundScheduler): BudgetChoice {
-    const plan = scheduler.plan();
-    const intervalMs = this.intervalMs;
-    const limit = scheduler.monthlyLimit;
-    const pct = `${Math.round(scheduler.share * 1000) / 10} %`;
-    const perHour = Math.round(plan.hourlyShare * 10) / 10;
-    return {
-      intervalMs,
-      floored: !plan.budgetBound,
-      exhausted: plan.hourlyShare === 0,
-      requestsPerRound: [...this.contracts.values()].reduce((s, w) => s + (w.job?.cost ?? 0), 0),
-      allowance: limit === undefined ? Infinity : limit * scheduler.share,
-      periodMs: SCHEDULER_MONTH_MS,
-      explanation:
-        limit === undefined
-          ? 'no monthly limit known: polling every 16 s (the spec minimum)'
-          : `all background requests within ${pct} of ${limit} requests/month (${perHour}/h): ` +
-            `${this.contracts.size} contract(s) every ${Math.round(intervalMs / 1000)} s`,
-    };
+  explanation(): string {
+    const s = this.scheduler;
+    const limit = s.monthlyLimit;
+    const every = `${this.contracts.size} contract(s) every ${Math.round(this.intervalMs / 1000)} s`;
+    if (limit === undefined) return `no monthly limit known: ${every} (the spec's floor is 16 s)`;
+    const plan = s.plan();
+    const pct = `${Math.round(s.share * 1000) / 10} %`;
+    const perHour = Math.round(plan.hourlyShare);
+    const hours = Math.round(plan.activeHoursPerDay * 10) / 10;
+    return (
+      `background within ${pct} of ${limit} requests/month, ${Math.floor(plan.monthShareLeft)} left: ` +
+      `${perHour}/h while you work (${hours} h a day so far): ${every}`
+    );
   }
 
   /**
-   * Milliseconds between two polls of one contract right now: the configured interval, raised to the
-   * 16 s floor and to the budget's interval, times the unfocused factor; Infinity while paused. With a
-   * scheduler, the longest planned interval among the watched contracts.
+   * Milliseconds between two polls of one contract as planned now: the longest among the watched
+   * contracts (Infinity while paused). Before any is planned: the floor (× the unfocused factor).
    */
   get intervalMs(): number {
     if (this.paused) return Infinity;
-    const configured = Number.isFinite(this.configuredIntervalMs) ? this.configuredIntervalMs : 0;
-    if (this.scheduler) {
-      let longest = 0;
-      for (const w of this.contracts.values()) if (w.job) longest = Math.max(longest, w.job.intervalMs);
-      if (longest > 0) return longest;
-      // Not started: what the scheduler would plan is not known yet; the floor is.
-      const floor = Math.max(MIN_POLL_INTERVAL_MS, configured);
-      return this.focused ? floor : floor * this.unfocusedFactor;
-    }
-    const base = Math.max(MIN_POLL_INTERVAL_MS, configured, this.budgetChoice()?.intervalMs ?? 0);
-    return this.focused ? base : base * this.unfocusedFactor;
+    let longest = 0;
+    for (const w of this.contracts.values()) if (w.job) longest = Math.max(longest, w.job.intervalMs);
+    if (longest > 0) return longest;
+    return this.focused ? this.minIntervalMs : this.minIntervalMs * this.unfocusedFactor;
   }
 
-  // ---- loop -------------------------------------------------------------------------------------------
+  // ---- lifecycle --------------------------------------------------------------------------------------
 
   start(): void {
     if (this.disposed) return;
     this.running = true;
     for (const w of this.contracts.values()) this.addJob(w);
-    this.reschedule();
   }
 
   stop(): void {
     this.running = false;
     for (const w of this.contracts.values()) this.removeJob(w);
-    this.clearTimer();
   }
 
   dispose(): void {
@@ -500,77 +507,6 @@ export class EventWatcher {
     this.errorEmitter.dispose();
     this.resetEmitter.dispose();
     this.pollEmitter.dispose();
-  }
-
-  /** When `address` is next due (ms since epoch), given its last poll and failures. */
-  dueAt(address: string): number | undefined {
-    const w = this.contracts.get(address);
-    return w ? this.dueOf(w, this.intervalMs) : undefined;
-  }
-
-  private dueOf(w: Watched, interval: number): number {
-    if (w.failures === 0) return w.lastPolledAt + interval;
-    return w.lastPolledAt + Math.min(this.maxBackoffMs, interval * 2 ** (w.failures - 1));
-  }
-
-  /**
-   * Polls every contract that is due now (never one polled less than the interval ago), one after the
-   * other. A call while a round runs joins that round.
-   */
-  pollOnce(): Promise<PollReport> {
-    if (this.disposed) return Promise.resolve({ polled: [], newEvents: 0, failed: [], skipped: 'disposed' });
-    if (this.paused) return Promise.resolve({ polled: [], newEvents: 0, failed: [], skipped: 'paused' });
-    if (!this.inFlight) {
-      this.inFlight = this.round().finally(() => {
-        this.inFlight = undefined;
-      });
-    }
-    return this.inFlight;
-  }
-
-  private async round(): Promise<PollReport> {
-    const polled: string[] = [];
-    const failed: string[] = [];
-    let newEvents = 0;
-    const interval = this.intervalMs;
-    for (const w of [...this.contracts.values()]) {
-      if (this.disposed) break;
-      if (this.timers.now() < this.dueOf(w, interval)) continue;
-      if (!this.contracts.has(w.address)) continue; // unwatched meanwhile
-      w.lastPolledAt = this.timers.now();
-      try {
-        newEvents += await this.pollContract(w);
-        w.failures = 0;
-        polled.push(w.address);
-      } catch (error) {
-        if (this.disposed && isAbort(error)) break;
-        w.failures++;
-        failed.push(w.address);
-        const retryInMs = this.dueOf(w, interval) - this.timers.now();
-        this.errorEmitter.fire({ address: w.address, error, failures: w.failures, retryInMs });
-      }
-    }
-    return { polled, newEvents, failed };
-  }
-
-  private reschedule(): void {
-    this.clearTimer();
-    // The scheduler runs the jobs; the watcher's own loop is only for unbudgeted watching.
-    if (this.scheduled) return;
-    if (!this.running || this.disposed || this.paused || this.contracts.size === 0) return;
-    const interval = this.intervalMs;
-    let next = Infinity;
-    for (const w of this.contracts.values()) next = Math.min(next, this.dueOf(w, interval));
-    const delay = Math.max(0, next - this.timers.now());
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      void this.pollOnce().finally(() => this.reschedule());
-    }, delay);
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   // ---- one contract -------------------------------------------------------------------------------------
@@ -624,12 +560,47 @@ export class EventWatcher {
     }
   }
 
-  /** Returns the number of new events emitted. */
-  private async pollContract(w: Watched, tally: { requests: number } = { requests: 0 }): Promise<number> {
+  /** One poll, the way this contract polls cheaper; returns the number of new events emitted. */
+  private async pollContract(w: Watched, tally: { requests: number }): Promise<number> {
     await this.load(w);
+    const poll = w.polls++;
+    const cursor = w.cursor;
+    // The count first: before there is a cursor, on the session's first poll (a count that went down
+    // while VS Code was closed), now and then in between, and whenever it is the cheaper way.
+    const countFirst =
+      !cursor || poll === 0 || poll % COUNT_CHECK_EVERY === 0 || cheaperWay(cursor.costs) === 'count';
+    const outcome =
+      countFirst || !cursor ? await this.countFirst(w, tally) : await this.pageFirst(w, cursor, tally);
+    if (outcome) await this.learn(w, outcome);
+    return outcome?.emitted ?? 0;
+  }
+
+  /**
+   * Updates what each way of polling is learned to cost this contract, from one poll. Kept in memory and
+   * persisted with the cursor's next write (a poll with news writes it anyway), or at once when the
+   * cheaper way changes.
+   */
+  private async learn(w: Watched, outcome: PollOutcome): Promise<void> {
+    const cursor = w.cursor;
+    if (!cursor) return;
+    const before = cursor.costs ?? { count: 1, page: 1 };
+    const ema = (old: number, x: number) => old + STRATEGY_SMOOTHING * (x - old);
+    const costs: PollCosts = {
+      count: ema(before.count, outcome.way === 'count' ? outcome.sent : outcome.otherWay),
+      page: ema(before.page, outcome.way === 'page' ? outcome.sent : outcome.otherWay),
+    };
+    const next = { ...cursor, costs };
+    if (cheaperWay(costs) !== cheaperWay(cursor.costs)) await this.save(w, next);
+    else w.cursor = next;
+  }
+
+  /**
+   * Reads `current-count`, then the pages from the cursor when it grew. Undefined when nothing is to
+   * learn (the first sight of a contract, a count that went down).
+   */
+  private async countFirst(w: Watched, tally: { requests: number }): Promise<PollOutcome | undefined> {
     tally.requests++;
     const count = await this.count(w.address);
-    this.pollEmitter.fire({ address: w.address, count });
     let cursor = w.cursor;
     if (!cursor) {
       // First sight of this contract: show the last `backlog` events, not the whole history.
@@ -643,49 +614,88 @@ export class EventWatcher {
         address: w.address,
         reason: `the event count went down from ${cursor.lastCount} to ${count} (another network or a reset node?)`,
       });
-      cursor = {
+      await this.save(w, {
+        ...cursor,
         nextStart: Math.min(cursor.nextStart, count),
         lastCount: count,
-        seen: cursor.seen,
         pending: false,
-      };
-      await this.save(w, cursor);
-      return 0;
+      });
+      this.pollEmitter.fire({ address: w.address, count });
+      return undefined;
     }
     if (count <= cursor.lastCount && !cursor.pending) {
-      this.observeFetches(0);
-      return 0;
+      this.pollEmitter.fire({ address: w.address, count });
+      // Nothing new: a page read directly would have said so in one request too.
+      return { emitted: 0, way: 'count', sent: 1, otherWay: 1 };
     }
+    const read = await this.readPages(w, cursor, tally, count);
+    this.pollEmitter.fire({ address: w.address, count });
+    // Page-first would have read the same pages, and one more where the last one looked full (it does
+    // not know the count); at least the one page that tells "nothing new".
+    const otherWay = Math.max(1, read.pages + (read.endedFull ? 1 : 0));
+    return { emitted: read.emitted, way: 'count', sent: 1 + read.pages, otherWay };
+  }
 
+  /** Reads the next page directly, and on while pages look full. */
+  private async pageFirst(
+    w: Watched,
+    cursor: EventCursor,
+    tally: { requests: number },
+  ): Promise<PollOutcome> {
+    const read = await this.readPages(w, cursor, tally, undefined);
+    this.pollEmitter.fire({ address: w.address, count: w.cursor?.lastCount ?? cursor.lastCount });
+    // Count-first would have read the count, then only the pages that moved the cursor.
+    return { emitted: read.emitted, way: 'page', sent: read.pages, otherWay: 1 + read.advanced };
+  }
+
+  /**
+   * Pages from the cursor, following `nextStart`, saving after each. With `count` known, up to it; without,
+   * until a page that is not full (fewer than a page of slots scanned and of events). Bounded by the page
+   * cap: the next poll continues (`pending`).
+   */
+  private async readPages(
+    w: Watched,
+    from: EventCursor,
+    tally: { requests: number },
+    count: number | undefined,
+  ): Promise<{ emitted: number; pages: number; advanced: number; endedFull: boolean }> {
+    let cursor = from;
     let emitted = 0;
-    let pagesFetched = 0;
+    let pages = 0;
+    let advancedPages = 0;
+    let endedFull = false;
     let start = cursor.nextStart;
     let done = false;
-    for (let pages = 0; pages < this.maxPages && !done; pages++) {
+    while (pages < this.maxPages && !done) {
       tally.requests++;
       const page = await this.page(w.address, start);
-      pagesFetched++;
+      pages++;
       const seen = new Set(cursor.seen);
       // Compared against earlier pages only: two identical emits inside one page are two events.
       const fresh = page.events.filter((e) => !seen.has(eventKey(e)));
       const advanced = page.nextStart > start;
+      if (advanced) advancedPages++;
       const keys: string[] = [...cursor.seen, ...page.events.map(eventKey).filter((k) => !seen.has(k))];
       if (fresh.length > 0) {
         this.eventsEmitter.fire({ address: w.address, events: fresh });
         emitted += fresh.length;
       }
-      done = !advanced || page.nextStart >= count;
+      endedFull =
+        advanced && (page.events.length >= this.pageSize || page.nextStart - start >= this.pageSize);
+      done = !advanced || (count !== undefined ? page.nextStart >= count : !endedFull);
+      const nextStart = advanced ? page.nextStart : start;
+      // One write per page, as if it were the last: until the pages are done `pending` says so, and the
+      // next poll reads on whatever the count (what the pages reached counts as checked).
       cursor = {
-        nextStart: advanced ? page.nextStart : start,
-        lastCount: cursor.lastCount,
+        ...cursor,
+        nextStart,
+        lastCount: Math.max(cursor.lastCount, count ?? nextStart),
         seen: keys.slice(-this.seenLimit),
-        pending: cursor.pending,
+        pending: !done,
       };
       await this.save(w, cursor);
-      start = cursor.nextStart;
+      start = nextStart;
     }
-    this.observeFetches(pagesFetched);
-    await this.save(w, { ...cursor, lastCount: count, pending: !done });
-    return emitted;
+    return { emitted, pages, advanced: advancedPages, endedFull };
   }
 }

@@ -26,11 +26,14 @@ describe('status bar presentation', () => {
     for (let i = 0; i < 10; i++) scheduler.add({ kind: 'contract', run: async () => ({ requests: 1 }) });
     const freshness = freshnessLine(scheduler.plan(), 'free');
     scheduler.dispose();
-    assert.equal(freshness, '10 contracts on Free: each every 10 min');
+    // November 14th, 22:13 UTC, nothing learned yet: the share over 8 working hours a day for the 16 days
+    // left is more than the per-hour cap (50,000 / 120 h = 416.7); 90 % of that planned (375 an hour) gives
+    // 10 contracts one request each every 96 s.
+    assert.equal(freshness, '10 contracts on Free: each every 96 s');
     const view = statusBarView({ ...base, ...(freshness ? { freshness } : {}) });
     assert.match(
       tooltipOf(view),
-      /Background polling within the monthly share: 10 contracts on Free: each every 10 min/,
+      /Background polling within the monthly share: 10 contracts on Free: each every 96 s/,
     );
     assert.doesNotMatch(tooltipOf(statusBarView(base)), /Background polling/);
   });

@@ -1,18 +1,30 @@
 import assert from 'node:assert/strict';
 import {
   BackgroundScheduler,
+  HEARTBEAT_MS,
+  OTHERS_RESERVE,
   PLAN_UTILISATION,
   freshnessLine,
   sharedScheduler,
+  type ActivityRecord,
+  type ActivityStore,
   type JobRun,
   type RunRecord,
   type SchedulerTimers,
 } from '../../../src/core/scheduling/backgroundScheduler';
 
-const T0 = Date.UTC(2025, 4, 10, 12, 0, 0);
+/** June 2025: a 30-day month, so from its first moment the month is 720 hours. */
+const T0 = Date.UTC(2025, 5, 1);
 const HOUR = 3_600_000;
-/** Free plan, 50 %: 50,000 requests over 720 hours. */
+const DAY = 24 * HOUR;
+/**
+ * Free plan, 50 %: 50,000 requests over 720 hours, for someone who works around the clock. The plan
+ * spends this; the hour's limit (the pace) is 1 / PLAN_UTILISATION of it, room for bursts.
+ */
 const FREE_HOURLY = (100_000 * 0.5) / 720;
+const FREE_HOURLY_LIMIT = FREE_HOURLY / PLAN_UTILISATION;
+/** The same share for someone who works 8 hours a day (the prior): 50,000 over 240 hours. */
+const FREE_HOURLY_8H = (100_000 * 0.5) / 240;
 
 /** Virtual time: timers fire in order on `advance`, with the microtasks of each run settled. */
 class VirtualTimers implements SchedulerTimers {
@@ -31,6 +43,8 @@ class VirtualTimers implements SchedulerTimers {
     this.timers = this.timers.filter((t) => t.id !== handle);
   }
   async advance(ms: number): Promise<void> {
+    // Bounded: a target that is not a number would never be reached.
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`cannot advance by ${ms}`);
     const target = this.time + ms;
     for (;;) {
       this.timers.sort((a, b) => a.at - b.at);
@@ -45,8 +59,40 @@ class VirtualTimers implements SchedulerTimers {
   }
 }
 
+/** An activity store in memory; `writes` counts what was saved. */
+function memoryActivity(initial?: ActivityRecord): ActivityStore & { value: unknown; writes: number } {
+  const store = {
+    value: initial as unknown,
+    writes: 0,
+    get: () => store.value,
+    set: (record: ActivityRecord) => {
+      store.writes++;
+      store.value = structuredClone(record);
+    },
+  };
+  return store;
+}
+
+/** Someone who works around the clock (last month taught 24 h a day): the share spread over 720 hours. */
+function roundTheClock(now: number): ActivityStore {
+  return memoryActivity({
+    month: '2025-06',
+    since: now,
+    activeMs: 0,
+    day: 0,
+    todayMs: 0,
+    spent: 0,
+    priorDayMs: DAY,
+  });
+}
+
+/** Free, 50 %, for someone who works around the clock: 69.4 requests an hour. */
 function free(timers: VirtualTimers): BackgroundScheduler {
-  return new BackgroundScheduler({ timers, budget: { monthlyLimit: 100_000, share: 0.5 } });
+  return new BackgroundScheduler({
+    timers,
+    budget: { monthlyLimit: 100_000, share: 0.5 },
+    activity: roundTheClock(timers.now()),
+  });
 }
 
 /** Requests per virtual hour and the runs per label, from the scheduler's own reports. */
@@ -71,7 +117,7 @@ function record(s: BackgroundScheduler) {
 const costs = (n: number) => async (): Promise<JobRun> => ({ requests: n });
 
 describe('background scheduler: one budget', () => {
-  it('50 contracts on Free: every hour (the first included) within the share and at 80 % of it or more', async () => {
+  it('50 contracts on Free: every hour (the first included) within the pace and at 80 % of the share or more', async () => {
     const timers = new VirtualTimers();
     const s = free(timers);
     const r = record(s);
@@ -79,7 +125,7 @@ describe('background scheduler: one budget', () => {
     await timers.advance(6 * HOUR);
     const hours = r.perHour(6);
     for (const [h, n] of hours.entries()) {
-      assert.ok(n <= FREE_HOURLY, `hour ${h + 1}: ${n} > ${FREE_HOURLY}`);
+      assert.ok(n <= FREE_HOURLY_LIMIT, `hour ${h + 1}: ${n} > ${FREE_HOURLY_LIMIT}`);
       assert.ok(n >= 0.8 * FREE_HOURLY, `hour ${h + 1}: ${n} < 80 % of ${FREE_HOURLY}`);
     }
     s.dispose();
@@ -102,7 +148,7 @@ describe('background scheduler: one budget', () => {
     await timers.advance(6 * HOUR);
     const hours = r.perHour(6);
     for (const [h, n] of hours.entries())
-      assert.ok(n <= FREE_HOURLY, `hour ${h + 1}: ${n} > ${FREE_HOURLY} (${hours.join(', ')})`);
+      assert.ok(n <= FREE_HOURLY_LIMIT, `hour ${h + 1}: ${n} > ${FREE_HOURLY_LIMIT} (${hours.join(', ')})`);
     // And every contract ran again within those hours (none left behind by the pacing).
     for (let i = 0; i < 50; i++)
       assert.ok(r.gaps(`c${i}`).length >= 3, `c${i} ran ${r.gaps(`c${i}`).length}×`);
@@ -141,8 +187,8 @@ describe('background scheduler: one budget', () => {
     );
     await timers.advance(8 * HOUR);
     const interval = handles[0]!.intervalMs;
-    // 10 contracts costing 1.3 on average at 90 % of 69.4/h: about 12.5 min each.
-    assert.ok(interval > 10 * 60_000 && interval < 15 * 60_000, `interval ${interval}`);
+    // 10 contracts costing 1.3 on average at 69.4/h: about 11 min each.
+    assert.ok(interval > 9 * 60_000 && interval < 13 * 60_000, `interval ${interval}`);
     const firsts = r.runs.slice(0, 10).map((x) => x.startedAt - T0);
     assert.ok(firsts[9]! > interval / 2, `first polls bunched: ${firsts.join(', ')}`);
     for (let i = 0; i < 10; i++) {
@@ -172,12 +218,9 @@ describe('background scheduler: one budget', () => {
     const h = s.add({ kind: 'contract', label: 'busy', run: costs(3) });
     await timers.advance(4 * HOUR);
     assert.ok(h.cost > 2.9, `cost ${h.cost}`);
-    // 3 requests per run at 90 % of 69.4/h: one run every 172.8 s.
-    assert.ok(
-      Math.abs(h.intervalMs - (3 * HOUR) / (FREE_HOURLY * PLAN_UTILISATION)) < 1_000,
-      `${h.intervalMs}`,
-    );
-    for (const n of r.perHour(4)) assert.ok(n <= FREE_HOURLY, `${n}`);
+    // 3 requests per run at 69.4/h: one run every 155.5 s.
+    assert.ok(Math.abs(h.intervalMs - (3 * HOUR) / FREE_HOURLY) < 1_000, `${h.intervalMs}`);
+    for (const n of r.perHour(4)) assert.ok(n <= FREE_HOURLY_LIMIT, `${n}`);
     s.dispose();
   });
 
@@ -195,9 +238,10 @@ describe('background scheduler: one budget', () => {
     assert.ok(c[0]!.intervalMs > before, `${c[0]!.intervalMs} vs ${before}`);
     assert.equal(node.intervalMs, c[0]!.intervalMs, 'the view gets the same round as every contract');
     assert.ok(r.runs.some((x) => x.kind === 'node'));
-    for (const n of r.perHour(3)) assert.ok(n <= FREE_HOURLY, `${n}`);
+    for (const n of r.perHour(3)) assert.ok(n <= FREE_HOURLY_LIMIT, `${n}`);
     node.dispose();
-    assert.equal(c[0]!.intervalMs, before);
+    // The same round as before (the pace moves a little as the month is spent).
+    assert.ok(Math.abs(c[0]!.intervalMs / before - 1) < 0.005, `${c[0]!.intervalMs} vs ${before}`);
     s.dispose();
   });
 
@@ -249,21 +293,26 @@ describe('background scheduler: one budget', () => {
     s.dispose();
   });
 
-  it('with the month mostly used by hand, the share is of what is left, over what is left of the month', () => {
+  it('with the month mostly used by hand, the share is of what is left, over the working time left', async () => {
     const timers = new VirtualTimers();
     let used = 0;
     const s = new BackgroundScheduler({
       timers,
       budget: { monthlyLimit: 100_000, share: 0.5, requestsUsedThisMonth: () => used },
+      activity: roundTheClock(T0),
     });
-    const full = s.shareRate();
+    // A job: while jobs exist the working time is observed (a heartbeat every 5 minutes).
+    s.add({ kind: 'contract', minIntervalMs: DAY, run: costs(0) });
+    await timers.advance(DAY / 2);
+    const full = s.pacedRate();
     used = 90_000;
-    const left = s.shareRate();
-    // May 10th, 12:00 UTC: 21.5 days left; 10,000 × 0.5 over them.
-    assert.ok(Math.abs(left - 5_000 / (21.5 * 24 * HOUR)) < 1e-12);
+    const left = s.pacedRate();
+    // June 1st, 12:00 UTC: 29.5 days left, worked around the clock; 10,000 × 0.5 over them (planned at
+    // PLAN_UTILISATION of the pace).
+    assert.ok(Math.abs(left - 5_000 / (29.5 * DAY) / PLAN_UTILISATION) < 1e-12, `${left * HOUR}/h`);
     assert.ok(left < full / 5);
     used = 100_000;
-    assert.equal(s.shareRate(), 0);
+    assert.equal(s.pacedRate(), 0);
     s.dispose();
   });
 
@@ -271,7 +320,7 @@ describe('background scheduler: one budget', () => {
     const timers = new VirtualTimers();
     const s = free(timers);
     for (let i = 0; i < 10; i++) s.add({ kind: 'contract', label: `c${i}`, run: costs(1) });
-    assert.equal(freshnessLine(s.plan(), 'free'), '10 contracts on Free: each every 10 min');
+    assert.equal(freshnessLine(s.plan(), 'free'), '10 contracts on Free: each every 9 min');
     s.dispose();
     const big = new BackgroundScheduler({ timers, budget: { monthlyLimit: 10_000_000, share: 0.5 } });
     big.add({ kind: 'contract', run: costs(1) });
@@ -316,9 +365,9 @@ describe('background scheduler: one budget', () => {
     }
     await timers.advance(30 * 60_000);
     const second = r.runs.filter((x) => x.startedAt >= T0 + HOUR && x.startedAt < T0 + 2 * HOUR).length;
-    assert.ok(second + 30 <= FREE_HOURLY, `${second} job runs + 30 tracked`);
+    assert.ok(second + 30 <= FREE_HOURLY_LIMIT, `${second} job runs + 30 tracked`);
     assert.ok(second < quiet - 20, `jobs made room: ${second} vs ${quiet}`);
-    assert.ok(s.spentInLastHour() <= FREE_HOURLY);
+    assert.ok(s.spentInLastHour() <= FREE_HOURLY_LIMIT);
     s.dispose();
   });
 
@@ -374,6 +423,260 @@ describe('background scheduler: one budget', () => {
       const interval = Math.max(runs[i]!.intervalMs, runs[i + 1]!.intervalMs);
       assert.ok(g <= 1.25 * interval, `gap ${g} vs ${interval}`);
     }
+    s.dispose();
+  });
+});
+
+/** Requests charged per virtual hour, from the scheduler's runs. */
+function hourly(runs: readonly RunRecord[], from: number, hours: number): number[] {
+  const out = new Array<number>(hours).fill(0);
+  for (const r of runs) {
+    const h = Math.floor((r.startedAt - from) / HOUR);
+    if (h >= 0 && h < hours) out[h] = (out[h] as number) + r.requests;
+  }
+  return out;
+}
+
+describe('background scheduler: pacing against the month a person works', () => {
+  it('without history the share goes to about 8 hours a day: 3 × the around-the-clock pace on Free', async () => {
+    const timers = new VirtualTimers();
+    const s = new BackgroundScheduler({ timers, budget: { monthlyLimit: 100_000, share: 0.5 } });
+    const r = record(s);
+    const jobs = Array.from({ length: 10 }, (_, i) =>
+      s.add({ kind: 'contract', label: `c${i}`, run: costs(1) }),
+    );
+    assert.ok(
+      Math.abs(s.plan().hourlyShare - FREE_HOURLY_8H / PLAN_UTILISATION) < 0.01,
+      `${s.plan().hourlyShare}/h`,
+    );
+    assert.equal(s.plan().activeHoursPerDay, 8);
+    // 10 contracts of 1 request at 208.3/h: one run each every 173 s (the around-the-clock pace: 518 s).
+    assert.ok(Math.abs(jobs[0]!.intervalMs - (10 * HOUR) / FREE_HOURLY_8H) < 1_000);
+    await timers.advance(3 * HOUR);
+    for (const n of r.perHour(3)) {
+      assert.ok(n <= FREE_HOURLY_8H / PLAN_UTILISATION, `${n} > ${FREE_HOURLY_8H / PLAN_UTILISATION}`);
+      assert.ok(n >= 0.8 * FREE_HOURLY_8H, `${n}: below 80 % of the pace`);
+    }
+    s.dispose();
+  });
+
+  it('a month of working 24 hours a day, longer than the prior expects, ends within the share (self-correcting)', async function () {
+    this.timeout(60_000);
+    const timers = new VirtualTimers();
+    const activity = memoryActivity();
+    const s = new BackgroundScheduler({
+      timers,
+      budget: { monthlyLimit: 100_000, share: 0.5 },
+      activity,
+    });
+    const runs: RunRecord[] = [];
+    s.onDidRun((x) => runs.push(x));
+    // Three contracts that would poll every 16 s (675 requests an hour) if nothing held them.
+    for (let i = 0; i < 3; i++) s.add({ kind: 'contract', label: `c${i}`, run: costs(1) });
+    const early = s.plan().hourlyShare;
+    await timers.advance(10 * DAY);
+    const learned = s.plan();
+    assert.ok(learned.activeHoursPerDay > 20, `learned ${learned.activeHoursPerDay} h a day`);
+    assert.ok(learned.hourlyShare < early / 2, `${learned.hourlyShare}/h after 10 days vs ${early}/h`);
+    await timers.advance(20 * DAY);
+    const month = runs.filter((x) => x.startedAt < T0 + 30 * DAY).reduce((n, x) => n + x.requests, 0);
+    assert.ok(month <= 50_000, `the month spent ${month}`);
+    assert.ok(month >= 45_000, `the month spent only ${month} of 50,000`);
+    // The per-hour cap held throughout: 50,000 / 120 h.
+    assert.ok(Math.max(...hourly(runs, T0, 720)) <= 50_000 / 120);
+    s.dispose();
+  });
+
+  it('persists across reloads: a new scheduler on the same store knows what the month spent and how long you work', async () => {
+    const timers = new VirtualTimers();
+    const activity = memoryActivity();
+    const budget = { monthlyLimit: 100_000, share: 0.5 };
+    const first = new BackgroundScheduler({ timers, budget, activity });
+    const job = first.add({ kind: 'contract', run: costs(1) });
+    await timers.advance(10 * HOUR);
+    job.dispose();
+    first.dispose();
+    const spent = 50_000 - first.monthShareLeft();
+    assert.ok(spent > 1_000, `${spent}`);
+    assert.ok(activity.writes > 0);
+    // The window was closed overnight; the next morning a new window reads the record.
+    await timers.advance(15 * HOUR);
+    const second = new BackgroundScheduler({ timers, budget });
+    assert.equal(second.monthShareLeft(), 50_000, 'a scheduler without the store knows nothing');
+    second.setActivityStore(activity);
+    assert.equal(second.monthShareLeft(), 50_000 - spent);
+    // The first day, completed, had 10 working hours: blended with 2 days of 8 h.
+    const expected = (2 * 8 + 10) / 3;
+    assert.ok(
+      Math.abs(second.plan().activeHoursPerDay - expected) < 0.01,
+      `${second.plan().activeHoursPerDay}`,
+    );
+    second.dispose();
+  });
+
+  it('never past the month’s share: with it spent nothing starts, not even a job the user waits for, until the next month', async () => {
+    const timers = new VirtualTimers();
+    await timers.advance(29 * DAY);
+    const activity = memoryActivity({
+      month: '2025-06',
+      since: T0,
+      activeMs: 200 * HOUR,
+      day: 29,
+      todayMs: 0,
+      spent: 49_999,
+      priorDayMs: 8 * HOUR,
+    });
+    const s = new BackgroundScheduler({ timers, budget: { monthlyLimit: 100_000, share: 0.5 }, activity });
+    const r = record(s);
+    const job = s.add({ kind: 'contract', label: 'c', expectedCost: 2, run: costs(2) });
+    job.runSoon();
+    await timers.advance(DAY - 1);
+    assert.equal(r.runs.length, 0, 'a run of 2 requests does not fit in the 1 left');
+    assert.equal(s.monthShareLeft(), 1);
+    await timers.advance(1);
+    assert.equal(r.runs.length, 1, 'July: a new month, a new share');
+    assert.equal(s.monthShareLeft(), 50_000 - 2);
+    s.dispose();
+  });
+
+  it('a per-hour cap: an estimate that the month is nearly over cannot spend it in a day', async () => {
+    const timers = new VirtualTimers();
+    // June 29th, nothing spent yet: 50,000 over the 12 working hours expected to be left.
+    await timers.advance(28.5 * DAY);
+    const s = new BackgroundScheduler({ timers, budget: { monthlyLimit: 100_000, share: 0.5 } });
+    const r = record(s);
+    for (let i = 0; i < 10; i++) s.add({ kind: 'contract', label: `c${i}`, run: costs(1) });
+    assert.ok(Math.abs(s.plan().hourlyShare - 50_000 / 120) < 0.01, `${s.plan().hourlyShare}/h`);
+    const from = timers.now();
+    await timers.advance(DAY);
+    const hours = hourly(r.runs, from, 24);
+    for (const n of hours) assert.ok(n <= 50_000 / 120, `${n} in an hour`);
+    assert.ok(hours.reduce((a, b) => a + b, 0) <= 10_001, 'the day spent at most 24 × the cap');
+    s.dispose();
+  });
+
+  it('never above the plan’s per-second limit: the last slot of every second is the user’s', () => {
+    const timers = new VirtualTimers();
+    const s = new BackgroundScheduler({
+      timers,
+      budget: { monthlyLimit: 1_000_000_000, share: 1, perSecond: 3 },
+    });
+    assert.equal(s.plan().hourlyShare, 2 * 3_600);
+    s.setBudget({ monthlyLimit: 1_000_000_000, share: 1 });
+    assert.equal(
+      s.plan().hourlyShare,
+      2 * 3_600,
+      'a budget without a per-second limit keeps the previous one',
+    );
+    s.dispose();
+  });
+
+  it('unfocused time counts at a quarter of working time, paused time not at all', async () => {
+    const timers = new VirtualTimers();
+    const s = new BackgroundScheduler({ timers, budget: { monthlyLimit: 100_000, share: 0.5 } });
+    s.add({ kind: 'contract', minIntervalMs: HOUR, run: costs(1) });
+    s.setFocused(true);
+    await timers.advance(4 * HOUR);
+    s.setFocused(false, 4);
+    await timers.advance(8 * HOUR);
+    s.setFocused(false, Infinity);
+    await timers.advance(12 * HOUR);
+    // One day observed: 4 h + 8 h / 4 + 0, blended with 2 days of 8 h.
+    assert.ok(Math.abs(s.plan().activeHoursPerDay - (16 + 6) / 3) < 0.01, `${s.plan().activeHoursPerDay}`);
+    s.dispose();
+  });
+
+  it('saves the month’s activity every 5 minutes while jobs exist, and when the last one goes', async () => {
+    const timers = new VirtualTimers();
+    const activity = memoryActivity();
+    const s = new BackgroundScheduler({ timers, budget: { monthlyLimit: 100_000, share: 0.5 }, activity });
+    const writes = activity.writes;
+    const job = s.add({ kind: 'contract', minIntervalMs: HOUR, run: costs(1) });
+    await timers.advance(3 * HEARTBEAT_MS);
+    assert.equal(activity.writes, writes + 3);
+    await timers.advance(60_000);
+    job.dispose();
+    assert.equal(activity.writes, writes + 4);
+    assert.equal(timers.timers.length, 0, 'no heartbeat without jobs');
+    s.dispose();
+  });
+});
+
+describe('background scheduler: look where the person looks', () => {
+  /** A bigger plan, where the visible jobs fit at their floor and the rest share what is left. */
+  const big = (timers: VirtualTimers) =>
+    new BackgroundScheduler({ timers, budget: { monthlyLimit: 1_000_000, share: 0.5 } });
+
+  it('visible jobs come first, at their floor; the others share what is left; equal again when nobody looks', async () => {
+    const timers = new VirtualTimers();
+    const s = big(timers);
+    const r = record(s);
+    const jobs = Array.from({ length: 100 }, (_, i) =>
+      s.add({ kind: 'contract', label: `c${i}`, visible: false, run: costs(1) }),
+    );
+    const equal = jobs[0]!.intervalMs;
+    jobs[0]!.setVisible(true);
+    jobs[1]!.setVisible(true);
+    assert.equal(jobs[0]!.intervalMs, 16_000);
+    const rate = s.plan().hourlyShare * PLAN_UTILISATION;
+    const others = (98 * HOUR) / (rate - 2 * 225);
+    assert.ok(Math.abs(jobs[2]!.intervalMs - others) < 1_000, `${jobs[2]!.intervalMs} vs ${others}`);
+    assert.ok(jobs[2]!.intervalMs > equal);
+    await timers.advance(20 * 60_000);
+    const gaps = r.gaps('c0').slice(1);
+    assert.equal(gaps.length, 75);
+    assert.ok(
+      gaps.every((g) => g === 16_000),
+      `the visible one ran every 16 s: ${gaps.slice(0, 5).join(', ')}`,
+    );
+    jobs[0]!.setVisible(false);
+    jobs[1]!.setVisible(false);
+    assert.equal(jobs[0]!.intervalMs, jobs[2]!.intervalMs, 'one round for all again');
+    s.dispose();
+  });
+
+  it('the others keep a reserve when the visible ones would take everything', () => {
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const visible = Array.from({ length: 20 }, () => s.add({ kind: 'contract', run: costs(1) }));
+    const others = Array.from({ length: 5 }, () =>
+      s.add({ kind: 'contract', visible: false, run: costs(1) }),
+    );
+    const rate = s.plan().hourlyShare * PLAN_UTILISATION;
+    assert.ok(
+      Math.abs(others[0]!.intervalMs - (5 * HOUR) / (OTHERS_RESERVE * rate)) < 1_000,
+      `${others[0]!.intervalMs}`,
+    );
+    assert.ok(visible[0]!.intervalMs < others[0]!.intervalMs);
+    s.dispose();
+  });
+
+  it('nobody looked at goes before a visible job: with few others they share one round', () => {
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const visible = Array.from({ length: 20 }, () => s.add({ kind: 'contract', run: costs(1) }));
+    const other = s.add({ kind: 'contract', visible: false, run: costs(1) });
+    // Alone with the reserve the other would run more often than any visible job: one round for all.
+    assert.equal(other.intervalMs, visible[0]!.intervalMs);
+    s.dispose();
+  });
+
+  it('a run that says someone still waits runs again at its floor', async () => {
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const r = record(s);
+    let waiting = 2;
+    for (let i = 0; i < 10; i++) s.add({ kind: 'contract', label: `c${i}`, run: costs(1) });
+    const h = s.add({
+      kind: 'contract',
+      label: 'touched',
+      run: async () => ({ requests: 1, urgent: waiting-- > 0 }),
+    });
+    await timers.advance(2 * HOUR);
+    assert.ok(h.intervalMs > 5 * 60_000);
+    const gaps = r.gaps('touched');
+    assert.deepEqual(gaps.slice(1, 3), [16_000, 16_000], 'at the floor while someone waits');
+    assert.ok(gaps[3]! > 16_000, 'then its usual turn');
     s.dispose();
   });
 });

@@ -1,0 +1,510 @@
+/**
+ * A virtual month of a person's working pattern, on a Free key (issue 19).
+ *
+ * What runs is the extension's own code: a GatewayClient per window session (Free plan: 5 requests a
+ * second, 100,000 a month), its BackgroundScheduler (clientScheduler, budgeted at the default 50 %
+ * share, with the activity store the glue keeps in globalState), and the EventWatcher with the cursors
+ * the glue keeps in workspaceState. Time is virtual (bench/lib/virtualTime.ts): the scheduler, the
+ * watcher and the client's pacing all run on one injected clock, so a month takes seconds.
+ *
+ * The gateway is a faithful in-process fake (bench/lib/eventGateway.ts), not the sandbox over HTTP: a
+ * month is tens of thousands of polls, many minutes over loopback, and the sandbox mines 16 blocks per
+ * event. It has the sandbox's paging (hidden Debug slots, nextStart, 404s), checked against the sandbox's
+ * own chain at the start of every bench run (`compareWithSandbox`), and enforces the Free limits with
+ * the sandbox's own RateLimiter on the virtual clock, so a request over 5/s or over the month is a 429.
+ *
+ * The month is June 2026 (UTC, 30 days from a Monday, 22 weekdays). Patterns:
+ * - 8 h: weekdays 09:00–17:00, weekends 10:00–12:00 (192 active hours);
+ * - 16 h: every day 07:00–23:00; 24 h: around the clock (the worst cases).
+ * During those hours VS Code is open and focused; outside them it is closed (each working session is a
+ * window of its own: a reload, so cursors and the activity record must survive it). The "left open"
+ * variant keeps the window open but unfocused outside working hours instead (polls slowed 4×).
+ * Busy contracts: each emits one event every 2 minutes on average, around the clock (a seeded Poisson
+ * process). The delay of an event is from its block to its delivery; only events whose block was mined
+ * while the person was working count for it. After the month, one more short session delivers what is
+ * left, so every event can be checked for a miss or a repeat.
+ */
+import { GatewayClient } from '../src/core/gateway';
+import type { UsageRecord } from '../src/core/gateway/usage';
+import { clientScheduler } from '../src/core/scheduling/clientScheduler';
+import { EventWatcher } from '../src/core/workflows/eventWatcher';
+import { sandboxProfile } from '../test/sandbox/helpers';
+import { EventGateway } from './lib/eventGateway';
+import { counters, sandbox, trigger } from './lib/sandbox';
+import { figure, log, quantile, seededRandom, type Figure } from './lib/stats';
+import { VirtualClock } from './lib/virtualTime';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const MONTH_START = Date.UTC(2026, 5, 1);
+const MONTH_END = Date.UTC(2026, 6, 1);
+const FREE_MONTHLY = 100_000;
+const SHARE = 0.5;
+const MONTH_SHARE = FREE_MONTHLY * SHARE;
+const EVENT_MEAN_GAP_MS = 2 * 60_000;
+const DEBUG = Boolean(process.env.BENCH_DEBUG);
+/** After the month: one session this long delivers what is left. */
+const DRAIN_MS = 30 * 60_000;
+
+export type PatternName = '8h' | '8h-left-open' | '16h' | '24h';
+
+/** Working sessions of a day, as [from, to] hours (UTC). */
+function sessionsOf(pattern: PatternName, day: number): [number, number][] {
+  const weekday = new Date(MONTH_START + day * DAY).getUTCDay();
+  const weekend = weekday === 0 || weekday === 6;
+  switch (pattern) {
+    case '8h':
+    case '8h-left-open':
+      return weekend ? [[10, 12]] : [[9, 17]];
+    case '16h':
+      return [[7, 23]];
+    case '24h':
+      return [[0, 24]];
+  }
+}
+
+export interface Delays {
+  readonly n: number;
+  readonly medianS: number;
+  readonly p95S: number;
+  readonly maxS: number;
+}
+
+export interface MonthRun {
+  readonly pattern: PatternName;
+  readonly contracts: number;
+  readonly seed: number;
+  /** Contracts whose Events node is open while the person works (their index). */
+  readonly looked: readonly number[];
+  readonly activeHours: number;
+  /** Requests of the month that reached the gateway (429s included). */
+  readonly requests: number;
+  readonly rejected429: number;
+  readonly requestsPerDay: number[];
+  readonly emitted: number;
+  readonly missed: number;
+  readonly repeated: number;
+  /** Events whose block came while the person worked. */
+  readonly delays: Delays;
+  readonly lookedDelays?: Delays;
+  readonly otherDelays?: Delays;
+  /** What the scheduler's plan said at the end of the last working session of the month. */
+  readonly planPerHour: number | undefined;
+}
+
+function delaysOf(values: number[]): Delays {
+  return {
+    n: values.length,
+    medianS: quantile(values, 0.5) / 1000,
+    p95S: quantile(values, 0.95) / 1000,
+    maxS: values.length ? values.reduce((a, b) => Math.max(a, b), 0) / 1000 : Number.NaN,
+  };
+}
+
+/** Optional APIs (absent from older code, so the same bench measures before and after). */
+interface PacingApis {
+  setActivityStore?(store: { get(): unknown; set(value: unknown): void }): void;
+}
+interface LookApis {
+  setVisible?(addresses: Iterable<string>): void;
+}
+
+async function simulate(
+  pattern: PatternName,
+  contracts: number,
+  seed: number,
+  looked: readonly number[] = [],
+): Promise<MonthRun> {
+  const clock = new VirtualClock(MONTH_START);
+  const gw = new EventGateway(() => clock.now());
+  const addresses = gw.contracts(contracts, seed);
+  const key = gw.key('free', `${pattern}_${contracts}_${seed}`);
+  const profile = sandboxProfile(gw, 'free');
+
+  // What VS Code keeps across windows: cursors (workspaceState), usage and activity (globalState).
+  const cursors = new Map<string, unknown>();
+  for (const a of addresses)
+    cursors.set(`alephium.eventCursor.${a}`, { nextStart: 0, lastCount: 0, seen: [], pending: false });
+  let usage: UsageRecord[] = [];
+  let activity: unknown;
+
+  // Ground truth and deliveries.
+  const emittedAt = new Map<string, { at: number; contract: number; working: boolean }>();
+  const deliveries = new Map<string, number>();
+  const delays: number[] = [];
+  const lookedDelays: number[] = [];
+  const otherDelays: number[] = [];
+  const lookedSet = new Set(looked);
+
+  let inFlight = 0;
+  const transport = async (request: Parameters<typeof gw.transport>[0]) => {
+    inFlight++;
+    try {
+      return await gw.transport(request);
+    } finally {
+      inFlight--;
+    }
+  };
+
+  let working = false;
+  let session:
+    | {
+        client: GatewayClient;
+        watcher: EventWatcher;
+        dispose: () => void;
+        planPerHour: () => number;
+        plan: () => unknown;
+      }
+    | undefined;
+  let planPerHour: number | undefined;
+
+  const open = (focused: boolean): void => {
+    const client = new GatewayClient({
+      profile,
+      keyProvider: () => key,
+      transport,
+      clock: clock.clock(),
+    });
+    client.usage.load(usage);
+    let used: number | undefined;
+    client.onUsage((u) => (used = u.count));
+    const scheduler = clientScheduler(client, clock);
+    (scheduler as unknown as PacingApis).setActivityStore?.({
+      get: () => activity,
+      set: (value) => void (activity = structuredClone(value)),
+    });
+    const watcher = new EventWatcher({
+      client,
+      store: {
+        get: (k) => cursors.get(k),
+        // Kept as given: the watcher writes a fresh object every time and never changes one it wrote.
+        set: (k, v) => void (v === undefined ? cursors.delete(k) : cursors.set(k, v)),
+      },
+      timers: clock,
+      backlog: 0,
+      pageSize: 100,
+      budget: { monthlyLimit: FREE_MONTHLY, share: SHARE, requestsUsedThisMonth: () => used },
+    });
+    watcher.onEvents(({ events }) => {
+      for (const e of events) {
+        deliveries.set(e.txId, (deliveries.get(e.txId) ?? 0) + 1);
+        if (DEBUG && (deliveries.get(e.txId) ?? 0) > 1)
+          log(
+            `repeat ${e.txId.slice(-6)} at ${new Date(clock.now()).toISOString()} (emitted ${new Date(emittedAt.get(e.txId)?.at ?? 0).toISOString()})`,
+          );
+        const emitted = emittedAt.get(e.txId);
+        if (!emitted?.working || (deliveries.get(e.txId) ?? 0) > 1) continue;
+        const delay = clock.now() - emitted.at;
+        delays.push(delay);
+        if (looked.length) (lookedSet.has(emitted.contract) ? lookedDelays : otherDelays).push(delay);
+      }
+    });
+    for (const a of addresses) watcher.watch(a);
+    watcher.setFocused(focused);
+    (watcher as unknown as LookApis).setVisible?.(focused ? looked.map((i) => addresses[i] as string) : []);
+    watcher.start();
+    session = {
+      client,
+      watcher,
+      planPerHour: () => scheduler.plan().hourlyShare,
+      plan: () => scheduler.plan(),
+      dispose: () => {
+        watcher.dispose();
+        usage = client.usage.save();
+        scheduler.dispose();
+        client.dispose();
+      },
+    };
+  };
+  const close = (): void => {
+    if (clock.now() <= MONTH_END) planPerHour = session?.planPerHour();
+    if (DEBUG && session)
+      log(
+        `close ${new Date(clock.now()).toISOString()}: ${JSON.stringify(session.plan())}, served ${gw.served.length}`,
+      );
+    session?.dispose();
+    session = undefined;
+  };
+  const focus = (focused: boolean): void => {
+    session?.watcher.setFocused(focused);
+    (session?.watcher as unknown as LookApis | undefined)?.setVisible?.(
+      focused ? looked.map((i) => addresses[i] as string) : [],
+    );
+  };
+
+  // The month's script: sessions (or focus changes when the window is left open) and events.
+  type Step = { at: number; order: number; run: () => void };
+  const steps: Step[] = [];
+  const leftOpen = pattern === '8h-left-open';
+  let activeMs = 0;
+  for (let day = 0; day < 30; day++) {
+    for (const [from, to] of sessionsOf(pattern, day)) {
+      const start = MONTH_START + day * DAY + from * HOUR;
+      const end = MONTH_START + day * DAY + to * HOUR;
+      activeMs += end - start;
+      steps.push({
+        at: start,
+        order: 1,
+        run: () => {
+          working = true;
+          if (leftOpen && session) focus(true);
+          else open(true);
+        },
+      });
+      steps.push({
+        at: end,
+        order: 0,
+        run: () => {
+          working = false;
+          if (leftOpen && end < MONTH_END) focus(false);
+          else close();
+        },
+      });
+    }
+  }
+  // A window left open is closed at the month's end; then one short session delivers what is left.
+  if (leftOpen) steps.push({ at: MONTH_END, order: 0, run: () => close() });
+  steps.push({ at: MONTH_END + 9 * HOUR, order: 1, run: () => open(true) });
+  steps.push({ at: MONTH_END + 9 * HOUR + DRAIN_MS, order: 0, run: () => close() });
+  const random = seededRandom(seed * 7919 + contracts * 31 + pattern.length);
+  for (const [i, address] of addresses.entries()) {
+    for (let t = MONTH_START; ;) {
+      t += -Math.log(1 - random()) * EVENT_MEAN_GAP_MS;
+      if (t >= MONTH_END) break;
+      const at = Math.round(t);
+      steps.push({
+        at,
+        order: 2,
+        run: () => emittedAt.set(gw.emit(address), { at, contract: i, working }),
+      });
+    }
+  }
+  steps.sort((a, b) => a.at - b.at || a.order - b.order);
+
+  /** Lets the work started by the last step or timer finish (its requests resolve in microtasks). */
+  const quiet = async (): Promise<void> => {
+    for (let calm = 0; calm < 2;) {
+      await new Promise<void>((r) => setImmediate(r));
+      calm = inFlight === 0 ? calm + 1 : 0;
+    }
+  };
+
+  const end = MONTH_END + 9 * HOUR + DRAIN_MS;
+  let next = 0;
+  for (let guard = 0; guard < 50_000_000; guard++) {
+    const step = steps[next];
+    const stepAt = step?.at ?? Infinity;
+    const timerAt = clock.nextDue();
+    if (Math.min(stepAt, timerAt) > end) break;
+    if (step && stepAt <= timerAt) {
+      next++;
+      clock.time = Math.max(clock.time, stepAt);
+      step.run();
+      // An event only changes the chain: nothing runs until the next timer or step.
+      if (step.order !== 2) await quiet();
+    } else {
+      clock.fireNext();
+      await quiet();
+    }
+  }
+  close();
+
+  const month = gw.served.filter((r) => r.at < MONTH_END);
+  const requestsPerDay = new Array<number>(30).fill(0);
+  for (const r of month) {
+    const d = Math.floor((r.at - MONTH_START) / DAY);
+    requestsPerDay[d] = (requestsPerDay[d] as number) + 1;
+  }
+  let missed = 0;
+  let repeated = 0;
+  for (const txId of emittedAt.keys()) {
+    const n = deliveries.get(txId) ?? 0;
+    if (n === 0) missed++;
+    else repeated += n - 1;
+  }
+  for (const [txId, n] of deliveries) if (!emittedAt.has(txId)) repeated += n;
+  return {
+    pattern,
+    contracts,
+    seed,
+    looked,
+    activeHours: activeMs / HOUR,
+    requests: month.length,
+    rejected429: gw.served.filter((r) => r.status === 429).length,
+    requestsPerDay,
+    emitted: emittedAt.size,
+    missed,
+    repeated,
+    delays: delaysOf(delays),
+    ...(looked.length ? { lookedDelays: delaysOf(lookedDelays), otherDelays: delaysOf(otherDelays) } : {}),
+    planPerHour,
+  };
+}
+
+/**
+ * The fake's paging against the sandbox's own chain: the same increments on a fresh Counter in both,
+ * then every start offset and a few limits. Returns how many answers differ (0 expected).
+ */
+export async function compareWithSandbox(): Promise<{ compared: number; differing: number }> {
+  const sb = await sandbox();
+  try {
+    const [address] = counters(sb, 2).slice(1);
+    if (!address) throw new Error('no fresh Counter');
+    const gw = new EventGateway(() => 0);
+    const [fake] = gw.contracts(1);
+    if (!fake) throw new Error('no fake contract');
+    const key = gw.key('enterprise', 'compare');
+    const answer = async (start: number | undefined, limit: number) => {
+      const path = start === undefined ? `${fake}/current-count` : `${fake}?start=${start}&limit=${limit}`;
+      const r = await gw.transport({
+        method: 'GET',
+        url: `${gw.baseUrl}/${gw.slug}/events/contract/${path}`,
+        headers: { authorization: `Bearer ${key}` },
+        signal: new AbortController().signal,
+      });
+      if (r.status !== 200) return `status ${r.status}`;
+      const body = JSON.parse(r.bodyText) as { count?: number; events?: unknown[]; nextStart?: number };
+      return start === undefined
+        ? `count ${body.count}`
+        : `${body.events?.length} events, next ${body.nextStart}`;
+    };
+    const truth = (start: number | undefined, limit: number): string => {
+      try {
+        if (start === undefined) return `count ${sb.chain.eventCount(address)}`;
+        const page = sb.chain.contractEvents(address, start, limit);
+        return `${page.events.length} events, next ${page.nextStart}`;
+      } catch {
+        return 'status 404';
+      }
+    };
+    let compared = 0;
+    let differing = 0;
+    const check = async (start: number | undefined, limit: number) => {
+      compared++;
+      const [a, b] = [await answer(start, limit), truth(start, limit)];
+      if (a !== b) {
+        differing++;
+        log(`month: fake and sandbox differ at start ${start} limit ${limit}: ${a} vs ${b}`);
+      }
+    };
+    for (const batch of [0, 1, 3, 7]) {
+      trigger(sb, address, batch);
+      for (let i = 0; i < batch; i++) gw.emit(fake);
+      await check(undefined, 100);
+      const count = gw.count(fake);
+      for (let start = 0; start <= count + 1; start++)
+        for (const limit of [1, 2, 5, 100]) await check(start, limit);
+    }
+    return { compared, differing };
+  } finally {
+    await sb.close();
+  }
+}
+
+export async function monthBench(seeds: readonly number[]): Promise<{ figures: Figure[]; raw: MonthRun[] }> {
+  const raw: MonthRun[] = [];
+  const figures: Figure[] = [];
+  const faithful = await compareWithSandbox();
+  figures.push(
+    figure(
+      'month (Free, virtual)',
+      'in-process gateway vs the sandbox: differing answers',
+      '',
+      [faithful.differing],
+      {
+        target: '0',
+        met: (s) => s.max === 0,
+        note: `${faithful.compared} counts and pages compared`,
+      },
+    ),
+  );
+  const targets: Record<number, number> = { 1: 30, 3: 60, 10: 180 };
+  const cases: { pattern: PatternName; contracts: number; looked?: number[] }[] = [
+    { pattern: '8h', contracts: 1 },
+    { pattern: '8h', contracts: 3 },
+    { pattern: '8h', contracts: 10 },
+    { pattern: '16h', contracts: 1 },
+    { pattern: '16h', contracts: 3 },
+    { pattern: '16h', contracts: 10 },
+    { pattern: '24h', contracts: 1 },
+    { pattern: '24h', contracts: 3 },
+    { pattern: '24h', contracts: 10 },
+    { pattern: '8h-left-open', contracts: 3 },
+    { pattern: '8h', contracts: 10, looked: [0] },
+  ];
+  const only = process.env.BENCH_MONTH_CASES?.split(',');
+  for (const c of cases) {
+    const name = `${c.pattern} ${c.contracts}c${c.looked ? ' 1 open' : ''}`;
+    if (only && !only.includes(name.replace(/ /g, '_'))) continue;
+    const runs: MonthRun[] = [];
+    for (const seed of seeds) {
+      const started = Date.now();
+      const r = await simulate(c.pattern, c.contracts, seed, c.looked);
+      log(
+        `month ${name}, seed ${seed}: ${r.requests} requests (${r.rejected429} × 429), ` +
+          `delay median ${r.delays.medianS.toFixed(1)} s p95 ${r.delays.p95S.toFixed(1)} s max ${r.delays.maxS.toFixed(0)} s ` +
+          `(${r.delays.n} events while working)` +
+          (r.lookedDelays
+            ? `; open contract p95 ${r.lookedDelays.p95S.toFixed(1)} s, others p95 ${r.otherDelays?.p95S.toFixed(1)} s`
+            : '') +
+          `, events ${r.emitted} missed ${r.missed} repeated ${r.repeated}, plan ${r.planPerHour?.toFixed(0)}/h ` +
+          `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      runs.push(r);
+    }
+    raw.push(...runs);
+    const b = `month ${name} (Free)`;
+    const target = c.pattern === '8h' && !c.looked ? targets[c.contracts] : undefined;
+    figures.push(
+      figure(
+        b,
+        'event delay while working, median',
+        's',
+        runs.map((r) => r.delays.medianS),
+        { note: `${runs.map((r) => r.delays.n).join('/')} events from block to delivery` },
+      ),
+      figure(
+        b,
+        'event delay while working, p95',
+        's',
+        runs.map((r) => r.delays.p95S),
+        target !== undefined ? { target: `<= ${target}`, met: (s) => s.max <= target } : {},
+      ),
+    );
+    if (c.looked)
+      figures.push(
+        figure(
+          b,
+          'event delay p95: the open contract | the other 9',
+          's',
+          runs.map((r) => r.lookedDelays?.p95S ?? Number.NaN),
+          { note: `others ${runs.map((r) => r.otherDelays?.p95S.toFixed(0)).join('/')} s` },
+        ),
+      );
+    figures.push(
+      figure(
+        b,
+        'month: requests (all background)',
+        'req',
+        runs.map((r) => r.requests),
+        {
+          target: `<= ${MONTH_SHARE.toLocaleString('en-US')} (the share)`,
+          met: (s) => s.max <= MONTH_SHARE,
+          note: `${runs[0]?.activeHours ?? 0} active hours`,
+        },
+      ),
+      figure(
+        b,
+        '429 responses + events missed + repeated',
+        '',
+        runs.map((r) => r.rejected429 + r.missed + r.repeated),
+        {
+          target: '0',
+          met: (s) => s.max === 0,
+          note: `429 ${runs.map((r) => r.rejected429).join('/')}, missed ${runs.map((r) => r.missed).join('/')}, repeated ${runs.map((r) => r.repeated).join('/')} of ${runs.map((r) => r.emitted).join('/')}`,
+        },
+      ),
+    );
+  }
+  return { figures, raw };
+}
