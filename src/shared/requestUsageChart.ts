@@ -86,7 +86,7 @@ export interface ChartLayout {
   readonly height: number;
 }
 
-const MARGIN = { left: 52, right: 12, top: 14, bottom: 26 };
+const MARGIN = { left: 52, right: 12, top: 22, bottom: 26 };
 const DAILY_HEIGHT = 200;
 const MONTH_HEIGHT = 170;
 const GAP = 34;
