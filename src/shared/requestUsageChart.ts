@@ -49,6 +49,8 @@ export interface LevelLine {
   readonly y: number;
   readonly value: number;
   readonly label: string;
+  /** Far above everything else on the plot: not on its scale, named at its top edge instead. */
+  readonly offScale?: boolean;
 }
 
 export interface Point {
@@ -86,7 +88,8 @@ export interface ChartLayout {
   readonly height: number;
 }
 
-const MARGIN = { left: 52, right: 12, top: 22, bottom: 26 };
+/** The top margin holds the plot's title above the labels of its level lines, on a line of its own. */
+const MARGIN = { left: 52, right: 12, top: 32, bottom: 26 };
 const DAILY_HEIGHT = 200;
 const MONTH_HEIGHT = 170;
 const GAP = 34;
@@ -141,8 +144,11 @@ function dailyPlot(model: RequestUsageModel, width: number): DailyPlot {
     height: DAILY_HEIGHT - MARGIN.top - MARGIN.bottom,
   };
   const perDay = model.forecast.perDay;
-  const highest = Math.max(...model.days.map((d) => d.total), perDay ?? 0, model.sharePerDay ?? 0);
-  const { max, step } = niceScale(highest);
+  const dataTop = Math.max(...model.days.map((d) => d.total), perDay ?? 0);
+  // A share far above a quiet month's days would flatten every bar to a pixel: it is then named at the
+  // top instead of setting the scale.
+  const shareOnScale = model.sharePerDay !== undefined && (dataTop === 0 || model.sharePerDay <= 2 * dataTop);
+  const { max, step } = niceScale(shareOnScale ? Math.max(dataTop, model.sharePerDay ?? 0) : dataTop);
   const slot = box.width / model.daysInMonth;
   const barWidth = round(Math.max(1, slot * 0.72));
   const xOf = (day: number) => round(box.left + (day - 1) * slot + (slot - barWidth) / 2);
@@ -187,11 +193,18 @@ function dailyPlot(model: RequestUsageModel, width: number): DailyPlot {
     forecast,
     ...(model.sharePerDay !== undefined
       ? {
-          share: {
-            y: round(yOf(model.sharePerDay)),
-            value: Math.round(model.sharePerDay),
-            label: 'background share, spread evenly',
-          },
+          share: shareOnScale
+            ? {
+                y: round(yOf(model.sharePerDay)),
+                value: Math.round(model.sharePerDay),
+                label: 'background share, spread evenly',
+              }
+            : {
+                y: box.top,
+                value: Math.round(model.sharePerDay),
+                label: 'background share, spread evenly (above this scale)',
+                offScale: true,
+              },
         }
       : {}),
   };

@@ -48,10 +48,11 @@ function points(list: readonly Point[]): string {
 
 /** A horizontal reference line across a plot, labelled at its right end. */
 function level(parent: SVGElement, line: LevelLine, left: number, right: number, className: string): void {
-  const g = svg('g', { class: `level ${className}` });
+  const g = svg('g', { class: `level ${className}${line.offScale ? ' off-scale' : ''}` });
+  g.append(svg('title', {}, `${line.label}: ${count(line.value)}`));
+  // Off the scale, only its name and value are written at the top edge: a line there would lie.
+  if (!line.offScale) g.append(svg('line', { x1: left, x2: right, y1: line.y, y2: line.y }));
   g.append(
-    svg('title', {}, `${line.label}: ${count(line.value)}`),
-    svg('line', { x1: left, x2: right, y1: line.y, y2: line.y }),
     svg('text', { x: right, y: line.y - 3, 'text-anchor': 'end' }, `${line.label} ${count(line.value)}`),
   );
   parent.append(g);
@@ -88,7 +89,7 @@ function dailyChart(parent: SVGElement, model: RequestUsageModel, layout: ChartL
   const plot = layout.daily;
   const { box } = plot;
   parent.append(
-    svg('text', { class: 'plot-title', x: box.left, y: box.top - 4 }, 'Requests per day, by kind'),
+    svg('text', { class: 'plot-title', x: box.left, y: box.top - 18 }, 'Requests per day, by kind'),
   );
   axes(parent, plot);
   const bars = svg('g', { class: 'bars' });
@@ -144,7 +145,7 @@ function monthChart(parent: SVGElement, layout: ChartLayout): void {
   const plot = layout.month;
   const { box } = plot;
   parent.append(
-    svg('text', { class: 'plot-title', x: box.left, y: box.top - 4 }, 'The month so far, and the forecast'),
+    svg('text', { class: 'plot-title', x: box.left, y: box.top - 18 }, 'The month so far, and the forecast'),
   );
   axes(parent, plot);
   if (plot.forecast) {

@@ -187,8 +187,9 @@ export function exactCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** `12 %` of a part of a whole, to whole percents (below 1 %: one decimal). */
+/** `12 %` of a part of a whole, to whole percents (below 1 %: one decimal; below 0.1 %: "under 0.1 %"). */
 export function percentOf(part: number, whole: number): string {
   const p = (part / whole) * 100;
+  if (p > 0 && p < 0.1) return 'under 0.1 %';
   return `${p < 1 && p > 0 ? p.toFixed(1) : Math.round(p)} %`;
 }

@@ -212,9 +212,6 @@ describe('UI: the request ledger', () => {
     const bars = await readBars(frame);
     assert.equal(new Set(bars.map((b) => b.day)).size, 20, 'twenty days of bars');
     assert.equal((await frame.locator('rect.forecast-bar').count()) > 0, true, 'the days left are forecast');
-    for (const title of ['Notifications: Clear All Notifications', 'View: Hide Panel']) {
-      await runCommandByTitle(page, title).catch(() => page.keyboard.press('Escape'));
-    }
     fs.mkdirSync(OUTPUT_DIR, { recursive: true });
     await page.locator('.part.editor').screenshot({ path: path.join(OUTPUT_DIR, 'request-usage.png') });
   });

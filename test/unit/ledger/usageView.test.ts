@@ -178,3 +178,21 @@ describe('request usage view: messages from the page', () => {
       assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
   });
 });
+
+describe('request usage view: a quiet month', () => {
+  it('names a share far above the days at the top instead of flattening every bar', () => {
+    const quiet = model([{ day: 4, node: 4, contracts: 1, actions: 2 }]);
+    assert.equal(quiet.summary[0], "May 2025 so far: 7 requests of the plan's 100,000 (under 0.1 %).");
+    const c = chartLayout(quiet, 640);
+    assert.deepEqual(
+      c.daily.ticks.map((t) => t.label),
+      ['0', '2', '4', '6', '8'],
+    );
+    assert.equal(c.daily.share?.offScale, true);
+    assert.match(c.daily.share?.label ?? '', /above this scale/);
+    const bars = c.daily.bars.filter((b) => b.day === 4);
+    assert.ok(bars.reduce((h, b) => h + b.height, 0) > c.daily.box.height / 2, 'the day is readable');
+    // A busy month draws the share on the scale.
+    assert.notEqual(chartLayout(model(MONTH), 640).daily.share?.offScale, true);
+  });
+});
