@@ -1,6 +1,7 @@
 // Builds the two bundles of the extension:
 //   dist/extension.js        the extension host bundle (Node, CommonJS, `vscode` external)
-//   dist/webview/*.js        the webview page bundles (browser, IIFE): tx details, contract panel
+//   dist/webview/*.js        the webview page bundles (browser, IIFE): tx details, contract panel,
+//                            request usage
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 // Every build prints the size of each bundle so growth is noticed when it happens.
 const esbuild = require('esbuild');
@@ -50,8 +51,9 @@ const undiciAsSeparateFile = {
 /**
  * Code loaded on first use, each as its own file next to dist/extension.js, so activation loads none of it:
  * the Ralph scanner and failure explainer (src/debugging/loadEngine.ts), the verification, signing, script
- * and bytecode code of Send/Sweep/Simulate/Execute/Deploy (src/platform/lazyEngine.ts) and the BIP39/BIP32
- * code of mnemonic import (src/profiles/profileCommands.ts). Their `import('./x')` becomes a `require` of
+ * and bytecode code of Send/Sweep/Simulate/Execute/Deploy (src/platform/lazyEngine.ts), the BIP39/BIP32
+ * code of mnemonic import (src/profiles/profileCommands.ts) and the Request Usage view's panel and model
+ * (src/usage/requestUsage.ts). Their `import('./x')` becomes a `require` of
  * the separate file at run time; under tsx it is the module itself.
  */
 const LAZY_MODULES = [
@@ -72,6 +74,12 @@ const LAZY_MODULES = [
     spec: './keyDerivation',
     entry: 'src/profiles/keyDerivation.ts',
     out: 'keyDerivation.js',
+  },
+  {
+    dir: /[\\/]src[\\/]usage$/,
+    spec: './requestUsagePanel',
+    entry: 'src/usage/requestUsagePanel.ts',
+    out: 'requestUsagePanel.js',
   },
 ];
 const lazyModulesAsSeparateFiles = {
@@ -129,6 +137,15 @@ const targets = [
     ...common,
     entryPoints: ['src/webview/contractPanel.ts'],
     outfile: 'dist/webview/contractPanel.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    tsconfig: 'src/webview/tsconfig.json',
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/requestUsage.ts'],
+    outfile: 'dist/webview/requestUsage.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

@@ -48,6 +48,7 @@ export const CommandIds = {
   addressInfo: 'alephium.addressInfo',
   blocksInTimeRange: 'alephium.blocksInTimeRange',
   statusBarActions: 'alephium.statusBarActions',
+  showRequestUsage: 'alephium.showRequestUsage',
 } as const;
 
 export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];

@@ -28,6 +28,7 @@ import { registerStatusBarActions, StatusBarController } from './statusBar/statu
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommand } from './util/commands';
 import { registerResultsDocuments } from './util/resultsDocument';
+import { registerRequestUsage, type RequestUsageSnapshot } from './usage/requestUsage';
 import { NodeTreeProvider } from './views/nodeTree';
 
 /**
@@ -41,6 +42,8 @@ export interface AlephiumGatewayApi
   /** Folder of the extension's log files (the "Alephium Gateway" output channel is written there). */
   readonly logUri: vscode.Uri;
   statusBarText(): string;
+  /** What the Request Usage view shows, when it is open. */
+  requestUsageSnapshot(): RequestUsageSnapshot | undefined;
   nodeStatus(): NodeStatus | undefined;
   refreshNode(): Promise<void>;
 }
@@ -122,6 +125,9 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     trackedStatus: (txId) => transactions.transactionsSnapshot().find((t) => t.txId === txId)?.status,
   });
   context.subscriptions.push(...contractPanel.disposables);
+  // The request ledger drawn: the month per day and kind, the share and the forecast.
+  const requestUsage = registerRequestUsage({ ...deps, extensionUri: context.extensionUri });
+  context.subscriptions.push(...requestUsage.disposables);
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
   void importDevSecrets(secrets, log, { mode: runMode(), originOf: originOfProfileNamed }).then(
@@ -137,6 +143,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     log,
     logUri: context.logUri,
     statusBarText: () => statusBar.text,
+    requestUsageSnapshot: () => requestUsage.snapshot(),
     nodeStatus: () => nodeTree.current,
     refreshNode: () => nodeTree.refresh(),
     ...transactions,

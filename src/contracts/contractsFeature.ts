@@ -36,6 +36,7 @@ import {
   watchListKey,
   type WatchedContract,
 } from '../core/workflows/watchedContracts';
+import { costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
 import { inert } from '../core/text/inert';
 import { askModal, showInfo } from '../platform/notify';
 import * as config from '../config';
@@ -297,12 +298,19 @@ export function registerContractsFeature(
           title: 'Show Latest Events',
           prompt: 'How many of the latest events?',
           value: '10',
-          validate: (v) =>
+          // A usable number shows what reading that many costs, under the input, before anything is read.
+          validateInput: (v) =>
             /^\d+$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= 1000
-              ? undefined
+              ? {
+                  message: latestEventsNotice(Number(v)).text,
+                  severity: vscode.InputBoxValidationSeverity.Info,
+                }
               : 'A number from 1 to 1000',
         })),
     );
+    const cost = latestEventsNotice(n);
+    // A caller's number was not seen in a prompt: a costly read is said in a notice as it starts.
+    if (nArg !== undefined && cost.worthSaying) void showInfo(inert`Show Latest Events: ${cost.text}`);
     const latest = await fetchLatestEvents(requireClient(), w.address, n);
     const lookup = await artifactLookup([w.address]);
     const decoded = decodeListing(latest.events, lookup, artifacts.latest).reverse();
@@ -320,6 +328,12 @@ export function registerContractsFeature(
         eventsMarkdown(latestEventsTitle(w.name ?? w.address, n, decoded.length, latest.count), decoded),
       );
     return { count: latest.count, events: result };
+  };
+
+  /** What reading the latest `n` events costs: the count and a page per 100, more with gaps. */
+  const latestEventsNotice = (n: number) => {
+    const notice = costNotice(`Reading the latest ${n} events`, latestEventsCost(n));
+    return { ...notice, text: notice.text.replace(/\.$/, ' (more if the contract has hidden Debug slots).') };
   };
 
   const listingCommand = (kind: 'txId' | 'blockHash') => async (args?: unknown) => {
@@ -393,7 +407,13 @@ export function registerContractsFeature(
   const loadMoreEvents = async (args?: unknown): Promise<number> => {
     const address = addressOf(args);
     if (!address) throw new Error('Load more needs a contract: use the "Load more…" item in the view.');
-    return tree.loadMore(address);
+    // A page of older events is a request or two: said in the status bar while it loads, not asked.
+    const pageSize = config.eventPageSize();
+    const cost = costNotice(`Loading ${pageSize} older events`, olderEventsCost(pageSize, pageSize));
+    if (cost.worthSaying) void showInfo(inert`${cost.text}`);
+    const loading = tree.loadMore(address);
+    vscode.window.setStatusBarMessage(`$(sync~spin) ${cost.text}`, loading);
+    return loading;
   };
 
   const callContractMethod = async (args?: unknown): Promise<CallSummary> => {

@@ -14,6 +14,9 @@ import {
   type TimeRangePreset,
 } from '../core/workflows/nodeQueries';
 import { UserCancelledError } from '../core/errors';
+import { blocksRangeCost, blocksRangeNotice, costText } from '../core/ledger/costs';
+import { inert } from '../core/text/inert';
+import { showInfo } from '../platform/notify';
 import type { ConnectionManager } from '../connection';
 import { CommandIds } from '../constants';
 import { registerCommand, type CommandContext } from '../util/commands';
@@ -26,6 +29,12 @@ export interface NodeCommandDeps extends CommandContext {
 
 function showDocument(args: unknown): boolean {
   return argString(args, 'show') !== 'none';
+}
+
+/** Requests left this month on the active key, when the plan's limit is known (for cost notices). */
+async function monthLeft(connection: ConnectionManager): Promise<number | undefined> {
+  const usage = await connection.state.client?.currentUsage().catch(() => undefined);
+  return usage?.limit !== undefined ? usage.limit - usage.count : undefined;
 }
 
 /** `Alephium: Address Info` and `Alephium: Blocks in Time Range`. Both return their result to callers. */
@@ -64,10 +73,16 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
     let toTs = Number(argValue(args, 'toTs'));
     const rangeArg = argString(args, 'range') as TimeRangePreset | undefined;
     if (rangeArg) ({ fromTs, toTs } = presetRange(rangeArg, Date.now()));
-    if (!Number.isFinite(fromTs) || !Number.isFinite(toTs)) {
+    const fromArguments = Number.isFinite(fromTs) && Number.isFinite(toTs);
+    if (!fromArguments) {
+      // Each choice says what it costs before anything is read.
       const chosen = await pick(
         [
-          ...TIME_RANGE_PRESETS.map((p) => ({ label: p.label, id: p.id as TimeRangePreset | 'custom' })),
+          ...TIME_RANGE_PRESETS.map((p) => ({
+            label: p.label,
+            description: costText(blocksRangeCost(p.ms)),
+            id: p.id as TimeRangePreset | 'custom',
+          })),
           { label: 'Custom range (millisecond timestamps)…', id: 'custom' as const },
         ],
         { title: 'Blocks in Time Range' },
@@ -81,12 +96,19 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
             validate: timestampProblem,
           }),
         );
+        const left = await monthLeft(deps.connection);
         toTs = Number(
           await askText({
             title: 'Blocks in Time Range',
             prompt: 'To (ms timestamp)',
             value: String(Date.now()),
-            validate: (v) => timestampProblem(v) ?? rangeProblem(fromTs, Number(v)),
+            // A usable range shows its cost under the input (a line, not an error) before it is read.
+            validateInput: (v) =>
+              timestampProblem(v) ??
+              rangeProblem(fromTs, Number(v)) ?? {
+                message: blocksRangeNotice(Number(v) - fromTs, left).text,
+                severity: vscode.InputBoxValidationSeverity.Info,
+              },
           }),
         );
       } else {
@@ -96,12 +118,16 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
     const problem = rangeProblem(fromTs, toTs);
     if (problem) throw new Error(problem);
     const client = deps.connection.requireClient();
+    const cost = blocksRangeNotice(toTs - fromTs, await monthLeft(deps.connection));
+    deps.log.info(`Blocks in Time Range: ${cost.text}`);
+    // A caller's range was not seen in a prompt: a costly one is said in a notice as reading starts.
+    if (fromArguments && cost.worthSaying) void showInfo(inert`Blocks in Time Range: ${cost.text}`);
     // Long ranges are split by the client on 504, which can take many requests: show progress and let
     // the user cancel.
     const blocks = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Reading blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()}…`,
+        title: `Reading blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()} (${costText(blocksRangeCost(toTs - fromTs))})…`,
         cancellable: true,
       },
       async (_progress, token) => {

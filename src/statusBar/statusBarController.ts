@@ -2,6 +2,9 @@ import * as vscode from 'vscode';
 import type { MonthlyUsage, RateHeadroom } from '../core/gateway';
 import { limitsOf } from '../core/gateway';
 import { statusBarView } from '../core/presentation/statusBar';
+import { forecastMonth } from '../core/ledger/forecast';
+import { ledgerTooltipLines } from '../core/ledger/usageTooltip';
+import { joinMarkdown, safeMarkdown, type SafeMarkdown } from '../core/text/inert';
 import { freshnessLine } from '../core/scheduling/backgroundScheduler';
 import { clientScheduler } from '../core/scheduling/clientScheduler';
 import * as config from '../config';
@@ -109,6 +112,16 @@ export class StatusBarController extends DisposableBase {
     this.render();
   }
 
+  /** The request ledger's section (this month by kind, the forecast) after the status bar's own lines. */
+  private withLedger(tooltip: SafeMarkdown): SafeMarkdown {
+    const client = this.connection.state.client;
+    if (!client || !this.usage) return tooltip;
+    const ledger = client.usage.ledger(this.usage.keyId);
+    const forecast = forecastMonth(ledger, Date.now(), { share: config.watchMonthlyShare() / 100 });
+    const lines = ledgerTooltipLines(ledger, forecast, { showUsageCommand: CommandIds.showRequestUsage });
+    return joinMarkdown([tooltip, safeMarkdown`---`, lines]);
+  }
+
   private render(): void {
     const { profile, client } = this.connection.state;
     const view = statusBarView({
@@ -134,7 +147,9 @@ export class StatusBarController extends DisposableBase {
       return;
     }
     this.item.text = view.text;
-    this.item.tooltip = markdownString(view.tooltip);
+    this.item.tooltip = markdownString(this.withLedger(view.tooltip), {
+      enabledCommands: [CommandIds.showRequestUsage],
+    });
     this.item.backgroundColor =
       view.severity === 'error'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')
@@ -152,6 +167,7 @@ export function registerStatusBarActions(): vscode.Disposable {
       { label: '$(arrow-swap) Switch Profile', command: CommandIds.switchProfile },
       { label: '$(key) Set API Key', command: CommandIds.setApiKey },
       { label: '$(add) Add Profile', command: CommandIds.addProfile },
+      { label: '$(graph) Show Request Usage', command: CommandIds.showRequestUsage },
       { label: '$(output) Show Logs', command: CommandIds.showLogs },
     ];
     const chosen = await vscode.window.showQuickPick(items, {

@@ -45,7 +45,14 @@ import {
   type ProxySettings,
   type Transport,
 } from './transport';
-import { UsageTracker, keyFingerprint, type MonthlyUsage } from './usage';
+import {
+  UsageTracker,
+  keyFingerprint,
+  requestKind,
+  type MonthlyUsage,
+  type RequestKind,
+  type RequestPurpose,
+} from './usage';
 import * as V from './validate';
 
 export interface RetryPolicy {
@@ -119,6 +126,11 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   /** Skip reading the cache (the fresh answer is still cached). */
   readonly fresh?: boolean;
+  /**
+   * What a background request is for, for the request ledger (usage.ts): `contracts`, `node` or
+   * `tracking`. Requests at user priority count as the user's actions; background ones without it as other.
+   */
+  readonly purpose?: RequestPurpose;
 }
 
 export interface SelfCliqueOptions extends RequestOptions {
@@ -145,6 +157,8 @@ export interface UnauthorizedEvent {
 export interface RequestRecord {
   readonly endpoint: string;
   readonly priority: Priority;
+  /** What the request counts as in the ledger (from its priority and purpose). */
+  readonly kind: RequestKind;
   /** HTTP status, or 0 when the connection failed or timed out. */
   readonly status: number;
   readonly attempt: number;
@@ -1046,8 +1060,9 @@ export class GatewayClient {
         response = await this.send(call, key, signal, options.timeoutMs ?? this.timeoutMs);
       } catch (error) {
         settle();
-        if (key) this.usage.record(keyFingerprint(key));
-        this.emitRequest(call, ticket, 0, attempt, started);
+        const kind = requestKind(ticket.priority, options.purpose);
+        if (key) this.usage.record(keyFingerprint(key), kind);
+        this.emitRequest(call, ticket, kind, 0, attempt, started);
         if (signal.aborted && !(error instanceof RequestTimeoutError))
           throw new CancelledError(call.endpoint);
         // Too large is an answer, not a network failure: asking again would read the same.
@@ -1063,10 +1078,12 @@ export class GatewayClient {
       }
       settle();
       const { status } = response;
-      // Refused requests (429, 401) are not counted by the server against the monthly quota.
-      if (key && status !== 429 && status !== 401) this.usage.record(keyFingerprint(key));
+      // Refused requests (429, 401) are not counted by the server against the monthly quota. A request
+      // joined by a user action while it waited counts as the user's (the ticket's priority was raised).
+      const kind = requestKind(ticket.priority, options.purpose);
+      if (key && status !== 429 && status !== 401) this.usage.record(keyFingerprint(key), kind);
       this.limiter.observe(response.headers);
-      this.emitRequest(call, ticket, status, attempt, started);
+      this.emitRequest(call, ticket, kind, status, attempt, started);
       this.log.debug(`← ${status} ${call.endpoint} (${this.clock.now() - started} ms)`);
 
       if (status >= 200 && status < 300) return this.parse(call, response.bodyText);
@@ -1234,6 +1251,7 @@ export class GatewayClient {
   private emitRequest(
     call: Call<unknown>,
     ticket: Ticket,
+    kind: RequestKind,
     status: number,
     attempt: number,
     started: number,
@@ -1241,6 +1259,7 @@ export class GatewayClient {
     this.requestEmitter.fire({
       endpoint: call.endpoint,
       priority: ticket.priority,
+      kind,
       status,
       attempt,
       durationMs: this.clock.now() - started,
@@ -1271,10 +1290,11 @@ export class GatewayClient {
     const signal = options?.signal;
     for (let check = 1; ; check++) {
       try {
-        // The submit's own timeout is not the status check's: keep only the caller's signal and priority.
+        // The submit's own timeout is not the status check's: keep only the caller's signal, priority and purpose.
         return await this.getTxStatus(txId, groups, {
           ...(signal ? { signal } : {}),
           ...(options?.priority ? { priority: options.priority } : {}),
+          ...(options?.purpose ? { purpose: options.purpose } : {}),
         });
       } catch {
         if (signal?.aborted || check >= this.policy.submitStatusChecks) {

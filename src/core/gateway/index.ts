@@ -34,7 +34,21 @@ export {
   type KeyProvider,
 } from './profile';
 export { RateLimiter, type Priority, type RateHeadroom, type Ticket } from './rateLimiter';
-export { UsageTracker, keyFingerprint, monthOf, type UsageRecord, type MonthlyUsage } from './usage';
+export {
+  UsageTracker,
+  keyFingerprint,
+  monthOf,
+  daysInMonthOf,
+  dayTotal,
+  requestKind,
+  REQUEST_KINDS,
+  type UsageRecord,
+  type MonthlyUsage,
+  type MonthLedger,
+  type DayUsage,
+  type RequestKind,
+  type RequestPurpose,
+} from './usage';
 export { TtlLruCache } from './cache';
 export { Emitter, type Event, type Disposable } from './emitter';
 export { systemClock, type Clock } from './clock';

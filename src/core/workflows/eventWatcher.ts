@@ -538,7 +538,7 @@ export class EventWatcher {
   }
 
   private options(): RequestOptions {
-    return { priority: 'background', signal: this.lifetime.signal };
+    return { priority: 'background', purpose: 'contracts', signal: this.lifetime.signal };
   }
 
   private async count(address: string): Promise<number> {

@@ -52,7 +52,7 @@ export async function fetchNodeStatus(
   signal?: AbortSignal,
   parts: NodeStatusParts = { heights: true },
 ): Promise<NodeStatus> {
-  const options: RequestOptions = { priority: 'background', ...(signal ? { signal } : {}) };
+  const options: RequestOptions = { priority: 'background', purpose: 'node', ...(signal ? { signal } : {}) };
   let synced: boolean;
   try {
     // Fresh and without a sync wait: a 503 is the answer "syncing", and a cached answer could be stale.
@@ -80,7 +80,7 @@ export async function fetchNodeStatus(
 /** The height of every chain (one request each, 16 with 4 groups); a failed one is undefined. */
 export async function fetchChainHeights(
   client: GatewayClient,
-  options: RequestOptions = { priority: 'background' },
+  options: RequestOptions = { priority: 'background', purpose: 'node' },
 ): Promise<ChainHeight[]> {
   const pairs: [number, number][] = [];
   for (let from = 0; from < GROUPS; from++) for (let to = 0; to < GROUPS; to++) pairs.push([from, to]);

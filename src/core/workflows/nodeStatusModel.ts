@@ -81,7 +81,7 @@ export class NodeStatusModel implements Disposable {
     const client = this.client;
     if (!client || this.disposed || !this.status || this.status.sync !== 'synced') return;
     const generation = this.generation;
-    const heights = await fetchChainHeights(client, { priority: 'user' });
+    const heights = await fetchChainHeights(client, { priority: 'user', purpose: 'node' });
     if (generation !== this.generation || this.disposed || !this.status) return;
     this.set({ ...this.status, heights });
     this.scheduleNext();
@@ -215,6 +215,7 @@ export class NodeStatusModel implements Disposable {
     try {
       const clique = await client.getSelfClique({
         priority: 'background',
+        purpose: 'node',
         fresh: true,
         waitForSync: false,
         signal,
@@ -242,7 +243,7 @@ export class NodeStatusModel implements Disposable {
     const client = this.client;
     if (!client || this.disposed || !this.chainsExpanded) return { requests: 0, done: true };
     const generation = this.generation;
-    const heights = await fetchChainHeights(client, { priority: 'background', signal });
+    const heights = await fetchChainHeights(client, { priority: 'background', purpose: 'node', signal });
     if (generation === this.generation && !this.disposed && this.status)
       this.set({ ...this.status, heights });
     return { requests: heights.length };

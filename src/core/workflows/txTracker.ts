@@ -264,6 +264,7 @@ export class TxTracker {
       try {
         status = await this.client.getTxStatus(txId, groups, {
           priority: 'background',
+          purpose: 'tracking',
           fresh: true,
           ...(signal ? { signal } : {}),
         });
@@ -305,6 +306,7 @@ export class TxTracker {
             try {
               const details = await this.client.getTxDetails!(txId, groups, {
                 priority: 'background',
+                purpose: 'tracking',
                 ...(signal ? { signal } : {}),
               });
               ok = details.scriptExecutionOk;

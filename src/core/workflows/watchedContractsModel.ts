@@ -7,6 +7,7 @@ import {
   type ContractEvent,
   type ContractState,
   type GatewayClient,
+  type RequestOptions,
 } from '../gateway';
 import type { Logger } from '../log';
 import {
@@ -140,8 +141,10 @@ export class WatchedContractsModel implements Disposable {
       this.changed.fire(undefined);
       return;
     }
-    // A re-read after new events is background work: user actions go first.
-    const options = fresh ? { fresh: true, priority: 'background' as const } : {};
+    // A re-read after new events is background work for the watched contracts: user actions go first.
+    const options: RequestOptions = fresh
+      ? { fresh: true, priority: 'background', purpose: 'contracts' }
+      : {};
     await Promise.all(
       addresses.map(async (a) => {
         try {
@@ -154,7 +157,8 @@ export class WatchedContractsModel implements Disposable {
         }
       }),
     );
-    await this.readGetters(client, addresses);
+    // The getters go with the state they belong to: a background re-read's multicall is background too.
+    await this.readGetters(client, addresses, options);
     this.changed.fire(undefined);
   }
 
@@ -163,7 +167,11 @@ export class WatchedContractsModel implements Disposable {
    * calls, which matters on a 5 requests/s plan. The artifact does not say which methods are public,
    * so a getter the node refuses is simply left out (and logged).
    */
-  private async readGetters(client: GatewayClient, addresses: readonly string[]): Promise<void> {
+  private async readGetters(
+    client: GatewayClient,
+    addresses: readonly string[],
+    options: RequestOptions,
+  ): Promise<void> {
     const registry = await this.deps.registry();
     const calls: { address: string; name: string; type: string; methodIndex: number; group: number }[] = [];
     for (const a of addresses) {
@@ -182,6 +190,7 @@ export class WatchedContractsModel implements Disposable {
     const outcomes = await callContracts(
       client,
       calls.map((c) => ({ address: c.address, group: c.group, methodIndex: c.methodIndex, args: [] })),
+      options,
     );
     const byAddress = new Map<string, { name: string; value: string; type: string }[]>();
     outcomes.forEach((o, i) => {

@@ -1,0 +1,101 @@
+/**
+ * What a command costs in requests, said before it runs. Commands that cost more than a few requests
+ * (Blocks in Time Range, Show Latest Events, Load more, and a Gas Report when there is one) say so in
+ * their quick input or in a notice; small costs are not worth a question.
+ */
+import { exactCount } from './forecast';
+
+/** At most this many requests is a small cost: no notice needed. */
+export const FEW_REQUESTS = 5;
+
+/** The largest span a node answers for `/blockflow/blocks` (its `blockflow-fetch-max-age`, 30 min). */
+export const NODE_MAX_BLOCKS_SPAN_MS = 30 * 60_000;
+
+/** The largest page of contract events a node answers (`limit` ≤ 100). */
+export const MAX_EVENTS_PAGE = 100;
+
+/** A command's cost in requests: exactly `min` when `min === max`, else somewhere between. */
+export interface RequestCost {
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * Blocks in [fromTs, toTs]: one request when the gateway answers the whole range; otherwise each 504
+ * halves the range (GatewayClient.getBlocks), so a range of `n` times the largest span the node answers
+ * costs 2·2^⌈log₂ n⌉ − 1 requests (the refused halves included). `maxSpanMs` is the node's 30 minutes
+ * unless a smaller span was seen to work.
+ */
+export function blocksRangeCost(spanMs: number, maxSpanMs = NODE_MAX_BLOCKS_SPAN_MS): RequestCost {
+  if (!(spanMs > 0) || spanMs <= maxSpanMs) return { min: 1, max: 1 };
+  const leaves = 2 ** Math.ceil(Math.log2(spanMs / maxSpanMs));
+  return { min: 1, max: 2 * leaves - 1 };
+}
+
+/**
+ * The latest `n` events of a contract: one `current-count`, then pages of at most 100. A contract whose
+ * counter has gaps (hidden Debug slots) needs the window widened, so this is the least it costs.
+ */
+export function latestEventsCost(n: number, pageSize = MAX_EVENTS_PAGE): RequestCost {
+  const pages = Math.max(1, Math.ceil(n / Math.min(pageSize, MAX_EVENTS_PAGE)));
+  return { min: 1 + pages, max: 1 + pages };
+}
+
+/** A window of `offsets` older events ("Load more…"), read in pages of `pageSize`. */
+export function olderEventsCost(offsets: number, pageSize: number): RequestCost {
+  const pages = Math.max(1, Math.ceil(offsets / Math.max(1, Math.min(pageSize, MAX_EVENTS_PAGE))));
+  return { min: pages, max: pages };
+}
+
+/**
+ * `items` things that each need `perItem` calls, packed `perRequest` to a request (a multicall holds up
+ * to 20 calls): what a Gas Report over many methods, or any batch, costs.
+ */
+export function batchCost(items: number, perItem = 1, perRequest = 1): RequestCost {
+  const requests = Math.ceil((Math.max(0, items) * Math.max(0, perItem)) / Math.max(1, perRequest));
+  return { min: requests, max: requests };
+}
+
+/** "1 request", "12 requests", "1 to 127 requests". */
+export function costText(cost: RequestCost): string {
+  const unit = cost.max === 1 ? 'request' : 'requests';
+  return cost.min === cost.max
+    ? `${exactCount(cost.max)} ${unit}`
+    : `${exactCount(cost.min)} to ${exactCount(cost.max)} ${unit}`;
+}
+
+/** Whether a cost is more than a few requests, so that the command says so before it runs. */
+export function worthSaying(cost: RequestCost): boolean {
+  return cost.max > FEW_REQUESTS;
+}
+
+export interface CostNotice {
+  /** More than a few requests: say it before running. */
+  readonly worthSaying: boolean;
+  /** One line for a quick input or a notice: "Reading this range costs 1 to 127 requests …". */
+  readonly text: string;
+}
+
+/**
+ * The line a command shows before it runs: what it costs and, when the month's requests left are known,
+ * how that compares. `what` is the extension's own words ("Reading this range", "Gas Report").
+ */
+export function costNotice(what: string, cost: RequestCost, monthLeft?: number): CostNotice {
+  let text = `${what} costs ${costText(cost)}`;
+  if (monthLeft !== undefined) text += `, of the ${exactCount(Math.max(0, monthLeft))} left this month`;
+  return { worthSaying: worthSaying(cost), text: `${text}.` };
+}
+
+/**
+ * The blocks range's line, which says why it is a range: "Reading this range costs 1 request if the
+ * gateway answers it whole, up to 127 if it answers 30 minutes at a time."
+ */
+export function blocksRangeNotice(spanMs: number, monthLeft?: number): CostNotice {
+  const cost = blocksRangeCost(spanMs);
+  if (cost.max === 1) return costNotice('Reading this range', cost, monthLeft);
+  const left = monthLeft !== undefined ? ` (${exactCount(Math.max(0, monthLeft))} left this month)` : '';
+  return {
+    worthSaying: worthSaying(cost),
+    text: `Reading this range costs 1 request if the gateway answers it whole, up to ${exactCount(cost.max)} if it answers ${NODE_MAX_BLOCKS_SPAN_MS / 60_000} minutes at a time (each refusal halves the range)${left}.`,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * What activation registers for the Request Usage view: its command and the serializer that restores it
+ * after a reload. The panel itself (its model, its HTML) is loaded on first use from
+ * dist/requestUsagePanel.js (esbuild.js, LAZY_MODULES), so activation carries none of it.
+ */
+import * as vscode from 'vscode';
+import { REQUEST_USAGE_VIEW_TYPE } from '../shared/requestUsageProtocol';
+import { CommandIds } from '../constants';
+import { registerCommand } from '../util/commands';
+import type * as PanelModule from './requestUsagePanel';
+import type { RequestUsageDeps, RequestUsagePanel, RequestUsageSnapshot } from './requestUsagePanel';
+
+export type { RequestUsageSnapshot };
+
+export interface RequestUsageFeature {
+  /** What the view shows, when it is open. */
+  snapshot(): RequestUsageSnapshot | undefined;
+  readonly disposables: vscode.Disposable[];
+}
+
+/** "Alephium: Show Request Usage" (also in the status bar's actions). Returns the model it drew. */
+export function registerRequestUsage(deps: RequestUsageDeps): RequestUsageFeature {
+  let loading: Promise<RequestUsagePanel> | undefined;
+  let loaded: RequestUsagePanel | undefined;
+  const panel = (): Promise<RequestUsagePanel> => {
+    loading ??= (import('./requestUsagePanel') as Promise<typeof PanelModule>).then(
+      (m) => (loaded = new m.RequestUsagePanel(deps)),
+      (error: unknown) => {
+        // A failed load is forgotten, so the next attempt tries again.
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  return {
+    snapshot: () => loaded?.snapshot(),
+    disposables: [
+      registerCommand(deps, CommandIds.showRequestUsage, async () => (await panel()).show()),
+      vscode.window.registerWebviewPanelSerializer(REQUEST_USAGE_VIEW_TYPE, {
+        deserializeWebviewPanel: async (restored) => (await panel()).revive(restored),
+      }),
+      { dispose: () => loaded?.dispose() },
+    ],
+  };
+}
