@@ -9,6 +9,7 @@ import type { ConnectionManager } from '../connection';
 import type { SecretStore } from '../secrets';
 import { CommandIds } from '../constants';
 import { markdownString } from '../platform/markdown';
+import type { SafeMarkdown } from '../core/text/inert';
 import { DisposableBase } from '../util/lifecycle';
 
 /** Owns the one status-bar item: the active key's rate-limit headroom, usage and last error. */
@@ -23,6 +24,13 @@ export class StatusBarController extends DisposableBase {
   /** What freshness the background share buys, when it cannot give every contract 16 s. */
   private freshness: string | undefined;
   private planSubscription: { dispose(): void } | undefined;
+  /** The active client's own events: which requests were the user's, and its quota lock. */
+  private clientSubscription: { dispose(): void } | undefined;
+  private userHeadroom: RateHeadroom | undefined;
+  private user429At: number | undefined;
+  private quotaUntil: number | undefined;
+  /** Lines of the request ledger for the tooltip (set by the ledger's owner). */
+  private ledger: readonly SafeMarkdown[] | undefined;
 
   constructor(
     private readonly connection: ConnectionManager,
@@ -38,6 +46,7 @@ export class StatusBarController extends DisposableBase {
       connection.onDidChange(() => {
         this.headroom = undefined;
         this.lastError = undefined;
+        this.followClient();
         this.render();
         void this.loadUsage();
         void this.loadKeyPresence();
@@ -66,10 +75,52 @@ export class StatusBarController extends DisposableBase {
     );
     this.register({ dispose: () => clearTimeout(this.nextRender) });
     this.register({ dispose: () => this.planSubscription?.dispose() });
+    this.register({ dispose: () => this.clientSubscription?.dispose() });
+    this.followClient();
     this.render();
     void this.loadUsage();
     void this.loadKeyPresence();
     this.followPlan();
+  }
+
+  /** Lines of the request ledger (by kind, the month's forecast) for the tooltip. */
+  setLedger(lines: readonly SafeMarkdown[] | undefined): void {
+    this.ledger = lines;
+    this.render();
+  }
+
+  /**
+   * The active client, followed directly: a response to a user-priority request says what headroom the
+   * user has (the colour means that, not the background's bursts), and the quota lock is the client's
+   * state, so the item says "quota used up until …" exactly while it holds, whatever else fired since.
+   */
+  private followClient(): void {
+    this.clientSubscription?.dispose();
+    this.clientSubscription = undefined;
+    this.userHeadroom = undefined;
+    this.user429At = undefined;
+    const client = this.connection.state.client;
+    this.quotaUntil = client?.quotaExhaustedUntil;
+    if (!client) return;
+    const subscriptions = [
+      client.onRequest((r) => {
+        if (r.priority !== 'user' || r.status === 0) return;
+        // The limiter has just read this response's headers: its headroom is what the user's request left.
+        this.userHeadroom = client.headroom;
+        if (r.status === 429) this.user429At = Date.now();
+        this.render();
+      }),
+      client.onQuotaExhausted(() => {
+        this.quotaUntil = client.quotaExhaustedUntil;
+        this.render();
+      }),
+      client.onQuotaLifted(() => {
+        this.quotaUntil = undefined;
+        if (this.lastError?.kind === 'quota') this.lastError = undefined;
+        this.render();
+      }),
+    ];
+    this.clientSubscription = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
   }
 
   /** The background scheduler of the active client: its plan says what freshness the share buys. */
@@ -102,6 +153,13 @@ export class StatusBarController extends DisposableBase {
     return this.item.text;
   }
 
+  /** The item's colour as a word (the integration tests read it): normal, warning or error. */
+  get severity(): 'normal' | 'warning' | 'error' {
+    return this.lastSeverity;
+  }
+
+  private lastSeverity: 'normal' | 'warning' | 'error' = 'normal';
+
   private async loadUsage(): Promise<void> {
     const client = this.connection.state.client;
     if (!client) return;
@@ -116,6 +174,10 @@ export class StatusBarController extends DisposableBase {
       plan: profile?.kind === 'gateway' ? (profile.plan ?? 'free') : profile ? 'node' : undefined,
       limitPerSecond: client ? limitsOf(client.profile).perSecond : undefined,
       headroom: this.headroom,
+      ...(this.userHeadroom ? { userHeadroom: this.userHeadroom } : {}),
+      ...(this.user429At !== undefined ? { user429At: this.user429At } : {}),
+      ...(this.quotaUntil !== undefined ? { quotaUntil: this.quotaUntil } : {}),
+      ...(this.ledger ? { ledger: this.ledger } : {}),
       usage: this.usage,
       lastError: this.lastError,
       ...(this.hasKey !== undefined ? { hasKey: this.hasKey } : {}),
@@ -134,6 +196,7 @@ export class StatusBarController extends DisposableBase {
       return;
     }
     this.item.text = view.text;
+    this.lastSeverity = view.severity;
     this.item.tooltip = markdownString(view.tooltip);
     this.item.backgroundColor =
       view.severity === 'error'
