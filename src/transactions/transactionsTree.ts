@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { plainText } from '../core/text/inert';
-import { trackedTxView, type TrackedTxView } from '../core/workflows/txDetailsModel';
+import { trackedRowsChangeAt, trackedTxView, type TrackedTxView } from '../core/workflows/txDetailsModel';
 import type { TxStatusKind } from '../shared/txDetailsProtocol';
 import { CommandIds } from '../constants';
 import { DisposableBase } from '../util/lifecycle';
@@ -29,7 +29,10 @@ const ICONS: Record<TxStatusKind, [string, string | undefined]> = {
 export class TransactionsTreeProvider extends DisposableBase implements vscode.TreeDataProvider<TxNode> {
   private readonly changed = this.register(new vscode.EventEmitter<TxNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  /** Grace countdowns and "not found yet" texts age: refresh while something is pending and visible. */
+  /**
+   * Grace countdowns and "not found yet" texts age, and so does a finished row's count ("as of 3 min
+   * ago"): refresh while something is pending, or an age moves, and the view is visible.
+   */
   private timer: ReturnType<typeof setInterval> | undefined;
   /**
    * One element object per txId for as long as the row exists. VS Code finds the row to re-render by the
@@ -37,6 +40,8 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
    * row then kept its first status (MemPooled) for good.
    */
   private readonly nodes = new Map<string, TxNode>();
+  /** When an age a row shows next moves. */
+  private ageChangesAt: number | undefined;
 
   constructor(private readonly store: TrackedTransactions) {
     super();
@@ -57,7 +62,11 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
 
   private startTimer(): void {
     this.timer ??= setInterval(() => {
-      if (this.store.records().some((r) => r.outcome === undefined)) this.changed.fire(undefined);
+      const records = this.store.records();
+      const now = Date.now();
+      const ageMoved = this.ageChangesAt !== undefined && now >= this.ageChangesAt;
+      if (ageMoved) this.ageChangesAt = trackedRowsChangeAt(records, now);
+      if (ageMoved || records.some((r) => r.outcome === undefined)) this.changed.fire(undefined);
     }, 5_000);
   }
 
@@ -76,6 +85,7 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
     if (element) return [];
     this.store.ensureRestored();
     const records = this.store.records();
+    this.ageChangesAt = trackedRowsChangeAt(records, Date.now());
     const shown = new Set(records.map((r) => r.txId));
     for (const txId of this.nodes.keys()) if (!shown.has(txId)) this.nodes.delete(txId);
     return records.map((r) => this.nodeOf(r.txId));
