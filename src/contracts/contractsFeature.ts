@@ -132,6 +132,7 @@ export function registerContractsFeature(
     treeDataProvider: tree,
     showCollapseAll: true,
   });
+  tree.followLooks(view);
   const watch = new EventWatch(connection, context.workspaceState, tree, log);
 
   const saveList = async (list: WatchedContract[]): Promise<void> => {
@@ -303,6 +304,8 @@ export function registerContractsFeature(
         })),
     );
     const latest = await fetchLatestEvents(requireClient(), w.address, n);
+    // The tree reads what it misses from its own cursor: both views then show the same newest event.
+    void tree.model.noteEventCount(w.address, latest.count);
     const lookup = await artifactLookup([w.address]);
     const decoded = decodeListing(latest.events, lookup, artifacts.latest).reverse();
     const result = decoded.map((e) => ({
