@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { MonthlyUsage, RateHeadroom } from '../core/gateway';
 import { limitsOf } from '../core/gateway';
-import { statusBarView } from '../core/presentation/statusBar';
+import { statusBarView, userHeadroomAfter, type UserWindow } from '../core/presentation/statusBar';
 import { freshnessLine } from '../core/scheduling/backgroundScheduler';
 import { clientScheduler } from '../core/scheduling/clientScheduler';
 import * as config from '../config';
@@ -26,7 +26,7 @@ export class StatusBarController extends DisposableBase {
   private planSubscription: { dispose(): void } | undefined;
   /** The active client's own events: which requests were the user's, and its quota lock. */
   private clientSubscription: { dispose(): void } | undefined;
-  private userHeadroom: RateHeadroom | undefined;
+  private userWindow: UserWindow | undefined;
   private user429At: number | undefined;
   private quotaUntil: number | undefined;
   /** Lines of the request ledger for the tooltip (set by the ledger's owner). */
@@ -97,7 +97,7 @@ export class StatusBarController extends DisposableBase {
   private followClient(): void {
     this.clientSubscription?.dispose();
     this.clientSubscription = undefined;
-    this.userHeadroom = undefined;
+    this.userWindow = undefined;
     this.user429At = undefined;
     const client = this.connection.state.client;
     this.quotaUntil = client?.quotaExhaustedUntil;
@@ -105,8 +105,9 @@ export class StatusBarController extends DisposableBase {
     const subscriptions = [
       client.onRequest((r) => {
         if (r.priority !== 'user' || r.status === 0) return;
-        // The limiter has just read this response's headers: its headroom is what the user's request left.
-        this.userHeadroom = client.headroom;
+        // The limiter has just read this response's headers: the window the user's request fell in.
+        const headroom = client.headroom;
+        if (headroom) this.userWindow = userHeadroomAfter(this.userWindow, headroom);
         if (r.status === 429) this.user429At = Date.now();
         this.render();
       }),
@@ -174,7 +175,7 @@ export class StatusBarController extends DisposableBase {
       plan: profile?.kind === 'gateway' ? (profile.plan ?? 'free') : profile ? 'node' : undefined,
       limitPerSecond: client ? limitsOf(client.profile).perSecond : undefined,
       headroom: this.headroom,
-      ...(this.userHeadroom ? { userHeadroom: this.userHeadroom } : {}),
+      ...(this.userWindow ? { userHeadroom: this.userWindow.headroom } : {}),
       ...(this.user429At !== undefined ? { user429At: this.user429At } : {}),
       ...(this.quotaUntil !== undefined ? { quotaUntil: this.quotaUntil } : {}),
       ...(this.ledger ? { ledger: this.ledger } : {}),

@@ -9,9 +9,9 @@ export interface StatusBarInput {
   /** The latest headroom any response reported (the text shows it). */
   readonly headroom: RateHeadroom | undefined;
   /**
-   * The headroom the user's own latest request left (a user-priority response). Only this colours the
-   * item: background polling never takes the last slot of a window, so its bursts are no reason for a
-   * person to wait.
+   * The user's own headroom in the current window: the limit less the user's own requests in it (see
+   * `userHeadroomAfter`). Only this colours the item: background polling goes after user requests and
+   * never takes the last slot of a window, so its bursts are no reason for a person to wait.
    */
   readonly userHeadroom?: RateHeadroom;
   /** When a request of the user's was last refused with 429 (background 429s do not colour the item). */
@@ -50,6 +50,27 @@ export interface StatusBarView {
 
 /** A 429 keeps the warning colour this long after it happened. */
 const RECENT_429_MS = 60_000;
+
+/** The user's own requests in one rate-limit window (the window is named by its reset time). */
+export interface UserWindow {
+  readonly resetAt: number;
+  readonly count: number;
+  readonly headroom: RateHeadroom;
+}
+
+/**
+ * After a response to one of the user's own requests (`headroom`: what that response's headers said):
+ * the user's requests in this window, and the headroom they leave the user. A response's own
+ * `remaining` also counts the background's requests of the window, which are not the user's to wait for.
+ */
+export function userHeadroomAfter(previous: UserWindow | undefined, headroom: RateHeadroom): UserWindow {
+  const count = previous?.resetAt === headroom.resetAt ? previous.count + 1 : 1;
+  return {
+    resetAt: headroom.resetAt,
+    count,
+    headroom: { ...headroom, remaining: Math.max(0, headroom.limit - count) },
+  };
+}
 
 function day(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);

@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { statusBarView, type StatusBarInput } from '../../../src/core/presentation/statusBar';
+import {
+  statusBarView,
+  userHeadroomAfter,
+  type StatusBarInput,
+} from '../../../src/core/presentation/statusBar';
 import { BackgroundScheduler, freshnessLine } from '../../../src/core/scheduling/backgroundScheduler';
 import { safeMarkdown } from '../../../src/core/text/inert';
 
@@ -70,6 +74,28 @@ describe('status bar presentation', () => {
     // The user's own request, earlier in the same window, had left plenty: still normal.
     const userEarlier = { limit: 5, remaining: 4, resetAt: base.now + 600, observedAt: base.now - 100 };
     assert.equal(statusBarView({ ...base, headroom: burst, userHeadroom: userEarlier }).severity, 'normal');
+  });
+
+  it("counts the user's own requests in a window: a user request arriving after a background burst is not low", () => {
+    // The Node view's probe took 4 of 5 slots; the user's state read then saw remaining 0.
+    const afterBurst = { limit: 5, remaining: 0, resetAt: base.now + 700, observedAt: base.now };
+    const one = userHeadroomAfter(undefined, afterBurst);
+    assert.equal(one.headroom.remaining, 4, 'the user has used one request of this window');
+    assert.equal(
+      statusBarView({ ...base, headroom: afterBurst, userHeadroom: one.headroom }).severity,
+      'normal',
+    );
+    // The user's own burst: four requests of theirs in the same window leave them little.
+    let own = one;
+    for (let i = 0; i < 3; i++) own = userHeadroomAfter(own, { ...afterBurst, observedAt: base.now + i });
+    assert.equal(own.count, 4);
+    assert.equal(
+      statusBarView({ ...base, headroom: afterBurst, userHeadroom: own.headroom }).severity,
+      'warning',
+    );
+    // A new window starts the count again.
+    const next = userHeadroomAfter(own, { ...afterBurst, resetAt: afterBurst.resetAt + 1000 });
+    assert.equal(next.count, 1);
   });
 
   it("warns for a minute after a 429 to the user's own request, then stops; a background 429 does not colour", () => {
