@@ -312,7 +312,11 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     await this.deps.registry();
     if (!n) {
       // Listing contracts reads their state in the background: its code hash decides the drift badge.
-      void this.model.loadStates(this.model.watched.map((w) => w.address));
+      void this.model.loadStates(
+        this.model.watched.map((w) => w.address),
+        false,
+        'background',
+      );
       return this.model.watched.map((w) =>
         this.node({ kind: 'contract', id: `contract:${w.address}`, address: w.address }),
       );

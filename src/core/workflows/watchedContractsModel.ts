@@ -221,8 +221,9 @@ export class WatchedContractsModel implements Disposable {
       this.changed.fire(undefined);
       return;
     }
-    // A re-read after new events is background work: user actions go first.
-    const options = fresh ? { fresh: true, priority } : {};
+    // A re-read after new events, or the listing's read for drift badges, is background work: user
+    // actions go first (and it does not colour the status bar as if the user had sent it).
+    const options = fresh ? { fresh: true, priority } : { priority };
     await Promise.all(
       addresses.map(async (a) => {
         try {
@@ -235,7 +236,7 @@ export class WatchedContractsModel implements Disposable {
         }
       }),
     );
-    await this.readGetters(client, addresses);
+    await this.readGetters(client, addresses, priority);
     this.changed.fire(undefined);
   }
 
@@ -244,7 +245,11 @@ export class WatchedContractsModel implements Disposable {
    * calls, which matters on a 5 requests/s plan. The artifact does not say which methods are public,
    * so a getter the node refuses is simply left out (and logged).
    */
-  private async readGetters(client: GatewayClient, addresses: readonly string[]): Promise<void> {
+  private async readGetters(
+    client: GatewayClient,
+    addresses: readonly string[],
+    priority: 'user' | 'background',
+  ): Promise<void> {
     const registry = await this.deps.registry();
     const calls: { address: string; name: string; type: string; methodIndex: number; group: number }[] = [];
     for (const a of addresses) {
@@ -263,6 +268,7 @@ export class WatchedContractsModel implements Disposable {
     const outcomes = await callContracts(
       client,
       calls.map((c) => ({ address: c.address, group: c.group, methodIndex: c.methodIndex, args: [] })),
+      { priority },
     );
     const byAddress = new Map<string, { name: string; value: string; type: string }[]>();
     outcomes.forEach((o, i) => {

@@ -217,6 +217,21 @@ describe('watched contracts model: every figure is fresh or says its age', () =>
       m.dispose();
     });
 
+    it("reads for the listing (drift badges) at background priority, and for a look at the user's", async () => {
+      const m = model();
+      const a = counter().address;
+      const seen: string[] = [];
+      const sub = client.onRequest((r) => seen.push(`${r.endpoint}:${r.priority}`));
+      await m.loadStates([a], false, 'background');
+      assert.ok(seen.length >= 1 && seen.every((x) => x.endsWith(':background')), seen.join(', '));
+      seen.length = 0;
+      time += 5 * 60_000;
+      await m.looked(a, 'state');
+      sub.dispose();
+      assert.ok(seen.length >= 2 && seen.every((x) => x.endsWith(':user')), seen.join(', '));
+      m.dispose();
+    });
+
     it('counts a watcher check as fresh Events, and not when the watcher saw more than the list holds', async () => {
       const m = model();
       const a = counter().address;
