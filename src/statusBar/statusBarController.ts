@@ -111,12 +111,15 @@ export class StatusBarController extends DisposableBase {
         if (r.status === 429) this.user429At = Date.now();
         this.render();
       }),
+      // The 429s of a used-up month are the lock's (red), not a window the user filled (yellow).
       client.onQuotaExhausted(() => {
         this.quotaUntil = client.quotaExhaustedUntil;
+        this.user429At = undefined;
         this.render();
       }),
       client.onQuotaLifted(() => {
         this.quotaUntil = undefined;
+        this.user429At = undefined;
         if (this.lastError?.kind === 'quota') this.lastError = undefined;
         this.render();
       }),
