@@ -40,8 +40,8 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
    * row then kept its first status (MemPooled) for good.
    */
   private readonly nodes = new Map<string, TxNode>();
-  /** When an age a row shows next moves. */
-  private ageChangesAt: number | undefined;
+  /** When rows were last rendered: an age they show moves at `trackedRowsChangeAt` from then. */
+  private renderedAt: number | undefined;
 
   constructor(private readonly store: TrackedTransactions) {
     super();
@@ -64,8 +64,10 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
     this.timer ??= setInterval(() => {
       const records = this.store.records();
       const now = Date.now();
-      const ageMoved = this.ageChangesAt !== undefined && now >= this.ageChangesAt;
-      if (ageMoved) this.ageChangesAt = trackedRowsChangeAt(records, now);
+      // A row re-rendered alone (its tx changed) counts too: ages are measured from the last render.
+      const ageChangesAt =
+        this.renderedAt === undefined ? undefined : trackedRowsChangeAt(records, this.renderedAt);
+      const ageMoved = ageChangesAt !== undefined && now >= ageChangesAt;
       if (ageMoved || records.some((r) => r.outcome === undefined)) this.changed.fire(undefined);
     }, 5_000);
   }
@@ -85,7 +87,7 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
     if (element) return [];
     this.store.ensureRestored();
     const records = this.store.records();
-    this.ageChangesAt = trackedRowsChangeAt(records, Date.now());
+    this.renderedAt = Date.now();
     const shown = new Set(records.map((r) => r.txId));
     for (const txId of this.nodes.keys()) if (!shown.has(txId)) this.nodes.delete(txId);
     return records.map((r) => this.nodeOf(r.txId));
@@ -103,7 +105,8 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
   getTreeItem(node: TxNode): vscode.TreeItem {
     const record = this.store.record(node.txId);
     if (!record) return new vscode.TreeItem(node.txId);
-    const view = trackedTxView(record, Date.now());
+    this.renderedAt = Date.now();
+    const view = trackedTxView(record, this.renderedAt);
     // A label can come from a command's caller (Track Transaction's `label`), a reason from the gateway.
     const item = new vscode.TreeItem(plainText(view.label, 120), vscode.TreeItemCollapsibleState.None);
     item.id = `tx:${record.txId}`;

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import { ui } from './hooks';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile, UI_PROFILE } from './sandbox';
-import { expandRows, rowText, watchUntil } from './journeyHelpers';
+import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
 /** The text of the extension's status-bar item. */
@@ -191,6 +191,57 @@ describe('UI journeys: every figure is fresh or says its age; the quota lock lif
       .locator('.part.sidebar .monaco-list-row', { hasText: /^Chains/ })
       .first()
       .click();
+  });
+
+  it('a finished Transactions row says how old its count is, and opening its details gives it the newer count', async function () {
+    this.timeout(240_000);
+    const page = ui.page;
+    // A transaction in a block (a contract call made through the sandbox's control API).
+    const { txIds } = (await sandboxControl('/events/trigger', { count: 1 })) as { txIds: string[] };
+    const id = txIds[0]!;
+    await runCommandByTitle(page, 'Alephium: Track Transaction');
+    await answerInput(page, 'Track Transaction', id);
+    await page
+      .locator('.quick-input-widget', { hasText: 'Groups from,to' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.quick-input-widget input').first().press('Enter');
+    await runCommandByTitle(page, 'View: Show Alephium');
+    await setSection(page, /^Transactions/i, true);
+    const short = `${id.slice(0, 10)}…${id.slice(-6)}`;
+    const tx = rowText(page, new RegExp(short));
+    const confirmed = await watchUntil(
+      page,
+      'the row is Confirmed',
+      tx,
+      (t) => /Confirmed \(\d+/.test(t),
+      60_000,
+    );
+    const counted = Number(/Confirmed \((\d+)/.exec(confirmed)![1]);
+    // Tracking has ended; the chain moves on. The row keeps its count, and says how old it is.
+    for (let i = 0; i < 12; i++) sandbox.mine();
+    await watchUntil(
+      page,
+      'the row says how old its count is',
+      tx,
+      (t) => new RegExp(`Confirmed \\(${counted} confirmations?, as of 1 min ago\\)`).test(t),
+      100_000,
+    );
+    // A look: the details page reads the status, and the row takes its newer count.
+    await page
+      .locator('.part.sidebar .monaco-list-row', { hasText: new RegExp(short) })
+      .first()
+      .click();
+    const updated = await watchUntil(
+      page,
+      "the row takes the details page's count",
+      tx,
+      (t) => {
+        const m = /Confirmed \((\d+) confirmations\)/.exec(t);
+        return m !== null && Number(m[1]) >= counted + 12;
+      },
+      30_000,
+    );
+    assert.doesNotMatch(updated, /as of/);
   });
 
   describe('on a Free key, as `npm start` runs', () => {
