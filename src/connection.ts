@@ -132,7 +132,12 @@ export class ConnectionManager implements vscode.Disposable {
       userAgent: 'alephium-gateway-vscode',
     });
     try {
-      return (await probe.getVersion({ fresh: true })).version;
+      const version = (await probe.getVersion({ fresh: true })).version;
+      // The gateway answered this key: if the active client holds a quota lock for it, the lock is
+      // stale (the quota was restored); its next request must be sent, not refused without asking.
+      const active = this.current?.client;
+      if (active && this.current?.profile?.name === profile.name) active.quotaAnswered(key);
+      return version;
     } finally {
       probe.dispose();
     }

@@ -312,6 +312,8 @@ export function registerContractsFeature(
     // A caller's number was not seen in a prompt: a costly read is said in a notice as it starts.
     if (nArg !== undefined && cost.worthSaying) void showInfo(inert`Show Latest Events: ${cost.text}`);
     const latest = await fetchLatestEvents(requireClient(), w.address, n);
+    // The tree reads what it misses from its own cursor: both views then show the same newest event.
+    void tree.model.noteEventCount(w.address, latest.count);
     const lookup = await artifactLookup([w.address]);
     const decoded = decodeListing(latest.events, lookup, artifacts.latest).reverse();
     const result = decoded.map((e) => ({

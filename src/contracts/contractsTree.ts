@@ -19,6 +19,7 @@ import {
 } from '../core/workflows/watchedContracts';
 import { formatValue } from '../core/artifacts';
 import { plainText } from '../core/text/inert';
+import { asOfSuffix, nextAgeChange } from '../core/presentation/age';
 import { CommandIds } from '../constants';
 import { DisposableBase } from '../util/lifecycle';
 
@@ -94,6 +95,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
    */
   bindView(view: vscode.TreeView<ContractNode>): void {
     this.viewVisible = view.visible;
+    this.followLooks(view);
     this.register(
       view.onDidChangeVisibility((e) => {
         this.viewVisible = e.visible;
@@ -158,6 +160,75 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     if (events.length > 0) this.watcherEvents.fire({ address, events });
   }
 
+  /** The watcher read a contract's count (nothing new, or all delivered): its Events are fresh now. */
+  watcherChecked(address: string, count: number): void {
+    this.model.watcherChecked(address, count);
+  }
+
+  // ---- ages, and reading again what a person looks at ------------------------------------------------
+
+  /** State and Events nodes the person has open: a look (focus, the view shown) reads them if old. */
+  private readonly open = new Map<string, Extract<ContractNode, { kind: 'state' | 'events' }>>();
+  private ageTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * Follows what the person looks at in `view`: opening State or Events reads it again when it is
+   * older than half a minute, and so does coming back to the window or showing the view; while the view
+   * is visible, the ages its rows show move ("as of 3 min ago") without a request.
+   */
+  private followLooks(view: vscode.TreeView<ContractNode>): void {
+    const look = (n: ContractNode) => {
+      if (n.kind === 'state' || n.kind === 'events') void this.model.looked(n.address, n.kind);
+    };
+    this.register(
+      view.onDidExpandElement(({ element }) => {
+        if (element.kind !== 'state' && element.kind !== 'events') return;
+        this.open.set(element.id, element);
+        look(element);
+      }),
+    );
+    this.register(view.onDidCollapseElement(({ element }) => this.open.delete(element.id)));
+    const lookAtOpen = () => [...this.open.values()].forEach(look);
+    this.register(
+      view.onDidChangeVisibility(({ visible }) => {
+        this.viewVisible = visible;
+        if (visible) lookAtOpen();
+        this.scheduleAges();
+      }),
+    );
+    this.register(
+      vscode.window.onDidChangeWindowState(({ focused }) => {
+        if (focused && this.viewVisible) lookAtOpen();
+      }),
+    );
+    this.register(this.model.onDidChange(() => this.scheduleAges()));
+    this.register({ dispose: () => clearTimeout(this.ageTimer) });
+    this.viewVisible = view.visible;
+    this.scheduleAges();
+  }
+
+  /** One timer: the next moment an age shown on a State or Events row reads differently. */
+  private scheduleAges(): void {
+    clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    if (!this.viewVisible) return;
+    const times = this.model.watched.flatMap((w) => [
+      this.model.stateOf(w.address)?.readAt,
+      this.model.eventsCheckedAt(w.address),
+    ]);
+    const now = Date.now();
+    const at = nextAgeChange(times, now);
+    if (at === undefined) return;
+    this.ageTimer = setTimeout(
+      () => {
+        for (const n of this.nodes.values())
+          if (n.kind === 'state' || n.kind === 'events') this.changed.fire(n);
+        this.scheduleAges();
+      },
+      Math.max(0, at - now) + 50,
+    );
+  }
+
   private node<N extends ContractNode>(n: N): N {
     const existing = this.nodes.get(n.id) as N | undefined;
     if (existing && existing.kind === n.kind && !('row' in n)) return existing;
@@ -179,21 +250,31 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
           this.isDrift(n.address) ? ContextValues.contractDrift : ContextValues.contract,
         );
       }
-      case 'state':
+      case 'state': {
+        // The state is read when events arrive or someone looks: between those it says how old it is.
+        const readAt = this.model.stateOf(n.address)?.readAt;
+        const age = asOfSuffix(readAt, Date.now()).replace(/^, /, '');
         return this.decorate(
           new vscode.TreeItem('State', vscode.TreeItemCollapsibleState.Collapsed),
           n.id,
-          { label: 'State', icon: 'symbol-field' },
+          { label: 'State', icon: 'symbol-field', ...(age ? { description: age } : {}) },
           ContextValues.state,
         );
+      }
       case 'events': {
         const f = this.model.feedIfAny(n.address);
         const header = f?.loaded ? eventsHeader(f.size, f.count) : undefined;
+        const age = asOfSuffix(this.model.eventsCheckedAt(n.address), Date.now());
         const item = new vscode.TreeItem('Events', vscode.TreeItemCollapsibleState.Collapsed);
         return this.decorate(
           item,
           n.id,
-          { label: 'Events', icon: 'symbol-event', ...header },
+          {
+            label: 'Events',
+            icon: 'symbol-event',
+            ...header,
+            ...(header ? { description: `${header.description}${age}` } : {}),
+          },
           ContextValues.events,
         );
       }
@@ -274,7 +355,11 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     await this.deps.registry();
     if (!n) {
       // Listing contracts reads their state in the background: its code hash decides the drift badge.
-      void this.model.loadStates(this.model.watched.map((w) => w.address));
+      void this.model.loadStates(
+        this.model.watched.map((w) => w.address),
+        false,
+        'background',
+      );
       return this.model.watched.map((w) =>
         this.node({ kind: 'contract', id: `contract:${w.address}`, address: w.address }),
       );

@@ -109,6 +109,8 @@ export class EventWatch extends DisposableBase {
     watcher.setFocused(this.focused(vscode.window.state.focused));
     watcher.setVisible(this.tree.lookedAt);
     watcher.onEvents(({ address, events }) => this.onEvents(address, events));
+    // A poll that found nothing new still says the listed events are complete as of now (their age).
+    watcher.onPolled(({ address, count }) => this.tree.watcherChecked(address, count));
     watcher.onError((e) =>
       this.log.warn(
         `Watching ${e.address}: ${errorMessage(e.error)} (failure ${e.failures}, retry in ${Math.round(e.retryInMs / 1000)} s)`,

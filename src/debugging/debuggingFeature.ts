@@ -157,6 +157,9 @@ class RalphLenses implements vscode.CodeLensProvider {
   >();
   private readonly scans = new Map<string, { version: number; scan: RalphScan }>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Recomputes the lenses when an age a lens shows moves ("last 1 min ago" → "2 min ago"). */
+  private ageTimer: ReturnType<typeof setTimeout> | undefined;
+  private ageChangesAt: number | undefined;
   /** Time spent computing the last file's lenses, for the closing note's figure. */
   lastRenderMs = 0;
 
@@ -189,19 +192,37 @@ class RalphLenses implements vscode.CodeLensProvider {
     // The first lens may come before anything read the artifacts (local files only, never a request).
     const [data, engine] = await Promise.all([this.data(), loadEngine()]);
     const t0 = performance.now();
-    const lenses = engine
-      .lensesFor(this.scanOf(engine, document), data, {
-        now: Date.now(),
-        executeAvailable: this.executeAvailable(),
-      })
-      .map(toCodeLens);
+    const computed = engine.lensesFor(this.scanOf(engine, document), data, {
+      now: Date.now(),
+      executeAvailable: this.executeAvailable(),
+    });
+    const lenses = computed.map(toCodeLens);
     this.lastRenderMs = performance.now() - t0;
+    for (const l of computed) if (l.changesAt !== undefined) this.ageMovesAt(l.changesAt);
     this.cache.set(key, { version: document.version, generation, lenses });
     return lenses;
   }
 
+  /**
+   * One timer for the earliest age change of the lenses shown. VS Code asks again only for visible
+   * editors, so a timer firing while no `.ral` file is shown costs nothing.
+   */
+  private ageMovesAt(at: number): void {
+    if (this.ageChangesAt !== undefined && this.ageChangesAt <= at && this.ageChangesAt > Date.now()) return;
+    clearTimeout(this.ageTimer);
+    this.ageChangesAt = at;
+    this.ageTimer = setTimeout(
+      () => {
+        this.ageChangesAt = undefined;
+        this.invalidate();
+      },
+      Math.min(Math.max(0, at - Date.now()) + 50, 2 ** 31 - 1),
+    );
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.ageTimer);
     this.changed.dispose();
   }
 }

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { MonthlyUsage, RateHeadroom } from '../core/gateway';
 import { limitsOf } from '../core/gateway';
-import { statusBarView } from '../core/presentation/statusBar';
+import { statusBarView, userHeadroomAfter, type UserWindow } from '../core/presentation/statusBar';
 import { forecastMonth } from '../core/ledger/forecast';
 import { ledgerTooltipLines } from '../core/ledger/usageTooltip';
-import { joinMarkdown, safeMarkdown, type SafeMarkdown } from '../core/text/inert';
+import type { SafeMarkdown } from '../core/text/inert';
 import { freshnessLine } from '../core/scheduling/backgroundScheduler';
 import { clientScheduler } from '../core/scheduling/clientScheduler';
 import * as config from '../config';
@@ -26,6 +26,11 @@ export class StatusBarController extends DisposableBase {
   /** What freshness the background share buys, when it cannot give every contract 16 s. */
   private freshness: string | undefined;
   private planSubscription: { dispose(): void } | undefined;
+  /** The active client's own events: which requests were the user's, and its quota lock. */
+  private clientSubscription: { dispose(): void } | undefined;
+  private userWindow: UserWindow | undefined;
+  private user429At: number | undefined;
+  private quotaUntil: number | undefined;
 
   constructor(
     private readonly connection: ConnectionManager,
@@ -41,6 +46,7 @@ export class StatusBarController extends DisposableBase {
       connection.onDidChange(() => {
         this.headroom = undefined;
         this.lastError = undefined;
+        this.followClient();
         this.render();
         void this.loadUsage();
         void this.loadKeyPresence();
@@ -69,10 +75,50 @@ export class StatusBarController extends DisposableBase {
     );
     this.register({ dispose: () => clearTimeout(this.nextRender) });
     this.register({ dispose: () => this.planSubscription?.dispose() });
+    this.register({ dispose: () => this.clientSubscription?.dispose() });
+    this.followClient();
     this.render();
     void this.loadUsage();
     void this.loadKeyPresence();
     this.followPlan();
+  }
+
+  /**
+   * The active client, followed directly: a response to a user-priority request says what headroom the
+   * user has (the colour means that, not the background's bursts), and the quota lock is the client's
+   * state, so the item says "quota used up until …" exactly while it holds, whatever else fired since.
+   */
+  private followClient(): void {
+    this.clientSubscription?.dispose();
+    this.clientSubscription = undefined;
+    this.userWindow = undefined;
+    this.user429At = undefined;
+    const client = this.connection.state.client;
+    this.quotaUntil = client?.quotaExhaustedUntil;
+    if (!client) return;
+    const subscriptions = [
+      client.onRequest((r) => {
+        if (r.priority !== 'user' || r.status === 0) return;
+        // The limiter has just read this response's headers: the window the user's request fell in.
+        const headroom = client.headroom;
+        if (headroom) this.userWindow = userHeadroomAfter(this.userWindow, headroom);
+        if (r.status === 429) this.user429At = Date.now();
+        this.render();
+      }),
+      // The 429s of a used-up month are the lock's (red), not a window the user filled (yellow).
+      client.onQuotaExhausted(() => {
+        this.quotaUntil = client.quotaExhaustedUntil;
+        this.user429At = undefined;
+        this.render();
+      }),
+      client.onQuotaLifted(() => {
+        this.quotaUntil = undefined;
+        this.user429At = undefined;
+        if (this.lastError?.kind === 'quota') this.lastError = undefined;
+        this.render();
+      }),
+    ];
+    this.clientSubscription = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
   }
 
   /** The background scheduler of the active client: its plan says what freshness the share buys. */
@@ -105,6 +151,13 @@ export class StatusBarController extends DisposableBase {
     return this.item.text;
   }
 
+  /** The item's colour as a word (the integration tests read it): normal, warning or error. */
+  get severity(): 'normal' | 'warning' | 'error' {
+    return this.lastSeverity;
+  }
+
+  private lastSeverity: 'normal' | 'warning' | 'error' = 'normal';
+
   private async loadUsage(): Promise<void> {
     const client = this.connection.state.client;
     if (!client) return;
@@ -112,23 +165,27 @@ export class StatusBarController extends DisposableBase {
     this.render();
   }
 
-  /** The request ledger's section (this month by kind, the forecast) after the status bar's own lines. */
-  private withLedger(tooltip: SafeMarkdown): SafeMarkdown {
+  /** The request ledger's lines for the tooltip: this month by kind, the month-end forecast. */
+  private ledgerLines(): SafeMarkdown | undefined {
     const client = this.connection.state.client;
-    if (!client || !this.usage) return tooltip;
+    if (!client || !this.usage) return undefined;
     const ledger = client.usage.ledger(this.usage.keyId);
     const forecast = forecastMonth(ledger, Date.now(), { share: config.watchMonthlyShare() / 100 });
-    const lines = ledgerTooltipLines(ledger, forecast, { showUsageCommand: CommandIds.showRequestUsage });
-    return joinMarkdown([tooltip, safeMarkdown`---`, lines]);
+    return ledgerTooltipLines(ledger, forecast, { showUsageCommand: CommandIds.showRequestUsage });
   }
 
   private render(): void {
     const { profile, client } = this.connection.state;
+    const ledger = this.ledgerLines();
     const view = statusBarView({
       profileName: profile?.name,
       plan: profile?.kind === 'gateway' ? (profile.plan ?? 'free') : profile ? 'node' : undefined,
       limitPerSecond: client ? limitsOf(client.profile).perSecond : undefined,
       headroom: this.headroom,
+      ...(this.userWindow ? { userHeadroom: this.userWindow.headroom } : {}),
+      ...(this.user429At !== undefined ? { user429At: this.user429At } : {}),
+      ...(this.quotaUntil !== undefined ? { quotaUntil: this.quotaUntil } : {}),
+      ...(ledger ? { ledger: [ledger] } : {}),
       usage: this.usage,
       lastError: this.lastError,
       ...(this.hasKey !== undefined ? { hasKey: this.hasKey } : {}),
@@ -147,7 +204,8 @@ export class StatusBarController extends DisposableBase {
       return;
     }
     this.item.text = view.text;
-    this.item.tooltip = markdownString(this.withLedger(view.tooltip), {
+    this.lastSeverity = view.severity;
+    this.item.tooltip = markdownString(view.tooltip, {
       enabledCommands: [CommandIds.showRequestUsage],
     });
     this.item.backgroundColor =

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { systemClock } from '../core/gateway';
+import { systemClock, type TxStatus } from '../core/gateway';
 import type { Logger } from '../core/log';
 import type { DecodedUnsignedTx } from '../core/protocol';
 import { TxTracker, parseRecord, type TrackRequest, type TrackedTxRecord } from '../core/workflows/txTracker';
@@ -85,6 +85,15 @@ export class TrackedTransactions extends DisposableBase {
 
   isTracked(txId: string): boolean {
     return this.record(txId) !== undefined;
+  }
+
+  /**
+   * A status the details page just read: a finished record takes its newer confirmations (persisted,
+   * and the row re-renders), so the row and the page never disagree.
+   */
+  observeStatus(txId: string, status: TxStatus): void {
+    if (!this.restored || !this.tracker) return;
+    this.tracker.observe(txId, status);
   }
 
   signedBytesOf(txId: string): DecodedUnsignedTx | undefined {

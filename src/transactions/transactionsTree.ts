@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { plainText } from '../core/text/inert';
-import { trackedTxView, type TrackedTxView } from '../core/workflows/txDetailsModel';
+import { trackedRowsChangeAt, trackedTxView, type TrackedTxView } from '../core/workflows/txDetailsModel';
 import type { TxStatusKind } from '../shared/txDetailsProtocol';
 import { CommandIds } from '../constants';
 import { DisposableBase } from '../util/lifecycle';
@@ -29,7 +29,10 @@ const ICONS: Record<TxStatusKind, [string, string | undefined]> = {
 export class TransactionsTreeProvider extends DisposableBase implements vscode.TreeDataProvider<TxNode> {
   private readonly changed = this.register(new vscode.EventEmitter<TxNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  /** Grace countdowns and "not found yet" texts age: refresh while something is pending and visible. */
+  /**
+   * Grace countdowns and "not found yet" texts age, and so does a finished row's count ("as of 3 min
+   * ago"): refresh while something is pending, or an age moves, and the view is visible.
+   */
   private timer: ReturnType<typeof setInterval> | undefined;
   /**
    * One element object per txId for as long as the row exists. VS Code finds the row to re-render by the
@@ -37,6 +40,8 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
    * row then kept its first status (MemPooled) for good.
    */
   private readonly nodes = new Map<string, TxNode>();
+  /** When rows were last rendered: an age they show moves at `trackedRowsChangeAt` from then. */
+  private renderedAt: number | undefined;
 
   constructor(private readonly store: TrackedTransactions) {
     super();
@@ -57,7 +62,13 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
 
   private startTimer(): void {
     this.timer ??= setInterval(() => {
-      if (this.store.records().some((r) => r.outcome === undefined)) this.changed.fire(undefined);
+      const records = this.store.records();
+      const now = Date.now();
+      // A row re-rendered alone (its tx changed) counts too: ages are measured from the last render.
+      const ageChangesAt =
+        this.renderedAt === undefined ? undefined : trackedRowsChangeAt(records, this.renderedAt);
+      const ageMoved = ageChangesAt !== undefined && now >= ageChangesAt;
+      if (ageMoved || records.some((r) => r.outcome === undefined)) this.changed.fire(undefined);
     }, 5_000);
   }
 
@@ -76,6 +87,7 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
     if (element) return [];
     this.store.ensureRestored();
     const records = this.store.records();
+    this.renderedAt = Date.now();
     const shown = new Set(records.map((r) => r.txId));
     for (const txId of this.nodes.keys()) if (!shown.has(txId)) this.nodes.delete(txId);
     return records.map((r) => this.nodeOf(r.txId));
@@ -93,7 +105,8 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
   getTreeItem(node: TxNode): vscode.TreeItem {
     const record = this.store.record(node.txId);
     if (!record) return new vscode.TreeItem(node.txId);
-    const view = trackedTxView(record, Date.now());
+    this.renderedAt = Date.now();
+    const view = trackedTxView(record, this.renderedAt);
     // A label can come from a command's caller (Track Transaction's `label`), a reason from the gateway.
     const item = new vscode.TreeItem(plainText(view.label, 120), vscode.TreeItemCollapsibleState.None);
     item.id = `tx:${record.txId}`;

@@ -186,6 +186,13 @@ export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPan
   }
 }
 
+/** A page older than this is read again when the person looks at it. */
+const LOOK_STALE_MS = 30_000;
+
+function isPendingKind(kind: TxDetailsModel['status']['kind']): boolean {
+  return kind === 'not-found-yet' || kind === 'mempool' || kind === 'confirming' || kind === 'unknown';
+}
+
 function isPending(status: TxStatus, required: number): boolean {
   if (status.type === 'MemPooled' || status.type === 'TxNotFound') return true;
   if (status.type === 'Confirmed')
@@ -202,6 +209,8 @@ export class TxDetailsPanel extends DisposableBase {
   private model: TxDetailsModel | undefined;
   private unsignedCheck: DecodeCheck | undefined;
   private loadSeq = 0;
+  /** When the model on the page was built (ms). */
+  private loadedAt: number | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly posted: string[] = [];
 
@@ -237,10 +246,23 @@ export class TxDetailsPanel extends DisposableBase {
         }
       }),
     );
-    // While the tx is pending the tracker polls; each change it sees reloads this panel.
+    // While the tx is pending the tracker polls; each change it sees reloads this panel. Once the page
+    // shows an outcome, changes (this panel's own count handed to the row) need no reload.
     this.register(
       deps.store.onDidChange((txId) => {
+        if (this.model && !isPendingKind(this.model.status.kind)) return;
         if (txId === undefined || txId === this.state.txId) this.scheduleReload();
+      }),
+    );
+    // Looking at the page again reads it again when what it shows is older than half a minute.
+    this.register(
+      panel.onDidChangeViewState((e) => {
+        if (
+          e.webviewPanel.visible &&
+          this.loadedAt !== undefined &&
+          Date.now() - this.loadedAt >= LOOK_STALE_MS
+        )
+          void this.load();
       }),
     );
     this.register({ dispose: () => this.reloadTimer && clearTimeout(this.reloadTimer) });
@@ -312,6 +334,7 @@ export class TxDetailsPanel extends DisposableBase {
     const txId = this.state.txId;
     try {
       let model: TxDetailsModel;
+      let read: TxStatus | undefined;
       if (this.state.unsignedTx) {
         const check = this.unsignedCheck ?? checkUnsignedTx(this.state.unsignedTx);
         model = unsignedModel(check);
@@ -328,6 +351,7 @@ export class TxDetailsPanel extends DisposableBase {
         } as { fromGroup?: number; toGroup?: number };
         const required = rec?.requiredConfirmations ?? config.requiredConfirmations();
         const status = await client.getTxStatus(txId, groups, { priority: 'user', fresh: true });
+        read = status;
         const notes: string[] = [];
         let details: TxDetails | undefined;
         let events: EventByTxId[] | undefined;
@@ -377,6 +401,9 @@ export class TxDetailsPanel extends DisposableBase {
       }
       if (seq !== this.loadSeq || this.isDisposed) return;
       this.model = model;
+      this.loadedAt = Date.now();
+      // What this page just read is newer than a finished row's count: the row takes it.
+      if (read) deps.store.observeStatus(txId, read);
       this.panel.title = `${model.kind === 'unsigned' ? 'Unsigned' : 'Tx'} ${shortTxId(txId)}`;
       this.post({ type: 'render', model, state: this.state });
     } catch (error) {

@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
 import { plainText } from '../core/text/inert';
 import { themeIconOf } from './themeIcon';
-import type { NodeStatus } from '../core/workflows/nodeStatus';
+import {
+  chainsDescription,
+  nodeStatusChangesAt,
+  syncDescription,
+  type NodeStatus,
+} from '../core/workflows/nodeStatus';
 import { NodeStatusModel } from '../core/workflows/nodeStatusModel';
 import type { ConnectionManager } from '../connection';
 import type { Logger } from '../core/log';
@@ -14,8 +19,11 @@ type NodeItem =
 const SYNC_ICONS: Record<NodeStatus['sync'], [string, string]> = {
   synced: ['pass', 'testing.iconPassed'],
   syncing: ['sync~spin', 'charts.yellow'],
+  noKey: ['key', 'charts.yellow'],
   unreachable: ['debug-disconnect', 'errorForeground'],
   unauthorized: ['lock', 'errorForeground'],
+  quota: ['circle-slash', 'errorForeground'],
+  rateLimited: ['watch', 'charts.yellow'],
   error: ['error', 'errorForeground'],
 };
 
@@ -30,20 +38,46 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
   private readonly changed = this.register(new vscode.EventEmitter<NodeItem | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly model = this.register(new NodeStatusModel());
+  private visible = false;
+  /** Renders again when an age the rows show moves ("1 min ago" → "2 min ago"), only while visible. */
+  private ageTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly connection: ConnectionManager,
     private readonly log: Logger,
   ) {
     super();
-    this.register(connection.onDidChange(() => this.model.setClient(this.connection.state.client)));
+    this.register(
+      connection.onDidChange(() => {
+        this.model.setClient(this.connection.state.client);
+        // Same client, new key (Set API Key): "no API key" or "unauthorized" is read again now.
+        this.model.looked();
+      }),
+    );
     this.register(
       this.model.onDidChange((status) => {
         if (status?.problem) this.log.debug(`Node status: ${status.sync}: ${status.problem}`);
         // Every row may change with a new status: refresh from the root.
-        this.changed.fire(undefined);
+        this.render();
       }),
     );
+    // Coming back to the window is looking again: what is older than half a minute is read now.
+    this.register(
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused) this.model.looked();
+      }),
+    );
+    this.register({ dispose: () => clearTimeout(this.ageTimer) });
+  }
+
+  private render(): void {
+    this.changed.fire(undefined);
+    clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    if (!this.visible) return;
+    const now = Date.now();
+    const at = nodeStatusChangesAt(this.model.current, now);
+    if (at !== undefined) this.ageTimer = setTimeout(() => this.render(), Math.max(0, at - now) + 50);
   }
 
   /** Called by the composition root with the view, to probe only while it is visible. */
@@ -74,18 +108,20 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
   }
 
   private setVisible(visible: boolean): void {
+    this.visible = visible;
     // The client is built lazily: only once someone looks.
     if (visible) this.model.setClient(this.connection.state.client);
     this.model.setVisible(visible);
+    this.render();
   }
 
   getTreeItem(element: NodeItem): vscode.TreeItem {
     if (element.kind === 'chains') {
       const item = new vscode.TreeItem('Chains', vscode.TreeItemCollapsibleState.Collapsed);
       item.id = element.id;
-      const known = this.model.current?.heights.filter((h) => h.height !== undefined) ?? [];
-      item.description = known.length
-        ? `16 chains, heights ${Math.min(...known.map((h) => h.height!))}–${Math.max(...known.map((h) => h.height!))}`
+      const status = this.model.current;
+      item.description = status
+        ? chainsDescription(status, Date.now())
         : '16 chains: open to read their heights';
       item.iconPath = new vscode.ThemeIcon('git-merge');
       return item;
@@ -109,7 +145,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
         kind: 'row',
         id: `chain-${h.fromGroup}-${h.toGroup}`,
         label: `${h.fromGroup} → ${h.toGroup}`,
-        description: h.height === undefined ? 'unavailable' : `height ${h.height}`,
+        description: h.height === undefined ? `not read (${h.problem ?? 'error'})` : `height ${h.height}`,
       }));
     }
     if (element) return [];
@@ -151,7 +187,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       kind: 'row',
       id: 'sync',
       label: 'Sync',
-      description: s.sync,
+      description: syncDescription(s, Date.now()),
       icon: `${icon}|${color}`,
       ...(s.problem ? { tooltip: s.problem } : {}),
     });

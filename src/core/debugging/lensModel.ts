@@ -6,6 +6,7 @@
  */
 import type { ArtifactRegistry, ContractArtifact, DriftCheck } from '../artifacts';
 import type { RalphDecl, RalphScan } from '../ralph/scanner';
+import { ageChangesAt, ageWords } from '../presentation/age';
 
 /** A contract instance the lenses talk about. */
 export interface Instance {
@@ -56,6 +57,8 @@ export interface Lens {
   readonly title: string;
   readonly tooltip?: string;
   readonly command: LensCommand;
+  /** The title holds an age ("last 3 min ago"): it reads differently from this moment (ms). */
+  readonly changesAt?: number;
 }
 
 function short(address: string): string {
@@ -69,15 +72,17 @@ function driftWord(d: DriftCheck | undefined): string {
   return 'code not checked';
 }
 
-/** "2 min ago" from a timestamp, relative to `now`. */
+/** "2 min ago" from a timestamp, relative to `now` (the words every view uses for an age). */
 export function ago(timestamp: number, now: number): string {
-  const s = Math.max(0, Math.round((now - timestamp) / 1000));
-  if (s < 60) return `${s} s ago`;
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.round(h / 24)} d ago`;
+  return ageWords(timestamp, now);
+}
+
+/** When the first of these lenses reads differently by itself (an age moves); undefined: never. */
+export function lensesChangeAt(lenses: readonly Lens[]): number | undefined {
+  let next: number | undefined;
+  for (const l of lenses)
+    if (l.changesAt !== undefined && (next === undefined || l.changesAt < next)) next = l.changesAt;
+  return next;
 }
 
 /** Counts events of one index, each once (a feed and the watcher may both hold one). */
@@ -162,6 +167,7 @@ export function lensesFor(
               : `${count} ${d.name} seen${where}${last !== undefined ? ` · last ${ago(last, options.now)}` : ''}`,
           tooltip: 'Counted from the events this window loaded or the watcher delivered (no extra request).',
           command: { kind: 'showEvents', address: i.address },
+          ...(count > 0 && last !== undefined ? { changesAt: ageChangesAt(last, options.now) } : {}),
         });
       }
       continue;

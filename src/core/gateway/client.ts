@@ -286,6 +286,8 @@ interface InFlight {
 }
 
 const MUTABLE_TTL_DEFAULT = 10_000;
+/** While the quota lock holds, one background request a minute still goes out: the probe that lifts it. */
+export const QUOTA_PROBE_INTERVAL_MS = 60_000;
 const FOREVER = Number.POSITIVE_INFINITY;
 /** Smallest span the blocks query is split down to after 504s. */
 const MIN_BLOCK_RANGE_MS = 1_000;
@@ -412,6 +414,7 @@ export class GatewayClient {
     this.usage.dispose();
     this.syncEmitter.dispose();
     this.quotaEmitter.dispose();
+    this.quotaLiftedEmitter.dispose();
     this.unauthorizedEmitter.dispose();
     this.requestEmitter.dispose();
     void this.closeTransport?.();
@@ -1042,9 +1045,10 @@ export class GatewayClient {
     let attempt = 0;
     for (;;) {
       const key = await this.currentKey(call.endpoint);
-      // Nothing is sent while the month's quota is known to be used up: user requests fail at once with
-      // the date it renews, and background polling stops costing requests until then.
-      const quotaEnd = this.quotaEndFor(key);
+      // While the month's quota is known to be used up, background polling sends nothing (but one probe
+      // a minute) and fails at once with the date it renews; a user's request is still sent, since a
+      // refused one costs nothing and an answer is how the lock learns that the quota is back.
+      const quotaEnd = this.quotaEndFor(key, ticket.priority);
       if (quotaEnd !== undefined) throw new QuotaExhaustedError(call.endpoint, quotaEnd);
       let settle: () => void;
       try {
@@ -1086,7 +1090,11 @@ export class GatewayClient {
       this.emitRequest(call, ticket, kind, status, attempt, started);
       this.log.debug(`← ${status} ${call.endpoint} (${this.clock.now() - started} ms)`);
 
-      if (status >= 200 && status < 300) return this.parse(call, response.bodyText);
+      if (status >= 200 && status < 300) {
+        // The gateway answers this key: whatever the lock thought, the month is not used up.
+        this.answered(key, true);
+        return this.parse(call, response.bodyText);
+      }
 
       const body = errorBody(response.bodyText);
       // What the server said reaches messages, toasts, trees and logs: cut, stripped of control
@@ -1120,7 +1128,7 @@ export class GatewayClient {
           // The monthly quota is not a window to wait out: waiting would hang every request for days.
           const quotaEnd = monthlyQuotaEnd(error.detail, this.clock.now());
           if (quotaEnd !== undefined) {
-            this.quotaExhausted(quotaEnd);
+            this.quotaExhausted(quotaEnd, key);
             throw new QuotaExhaustedError(call.endpoint, quotaEnd, error.detail);
           }
           if (tries.rateLimited++ >= this.policy.maxRateLimitRetries) throw error;
@@ -1159,25 +1167,95 @@ export class GatewayClient {
     }
   }
 
+  // ---- the monthly quota lock ------------------------------------------------------------------------
+  // Set by a monthly-quota 429 (or this client's own count reaching the plan's limit), for the key that
+  // met it. It lifts as soon as the gateway answers that key (any 2xx: a user's request, the one
+  // background probe a minute, Set API Key's check through `quotaAnswered`), when another key is used,
+  // or when the month renews.
+
   private quotaUntil = 0;
+  /** Fingerprint of the key the lock is about; undefined: any key (a keyless node profile). */
+  private quotaKeyId: string | undefined;
+  /** When a background request last went out as a probe while the lock held. */
+  private quotaProbeAt = Number.NEGATIVE_INFINITY;
+  /** Keys whose own count reached the plan's limit but which the gateway still answered this month. */
+  private readonly countContradicted = new Map<string, string>();
   private readonly quotaEmitter = new Emitter<{ until: number }>();
+  private readonly quotaLiftedEmitter = new Emitter<void>();
   /** The monthly quota is used up (a 429 said so, or this client counted the plan's limit) until `until`. */
   readonly onQuotaExhausted: Event<{ until: number }> = this.quotaEmitter.event;
+  /** The gateway answered again (or another key is in use): the quota lock is gone. */
+  readonly onQuotaLifted: Event<void> = this.quotaLiftedEmitter.event;
 
-  private quotaExhausted(until: number): void {
-    if (until <= this.quotaUntil) return;
+  /** While the quota lock holds: when the month renews (ms). Undefined when requests may go. */
+  get quotaExhaustedUntil(): number | undefined {
+    return this.quotaUntil > this.clock.now() ? this.quotaUntil : undefined;
+  }
+
+  /**
+   * The gateway answered `key` (this client's request, or another check of it such as Set API Key's):
+   * the quota lock lifts. Without a key, the lock lifts whatever key it was about.
+   */
+  quotaAnswered(key?: string): void {
+    this.answered(key, false);
+  }
+
+  /** `counted`: this answer's request is in the count already (so reaching the limit is no news). */
+  private answered(key: string | undefined, counted: boolean): void {
+    if (key) {
+      const id = keyFingerprint(key);
+      const usage = this.usage.usage(id);
+      // Answered past the plan's limit by our own count: the count is wrong (another plan, a reset).
+      if (usage.limit !== undefined && usage.count >= usage.limit + (counted ? 1 : 0))
+        this.countContradicted.set(id, usage.month);
+      if (this.quotaUntil > 0 && this.quotaKeyId !== undefined && this.quotaKeyId !== id) return;
+    }
+    if (this.quotaUntil === 0) return;
+    this.quotaUntil = 0;
+    this.quotaKeyId = undefined;
+    this.log.info('The gateway answers again: the monthly quota lock is lifted.');
+    this.quotaLiftedEmitter.fire();
+  }
+
+  private quotaExhausted(until: number, key: string | undefined): void {
+    const keyId = key ? keyFingerprint(key) : undefined;
+    if (until <= this.quotaUntil && keyId === this.quotaKeyId) return;
     this.quotaUntil = until;
+    this.quotaKeyId = keyId;
+    // A probe just met the lock: the next one is a minute away.
+    this.quotaProbeAt = this.clock.now();
     this.quotaEmitter.fire({ until });
   }
 
-  private quotaEndFor(key: string | undefined): number | undefined {
+  private quotaEndFor(key: string | undefined, priority: Priority): number | undefined {
     const now = this.clock.now();
-    if (now < this.quotaUntil) return this.quotaUntil;
-    if (!key) return undefined;
-    const usage = this.usage.usage(keyFingerprint(key));
-    if (usage.limit === undefined || usage.count < usage.limit) return undefined;
-    const d = new Date(now);
-    this.quotaExhausted(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+    const keyId = key ? keyFingerprint(key) : undefined;
+    if (this.quotaUntil > 0 && now >= this.quotaUntil) {
+      // A new month: the lock is over by itself.
+      this.quotaUntil = 0;
+      this.quotaKeyId = undefined;
+      this.quotaLiftedEmitter.fire();
+    }
+    if (this.quotaUntil > 0 && this.quotaKeyId !== undefined && keyId !== this.quotaKeyId) {
+      // Another key (re-entered, or another profile's): the lock was about the old one.
+      this.quotaUntil = 0;
+      this.quotaKeyId = undefined;
+      this.quotaLiftedEmitter.fire();
+    }
+    if (this.quotaUntil === 0 && keyId) {
+      const usage = this.usage.usage(keyId);
+      const reached = usage.limit !== undefined && usage.count >= usage.limit;
+      if (reached && this.countContradicted.get(keyId) !== usage.month) {
+        const d = new Date(now);
+        this.quotaExhausted(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1), key);
+      }
+    }
+    if (this.quotaUntil === 0) return undefined;
+    if (priority === 'user') return undefined;
+    if (now - this.quotaProbeAt >= QUOTA_PROBE_INTERVAL_MS) {
+      this.quotaProbeAt = now;
+      return undefined;
+    }
     return this.quotaUntil;
   }
 

@@ -1,13 +1,29 @@
 import type { MonthlyUsage, RateHeadroom } from '../gateway';
-import { joinMarkdown, safeMarkdown, markdownCode, plainText, type SafeMarkdown } from '../text/inert';
+import { joinMarkdown, safeMarkdown, markdownCode, type SafeMarkdown } from '../text/inert';
 
 /** Everything the status bar shows, derived from one state value (tested without VS Code). */
 export interface StatusBarInput {
   readonly profileName: string | undefined;
   readonly plan: string | undefined;
   readonly limitPerSecond: number | undefined;
+  /** The latest headroom any response reported (the text shows it). */
   readonly headroom: RateHeadroom | undefined;
+  /**
+   * The user's own headroom in the current window: the limit less the user's own requests in it (see
+   * `userHeadroomAfter`). Only this colours the item: background polling goes after user requests and
+   * never takes the last slot of a window, so its bursts are no reason for a person to wait.
+   */
+  readonly userHeadroom?: RateHeadroom;
+  /** When a request of the user's was last refused with 429 (background 429s do not colour the item). */
+  readonly user429At?: number;
+  /** While the client's quota lock holds: when the month renews (ms). */
+  readonly quotaUntil?: number;
   readonly usage: MonthlyUsage | undefined;
+  /**
+   * Lines about this month's requests (by kind, a forecast) from the request ledger, shown after the
+   * month's count. Already safe Markdown: the ledger escapes what it did not write.
+   */
+  readonly ledger?: readonly SafeMarkdown[];
   readonly lastError: { kind: string; message: string; at: number } | undefined;
   /** False when the profile needs an API key (a gateway profile) and none is stored. */
   readonly hasKey?: boolean;
@@ -35,6 +51,41 @@ export interface StatusBarView {
 /** A 429 keeps the warning colour this long after it happened. */
 const RECENT_429_MS = 60_000;
 
+/** The user's own requests in one rate-limit window (the window is named by its reset time). */
+export interface UserWindow {
+  readonly resetAt: number;
+  readonly count: number;
+  readonly headroom: RateHeadroom;
+}
+
+/**
+ * After a response to one of the user's own requests (`headroom`: what that response's headers said):
+ * the user's requests in this window, and the headroom they leave the user. A response's own
+ * `remaining` also counts the background's requests of the window, which are not the user's to wait for.
+ */
+export function userHeadroomAfter(previous: UserWindow | undefined, headroom: RateHeadroom): UserWindow {
+  const count = previous?.resetAt === headroom.resetAt ? previous.count + 1 : 1;
+  return {
+    resetAt: headroom.resetAt,
+    count,
+    headroom: { ...headroom, remaining: Math.max(0, headroom.limit - count) },
+  };
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** A window's headroom as it is at `now`: whole again once its reset has passed. */
+function headroomAt(h: RateHeadroom, now: number): { remaining: number; limit: number; current: boolean } {
+  const current = h.resetAt > now;
+  return { remaining: current ? h.remaining : h.limit, limit: h.limit, current };
+}
+
+function isLow(remaining: number, limit: number): boolean {
+  return remaining <= Math.max(1, Math.floor(limit * 0.2));
+}
+
 function clock(ms: number): string {
   const d = new Date(ms);
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}:${String(d.getSeconds()).padStart(2, '0')}`;
@@ -42,9 +93,15 @@ function clock(ms: number): string {
 
 export function statusBarView(input: StatusBarInput): StatusBarView {
   if (!input.profileName) return { visible: false, text: '', severity: 'normal', tooltip: safeMarkdown`` };
+  const now = input.now;
+  const quotaUntil = input.quotaUntil !== undefined && input.quotaUntil > now ? input.quotaUntil : undefined;
   const lines: SafeMarkdown[] = [
     safeMarkdown`**Alephium Gateway**: profile ${markdownCode(input.profileName)}${input.plan ? safeMarkdown`, plan ${input.plan}` : safeMarkdown``}`,
   ];
+  if (quotaUntil !== undefined)
+    lines.push(
+      safeMarkdown`The monthly quota of this API key is used up until ${day(quotaUntil)}: background polling pauses (one check a minute), and your next command is still sent, so this lifts as soon as the gateway answers again.`,
+    );
   if (input.usage) {
     const limit =
       input.usage.limit !== undefined
@@ -52,9 +109,15 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
         : safeMarkdown``;
     lines.push(safeMarkdown`This month: ${input.usage.count.toLocaleString('en-US')}${limit} requests`);
   }
-  if (input.headroom) {
+  if (input.ledger) lines.push(...input.ledger);
+  // One headroom for the text and the tooltip: past its reset the window is whole again, so neither
+  // says "1/5 left, resets at" a time already gone.
+  const shown = input.headroom ? headroomAt(input.headroom, now) : undefined;
+  if (input.headroom && shown) {
     lines.push(
-      safeMarkdown`Headroom: ${input.headroom.remaining}/${input.headroom.limit} requests left this second, window resets at ${clock(input.headroom.resetAt)}`,
+      shown.current
+        ? safeMarkdown`Headroom: ${shown.remaining}/${shown.limit} requests left this second, window resets at ${clock(input.headroom.resetAt)}`
+        : safeMarkdown`Headroom: ${shown.limit}/${shown.limit} requests per second (the last window has reset)`,
     );
   }
   if (input.freshness)
@@ -63,56 +126,48 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
     lines.push(safeMarkdown`Last error (${clock(input.lastError.at)}): ${input.lastError.message}`);
   if (input.hasKey === false)
     lines.push(safeMarkdown`No API key is stored for this profile: run "Alephium: Set API Key".`);
-  lines.push(safeMarkdown``, safeMarkdown`Click for actions: switch profile, set API key, show logs.`);
+  lines.push(
+    safeMarkdown``,
+    safeMarkdown`Yellow means your own requests are near a limit (the per-second window, a 429, or 90 % of the month); the extension's background polling never takes the last slot and does not colour it.`,
+    safeMarkdown`Click for actions: switch profile, set API key, show logs.`,
+  );
   const tooltip = joinMarkdown(lines);
 
   if (input.hasKey === false) {
     return { visible: true, text: '$(key) Alephium: no API key', severity: 'warning', tooltip };
   }
-
-  if (input.lastError?.kind === 'quota') {
+  if (quotaUntil !== undefined) {
     return {
       visible: true,
-      text: `$(error) Alephium: ${plainText(input.lastError.message, 80)}`,
+      text: `$(error) Alephium: quota used up until ${day(quotaUntil)}`,
       severity: 'error',
       tooltip,
+      nextChangeAt: quotaUntil,
     };
   }
   if (input.lastError?.kind === 'unauthorized') {
     return { visible: true, text: '$(error) Alephium: API key rejected', severity: 'error', tooltip };
   }
-  const recent429 = input.lastError?.kind === 'rateLimited' && input.now - input.lastError.at < RECENT_429_MS;
+  const changes: number[] = [];
+  const recent429 = input.user429At !== undefined && now - input.user429At < RECENT_429_MS;
+  if (recent429) changes.push(input.user429At! + RECENT_429_MS);
+  const user = input.userHeadroom ? headroomAt(input.userHeadroom, now) : undefined;
+  const userLow = user !== undefined && user.current && isLow(user.remaining, user.limit);
+  if (user?.current) changes.push(input.userHeadroom!.resetAt);
+  if (shown?.current) changes.push(input.headroom!.resetAt);
   const monthlyLow = input.usage?.fraction !== undefined && input.usage.fraction >= 0.9;
-  const warningEndsAt = recent429 ? input.lastError!.at + RECENT_429_MS : undefined;
-  // Past its reset the window is whole again, whatever the last response said: the headroom decays to
-  // the full limit instead of showing "0/5 · resets <a time in the past>" until the next request.
-  if (input.headroom && input.headroom.resetAt <= input.now) {
-    const { limit } = input.headroom;
-    return {
-      visible: true,
-      text: `$(pulse) Alephium: ${limit}/${limit} req/s`,
-      severity: recent429 || monthlyLow ? 'warning' : 'normal',
-      tooltip,
-      ...(warningEndsAt !== undefined ? { nextChangeAt: warningEndsAt } : {}),
-    };
-  }
-  if (!input.headroom) {
-    const limit = input.limitPerSecond !== undefined ? `${input.limitPerSecond}/s` : 'no limit known';
-    return {
-      visible: true,
-      text: `$(pulse) Alephium: ${limit}`,
-      severity: recent429 ? 'warning' : 'normal',
-      tooltip,
-      ...(warningEndsAt !== undefined ? { nextChangeAt: warningEndsAt } : {}),
-    };
-  }
-  const { remaining, limit } = input.headroom;
-  const low = remaining <= Math.max(1, Math.floor(limit * 0.2));
+  const severity = recent429 || userLow || monthlyLow ? 'warning' : 'normal';
+  const nextChangeAt = changes.length ? Math.min(...changes) : undefined;
+  const text = !shown
+    ? `$(pulse) Alephium: ${input.limitPerSecond !== undefined ? `${input.limitPerSecond}/s` : 'no limit known'}`
+    : shown.current
+      ? `$(pulse) Alephium: ${shown.remaining}/${shown.limit} req/s · resets ${clock(input.headroom!.resetAt)}`
+      : `$(pulse) Alephium: ${shown.limit}/${shown.limit} req/s`;
   return {
     visible: true,
-    text: `$(pulse) Alephium: ${remaining}/${limit} req/s · resets ${clock(input.headroom.resetAt)}`,
-    severity: recent429 || low || monthlyLow ? 'warning' : 'normal',
+    text,
+    severity,
     tooltip,
-    nextChangeAt: Math.min(input.headroom.resetAt, warningEndsAt ?? Number.POSITIVE_INFINITY),
+    ...(nextChangeAt !== undefined ? { nextChangeAt } : {}),
   };
 }

@@ -27,6 +27,11 @@ export interface NodeStatusModelOptions {
    * shared by everything using that client. `null`: the model's own timer every `refreshMs` (tests).
    */
   readonly scheduler?: ((client: GatewayClient) => BackgroundScheduler) | null;
+  /**
+   * A person looking (the window focused, the view shown) reads again what is older than this, so what
+   * they see is fresh even when the budget checks it only every few minutes. Default 30 s.
+   */
+  readonly lookStaleMs?: number;
 }
 
 /**
@@ -56,12 +61,14 @@ export class NodeStatusModel implements Disposable {
   private statusJob: JobHandle | undefined;
   private chainsJob: JobHandle | undefined;
   private chainsExpanded = false;
+  private readonly lookStaleMs: number;
 
   constructor(options: NodeStatusModelOptions = {}) {
     this.now = options.now ?? Date.now;
     this.schedule = options.schedule ?? realSchedule;
     this.refreshMs = options.refreshMs ?? 60_000;
     this.recheckMs = options.recheckMs ?? 10_000;
+    this.lookStaleMs = options.lookStaleMs ?? 30_000;
     this.schedulerOf = options.scheduler === undefined ? clientScheduler : options.scheduler;
   }
 
@@ -76,6 +83,21 @@ export class NodeStatusModel implements Disposable {
     else this.dropJob('chains');
   }
 
+  /**
+   * A person looks at the view (the window got focus, the view was shown, the connection changed): what
+   * is older than `lookStaleMs` (or not a synced answer) is read again now, the open Chains' heights
+   * included. Costs nothing when everything shown is fresh.
+   */
+  looked(): void {
+    // A probe on its way answers the look.
+    if (!this.visible || this.disposed || !this.client || this.inFlight) return;
+    const s = this.status;
+    const now = this.now();
+    const stale = (at: number | undefined) => at === undefined || now - at >= this.lookStaleMs;
+    if (!s || s.sync !== 'synced' || stale(s.fetchedAt)) void this.probe();
+    else if (this.chainsExpanded && stale(s.heightsAt)) void this.refreshHeights();
+  }
+
   /** Reads the chain heights now (the user opened the Chains node), then schedules them. */
   private async refreshHeights(): Promise<void> {
     const client = this.client;
@@ -83,7 +105,7 @@ export class NodeStatusModel implements Disposable {
     const generation = this.generation;
     const heights = await fetchChainHeights(client, { priority: 'user', purpose: 'node' });
     if (generation !== this.generation || this.disposed || !this.status) return;
-    this.set({ ...this.status, heights });
+    this.set({ ...this.status, heights, heightsAt: this.now() });
     this.scheduleNext();
   }
 
@@ -98,11 +120,21 @@ export class NodeStatusModel implements Disposable {
     this.stopJobs();
     this.clientSubscription?.dispose();
     this.client = client;
-    this.clientSubscription = client?.onSyncState((e) => {
-      if (e.state === 'syncing') this.markSyncing('The node answered 503: still syncing.');
-      // Other requests saw the node come back: probe now instead of at the next tick.
-      else if (e.state === 'synced' && this.status?.sync !== 'synced') void this.probe();
-    });
+    const subscriptions = client
+      ? [
+          client.onSyncState((e) => {
+            if (e.state === 'syncing') this.markSyncing('The node answered 503: still syncing.');
+            // Other requests saw the node come back: probe now instead of at the next tick.
+            else if (e.state === 'synced' && this.status?.sync !== 'synced') void this.probe();
+          }),
+          // Named at once, whoever met the used-up month; and read again as soon as it lifts.
+          client.onQuotaExhausted(({ until }) => this.markQuota(until)),
+          client.onQuotaLifted(() => {
+            if (this.visible && this.status?.sync !== 'synced') void this.probe();
+          }),
+        ]
+      : [];
+    this.clientSubscription = { dispose: () => subscriptions.forEach((d) => d.dispose()) };
     this.set(undefined);
     if (this.visible) void this.probe();
   }
@@ -123,15 +155,18 @@ export class NodeStatusModel implements Disposable {
    * client or disposal superseded it). Never rejects: failures are statuses.
    */
   refresh(): Promise<void> {
-    // The user asked for everything: the chain heights too, open or not.
-    return this.probe(true);
+    // The user asked for everything: the chain heights too, open or not, at the user's priority.
+    return this.probe(true, 'user');
   }
 
   /**
    * A probe: sync state, version, params, hashrate, and the chain heights when asked for or while the
    * Chains node is open (otherwise the last ones read are kept: nobody is looking at them).
    */
-  private async probe(heights = this.chainsExpanded): Promise<void> {
+  private async probe(
+    heights = this.chainsExpanded,
+    priority: 'user' | 'background' = 'background',
+  ): Promise<void> {
     if (this.disposed) return;
     this.abandon();
     const client = this.client;
@@ -146,8 +181,14 @@ export class NodeStatusModel implements Disposable {
     this.inFlight = controller;
     let status: NodeStatus;
     try {
-      status = await fetchNodeStatus(client, this.now, controller.signal, { heights });
-      if (!heights && this.status?.heights.length) status = { ...status, heights: this.status.heights };
+      status = await fetchNodeStatus(client, this.now, controller.signal, { heights, priority });
+      // Heights not read this time are kept with the time they were read: the row says how old they are.
+      if (!heights && this.status?.heights.length)
+        status = {
+          ...status,
+          heights: this.status.heights,
+          ...(this.status.heightsAt !== undefined ? { heightsAt: this.status.heightsAt } : {}),
+        };
     } catch (error) {
       // fetchNodeStatus turns request failures into statuses; anything else is a bug worth showing.
       status = {
@@ -174,6 +215,18 @@ export class NodeStatusModel implements Disposable {
   private markSyncing(problem: string): void {
     if (!this.status || this.status.sync === 'syncing') return;
     this.set({ ...this.status, sync: 'syncing', problem });
+    this.scheduleNext();
+  }
+
+  private markQuota(until: number): void {
+    if (!this.status || (this.status.sync === 'quota' && this.status.quotaUntil === until)) return;
+    this.set({
+      ...this.status,
+      sync: 'quota',
+      quotaUntil: until,
+      problem: `The month's quota of this API key is used up until ${new Date(until).toISOString().slice(0, 10)}.`,
+      fetchedAt: this.now(),
+    });
     this.scheduleNext();
   }
 
@@ -228,6 +281,7 @@ export class NodeStatusModel implements Disposable {
     const next: NodeStatus = { ...this.status, ...update, fetchedAt: this.now() };
     // A problem belongs to the answer that reported it: a synced answer clears it.
     if (update.problem === undefined) delete (next as { problem?: string }).problem;
+    if (update.quotaUntil === undefined) delete (next as { quotaUntil?: number }).quotaUntil;
     this.set(next);
     if (update.sync !== 'synced') {
       // Re-checked on the short timer until synced again; the job comes back then.
@@ -245,7 +299,7 @@ export class NodeStatusModel implements Disposable {
     const generation = this.generation;
     const heights = await fetchChainHeights(client, { priority: 'background', purpose: 'node', signal });
     if (generation === this.generation && !this.disposed && this.status)
-      this.set({ ...this.status, heights });
+      this.set({ ...this.status, heights, heightsAt: this.now() });
     return { requests: heights.length };
   }
 

@@ -26,6 +26,7 @@ import {
   type DecodedUnsignedTx,
 } from '../protocol';
 import type { TrackOutcome, TrackState, TrackedTxRecord } from './txTracker';
+import { asOfSuffix, nextAgeChange } from '../presentation/age';
 
 export interface StatusView {
   readonly kind: TxStatusKind;
@@ -186,8 +187,30 @@ export interface TrackedTxView {
   readonly active: boolean;
 }
 
+/**
+ * The confirmations of a finished record were counted when tracking ended (or when the details page
+ * last read them): tracking no longer polls it, so the row says how old that count is.
+ */
+function countAge(record: TrackedTxRecord, status: StatusView, now: number): string {
+  if (status.kind !== 'confirmed' || record.outcome === undefined) return '';
+  return asOfSuffix(record.lastSeenAt, now);
+}
+
+/** When the Transactions rows' words change by themselves (an age moves): render again then. */
+export function trackedRowsChangeAt(records: readonly TrackedTxRecord[], now: number): number | undefined {
+  return nextAgeChange(
+    records.map((r) => (r.outcome?.kind === 'final' ? r.lastSeenAt : undefined)),
+    now,
+  );
+}
+
 export function trackedTxView(record: TrackedTxRecord, now: number): TrackedTxView {
-  const status = statusOfTracked(record.state, record.outcome, record.requiredConfirmations, now);
+  const counted = statusOfTracked(record.state, record.outcome, record.requiredConfirmations, now);
+  const age = countAge(record, counted, now);
+  const status: StatusView =
+    age && counted.confirmations !== undefined
+      ? { ...counted, text: `Confirmed (${plural(counted.confirmations, 'confirmation')}${age})` }
+      : counted;
   const label = record.label ?? shortTxId(record.txId);
   const groups =
     record.fromGroup !== undefined && record.toGroup !== undefined

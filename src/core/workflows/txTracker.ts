@@ -190,6 +190,27 @@ export class TxTracker {
   }
 
   /**
+   * A status read elsewhere (the details page asked the gateway): a record tracking has finished takes
+   * its newer confirmations and the time it was read, so the Transactions row and the page say the same
+   * count. Only finished, final records: a running one is polled and its loop owns the record. Returns
+   * whether the record changed (and announces it like any change).
+   */
+  observe(txId: string, status: TxStatus): boolean {
+    const id = txId.toLowerCase();
+    const r = this.tracked.get(id);
+    if (r?.outcome?.kind !== 'final' || status.type !== 'Confirmed') return false;
+    // Another block (a reorg) is news for tracking, not for the count of this record's block.
+    if (status.blockHash !== r.outcome.blockHash) return false;
+    const confirmations = confirmationsOf(status);
+    if (confirmations < r.outcome.confirmations) return false;
+    const final = { kind: 'final', confirmations, blockHash: status.blockHash } as const;
+    const record: TrackedTxRecord = { ...r, state: final, outcome: final, lastSeenAt: this.clock.now() };
+    this.tracked.set(id, record);
+    this.emitter.fire({ txId: id, state: final, record: structuredClone(record) });
+    return true;
+  }
+
+  /**
    * Resumes tracking of persisted records after a reload. Finished ones are kept (for display) but
    * not polled; malformed entries are skipped rather than breaking activation.
    */

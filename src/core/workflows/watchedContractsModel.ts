@@ -26,7 +26,12 @@ export interface WatchedContractsModelDeps {
   registry(): Promise<ArtifactRegistry>;
   network(): string | undefined;
   pageSize(): number;
+  /** The clock (tests move it); default Date.now. */
+  now?(): number;
 }
+
+/** A look at data older than this reads it again (the person is waiting for it now). */
+export const LOOK_STALE_MS = 30_000;
 
 export interface StateEntry {
   state?: ContractState;
@@ -35,6 +40,8 @@ export interface StateEntry {
   error?: string;
   errorBadge?: string;
   loading?: Promise<void>;
+  /** When the state shown was read (ms): the view says its age once it is not fresh. */
+  readAt?: number;
 }
 
 /**
@@ -51,8 +58,67 @@ export class WatchedContractsModel implements Disposable {
   private readonly feeds = new Map<string, EventFeed<ContractEvent>>();
   private readonly feedLoads = new Map<string, Promise<void>>();
   private readonly feedErrors = new Map<string, string>();
+  /** When each loaded feed was last known to hold every event up to the contract's count (ms). */
+  private readonly feedCheckedAt = new Map<string, number>();
 
   constructor(private readonly deps: WatchedContractsModelDeps) {}
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** When the events listed were last known complete (a load, a refresh, a watcher delivery or check). */
+  eventsCheckedAt(address: string): number | undefined {
+    return this.feeds.get(address)?.loaded ? this.feedCheckedAt.get(address) : undefined;
+  }
+
+  /**
+   * The watcher read the contract's count and found nothing new (or delivered what was): a loaded feed
+   * is complete as of now. (Its glue forwards `EventWatcher.onPolled` here.)
+   */
+  watcherChecked(address: string, count: number): void {
+    const f = this.feeds.get(address);
+    if (!f?.loaded || count > (f.count ?? 0)) return;
+    this.feedCheckedAt.set(address, this.now());
+    this.changed.fire(undefined);
+  }
+
+  /**
+   * A person looks at a contract's State or Events (expanded it, came back to the window): what is
+   * older than {@link LOOK_STALE_MS} is read again now, at the user's priority. Fresh data costs nothing.
+   */
+  async looked(address: string, part: 'state' | 'events'): Promise<void> {
+    if (!this.list.some((w) => w.address === address)) return;
+    const now = this.now();
+    const old = (at: number | undefined) => at === undefined || now - at >= LOOK_STALE_MS;
+    if (part === 'state') {
+      const entry = this.states.get(address);
+      if (entry?.state && !entry.loading && old(entry.readAt)) await this.loadStates([address], true, 'user');
+      return;
+    }
+    if (
+      this.feeds.get(address)?.loaded &&
+      !this.feedLoads.has(address) &&
+      old(this.feedCheckedAt.get(address))
+    )
+      await this.refreshEvents(address).catch((e: unknown) => {
+        this.feedErrors.set(address, errorMessage(e));
+        this.changed.fire(undefined);
+      });
+  }
+
+  /**
+   * Another view read the contract's event count (Show Latest Events): when it is ahead of a loaded
+   * feed, the feed reads the events it misses from its own cursor, so the two never disagree.
+   */
+  async noteEventCount(address: string, count: number): Promise<void> {
+    const f = this.feeds.get(address);
+    if (!f?.loaded || count <= (f.count ?? 0)) return;
+    await this.refreshEvents(address, count).catch((e: unknown) => {
+      this.feedErrors.set(address, errorMessage(e));
+      this.changed.fire(undefined);
+    });
+  }
 
   stateOf(address: string): StateEntry | undefined {
     return this.states.get(address);
@@ -89,7 +155,10 @@ export class WatchedContractsModel implements Disposable {
   setList(list: readonly WatchedContract[]): void {
     this.list = [...list];
     const keep = new Set(list.map((w) => w.address));
-    for (const map of [this.states, this.feeds, this.feedLoads, this.feedErrors] as Map<string, unknown>[])
+    for (const map of [this.states, this.feeds, this.feedLoads, this.feedErrors, this.feedCheckedAt] as Map<
+      string,
+      unknown
+    >[])
       for (const k of [...map.keys()]) if (!keep.has(k)) map.delete(k);
     this.changed.fire(undefined);
   }
@@ -104,6 +173,7 @@ export class WatchedContractsModel implements Disposable {
     this.feeds.clear();
     this.feedLoads.clear();
     this.feedErrors.clear();
+    this.feedCheckedAt.clear();
     this.changed.fire(undefined);
   }
 
@@ -120,19 +190,30 @@ export class WatchedContractsModel implements Disposable {
     return resolveWatched(registry, w, this.states.get(address)?.state?.codeHash, this.deps.network());
   }
 
-  /** Loads (or reloads, with `fresh`) the state and getters of some contracts; getters share multicalls. */
-  loadStates(addresses: readonly string[], fresh = false): Promise<void> {
+  /**
+   * Loads (or reloads, with `fresh`) the state and getters of some contracts; getters share multicalls.
+   * A fresh read is background work unless a person is looking at it (`priority: 'user'`).
+   */
+  loadStates(
+    addresses: readonly string[],
+    fresh = false,
+    priority: 'user' | 'background' = fresh ? 'background' : 'user',
+  ): Promise<void> {
     const todo = addresses.filter(
       (a) => fresh || (!this.states.get(a)?.state && !this.states.get(a)?.loading),
     );
     const pending = addresses.map((a) => this.states.get(a)?.loading).filter((p): p is Promise<void> => !!p);
     if (todo.length === 0) return Promise.all(pending).then(() => undefined);
-    const run = this.readStates(todo, fresh);
+    const run = this.readStates(todo, fresh, priority);
     for (const a of todo) this.states.set(a, { ...this.states.get(a), loading: run });
     return Promise.all([run, ...pending]).then(() => undefined);
   }
 
-  private async readStates(addresses: readonly string[], fresh: boolean): Promise<void> {
+  private async readStates(
+    addresses: readonly string[],
+    fresh: boolean,
+    priority: 'user' | 'background',
+  ): Promise<void> {
     let client: GatewayClient;
     try {
       client = this.requireClient();
@@ -141,15 +222,15 @@ export class WatchedContractsModel implements Disposable {
       this.changed.fire(undefined);
       return;
     }
-    // A re-read after new events is background work for the watched contracts: user actions go first.
-    const options: RequestOptions = fresh
-      ? { fresh: true, priority: 'background', purpose: 'contracts' }
-      : {};
+    // A re-read after new events, or the listing's read for drift badges, is background work: user
+    // actions go first (and it does not colour the status bar as if the user had sent it). The ledger
+    // counts it for the watched contracts (a user-priority read counts as the user's).
+    const options: RequestOptions = { ...(fresh ? { fresh: true } : {}), priority, purpose: 'contracts' };
     await Promise.all(
       addresses.map(async (a) => {
         try {
           const state = await client.getContractState(a, options);
-          this.states.set(a, { ...this.states.get(a), state, loading: undefined });
+          this.states.set(a, { ...this.states.get(a), state, loading: undefined, readAt: this.now() });
           delete this.states.get(a)!.error;
           delete this.states.get(a)!.errorBadge;
         } catch (e) {
@@ -237,6 +318,7 @@ export class WatchedContractsModel implements Disposable {
           count,
           start,
         });
+        this.feedCheckedAt.set(address, this.now());
         this.feedErrors.delete(address);
       } catch (e) {
         this.feedErrors.set(address, errorMessage(e));
@@ -284,13 +366,18 @@ export class WatchedContractsModel implements Disposable {
    * if it grew (the same rule as polling, at user priority). At most a feed's worth of events is read;
    * when more are waiting, the count is not taken, so the next refresh continues from the cursor.
    */
-  async refreshEvents(address: string): Promise<number> {
+  async refreshEvents(address: string, knownCount?: number): Promise<number> {
     const f = this.feeds.get(address);
     if (!f?.loaded) return 0;
     await this.feedLoads.get(address);
     const client = this.requireClient();
-    const count = await client.getContractEventCount(address);
-    if (count <= (f.count ?? 0)) return 0;
+    const count = knownCount ?? (await client.getContractEventCount(address));
+    const checkedAt = this.now();
+    if (count <= (f.count ?? 0)) {
+      this.feedCheckedAt.set(address, checkedAt);
+      this.changed.fire(undefined);
+      return 0;
+    }
     const slice = await fetchEventsFrom(client, address, f.nextStart ?? 0, {
       until: count,
       pageSize: 100,
@@ -298,7 +385,10 @@ export class WatchedContractsModel implements Disposable {
     });
     const complete = slice.nextStart >= count || slice.events.length < MAX_FEED_EVENTS;
     const added = f.addNewer(slice.events, { nextStart: slice.nextStart, ...(complete ? { count } : {}) });
+    if (complete) this.feedCheckedAt.set(address, checkedAt);
     this.changed.fire(undefined);
+    // New events may have changed the state shown beside them.
+    if (added > 0 && this.states.get(address)?.state) void this.loadStates([address], true);
     return added;
   }
 
@@ -310,6 +400,8 @@ export class WatchedContractsModel implements Disposable {
   addWatcherEvents(address: string, events: readonly ContractEvent[]): void {
     if (events.length === 0) return;
     const f = this.feeds.get(address);
+    // The watcher delivers everything up to the count it just read: the feed is complete as of now.
+    if (f?.loaded) this.feedCheckedAt.set(address, this.now());
     if (f?.loaded && f.addNewer(events) > 0) this.changed.fire(undefined);
     if (this.states.get(address)?.state) void this.loadStates([address], true);
   }

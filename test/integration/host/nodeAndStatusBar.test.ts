@@ -71,6 +71,54 @@ describe('Node view and status bar against the sandbox gateway', () => {
     assert.equal(api.nodeStatus()?.heights.length, 16);
   });
 
+  it('after a monthly-quota 429 and the quota restored, the next command works without a reload; meanwhile both views say so', async function () {
+    this.timeout(60_000);
+    const rec = sandbox.limiter.get(sandbox.apiKeys.free)!;
+    const used = rec.monthlyUsed;
+    const address = sandbox.accounts[0]!.address;
+    rec.monthlyUsed = rec.perMonth;
+    try {
+      await api.refreshNode();
+      assert.equal(api.nodeStatus()?.sync, 'quota', 'the Node view names the used-up month');
+      const text = await until('the status bar to say the quota is used up', () =>
+        /quota used up until \d{4}-\d\d-01/.test(api.statusBarText()) ? api.statusBarText() : undefined,
+      );
+      assert.match(text, /^\$\(error\)/);
+    } finally {
+      rec.monthlyUsed = used;
+    }
+    // The quota is back: the next command is sent and answered (the old lock refused it without asking
+    // until Developer: Reload Window), and the views follow.
+    const before = sandbox.requests.length;
+    const info = await vscode.commands.executeCommand<{ balance?: string }>(CommandIds.addressInfo, {
+      address,
+      show: 'none',
+    });
+    assert.ok(info.balance, 'the command was answered');
+    assert.ok(sandbox.requests.length > before, 'the command reached the gateway');
+    await until('the status bar to leave "quota used up"', () =>
+      api.statusBarText().includes('quota used up') ? undefined : true,
+    );
+    await api.refreshNode();
+    assert.equal(api.nodeStatus()?.sync, 'synced');
+
+    // Once more, and this time Set API Key with the same key, answered by the gateway, lifts the lock.
+    rec.monthlyUsed = rec.perMonth;
+    await api.refreshNode();
+    assert.equal(api.nodeStatus()?.sync, 'quota');
+    rec.monthlyUsed = used;
+    const result = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
+      CommandIds.setApiKey,
+      { key: sandbox.apiKeys.free },
+    );
+    assert.equal(result.ok, true, result.message);
+    await until('the status bar to leave "quota used up" after Set API Key', () =>
+      api.statusBarText().includes('quota used up') ? undefined : true,
+    );
+    await api.refreshNode();
+    assert.equal(api.nodeStatus()?.sync, 'synced');
+  });
+
   it('keeps the working key when a new one is rejected (401)', async () => {
     const result = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
       CommandIds.setApiKey,
@@ -99,9 +147,10 @@ describe('Node view and status bar against the sandbox gateway', () => {
     const seen = sandbox.requests.length;
     await section.update('profiles', moved, target);
     try {
+      // Nothing is sent there: for that origin, the profile has no API key (it used to say "unauthorized").
       await until('the node view to say the key is not usable there', async () => {
         await api.refreshNode();
-        return api.nodeStatus()?.sync === 'unauthorized' ? true : undefined;
+        return api.nodeStatus()?.sync === 'noKey' ? true : undefined;
       });
       const sent = sandbox.requests
         .slice(seen)

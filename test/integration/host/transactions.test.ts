@@ -99,6 +99,27 @@ describe('Transactions: send, verify, track and show against the sandbox gateway
     assert.ok(!shown.html.includes(result.txId), 'no chain data in the HTML');
   });
 
+  it('a finished row and the details page say the same confirmations; the row says how old its count is', async function () {
+    this.timeout(60_000);
+    const row = await until('the finished row of the sent transaction', () =>
+      api.transactionsSnapshot().find((r) => r.txId === sentTxId && /^Confirmed/.test(r.description)),
+    );
+    const counted = row.status.confirmations ?? 0;
+    // The chain moves on; tracking has ended, so the row's count is as of when it ended.
+    for (let i = 0; i < 12; i++) sandbox.mine();
+    await vscode.commands.executeCommand(CommandIds.showTransaction, { txId: sentTxId });
+    const shown = await until('the details page with the newer count', () => {
+      const s = api.txDetailsSnapshot();
+      return s?.txId === sentTxId && (s.model?.status.confirmations ?? 0) > counted ? s : undefined;
+    });
+    const onPage = shown.model!.status.confirmations!;
+    // The row used to stay at "Confirmed (n confirmations)" while the page said n + 12.
+    const agreed = await until('the row to say the count the page read', () =>
+      api.transactionsSnapshot().find((r) => r.txId === sentTxId && r.status.confirmations === onPage),
+    );
+    assert.match(agreed.description, new RegExp(`^Confirmed \\(${onPage} confirmations\\)$`));
+  });
+
   for (const [mode, expected] of [
     ['recipient', /Refusing to sign.*output 0 pays \S+, but destination 0 is/],
     ['amount', /Refusing to sign.*output 0 carries 2\.5 ALPH.*asked for 1\.5 ALPH/],

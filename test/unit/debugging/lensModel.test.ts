@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { ArtifactRegistry, type ContractArtifact } from '../../../src/core/artifacts';
 import {
   ago,
+  lensesChangeAt,
   lensesFor,
   tallyEvents,
   type Instance,
+  type Lens,
   type SeenEvent,
 } from '../../../src/core/debugging/lensModel';
 import { scanRalph } from '../../../src/core/ralph/scanner';
@@ -59,7 +61,7 @@ describe('CodeLenses of a .ral file', () => {
     const at = (needle: string) =>
       lenses.filter((l) => l.line === lineOf(counterRal, needle)).map((l) => l.title);
     assert.deepEqual(at('Contract Counter'), ['22fnZL…hvVM · devnet · group 0 · code matches']);
-    assert.deepEqual(at('event Incremented'), ['2 Incremented seen · last 30 s ago']);
+    assert.deepEqual(at('event Incremented'), ['2 Incremented seen · last just now']);
     assert.deepEqual(at('event Reset'), ['no Reset seen yet']);
     assert.deepEqual(at('pub fn incrementBy'), ['Simulate', 'Execute']);
     assert.deepEqual(at('pub fn get()'), ['Simulate', 'Execute']);
@@ -128,8 +130,30 @@ describe('CodeLenses of a .ral file', () => {
       1,
     );
     assert.deepEqual(t, { count: 2, last: 9 });
-    assert.equal(ago(now - 90 * 60_000, now), '2 h ago');
+    assert.equal(ago(now - 90 * 60_000, now), '1 h ago');
     assert.equal(ago(now - 5 * 60_000, now), '5 min ago');
+  });
+
+  it("moves an event lens's age as time passes: it says when it reads differently, and then it does", () => {
+    const watched: Instance = {
+      address: COUNTER,
+      group: 0,
+      deployed: true,
+      watched: true,
+      drift: { status: 'match', message: 'm' },
+    };
+    const seen = [{ txId: TX(1), eventIndex: 0, timestamp: now - 61_000 }];
+    const render = (at: number) =>
+      lensesFor(scan, data([watched], seen), { now: at, executeAvailable: false });
+    const eventLens = (ls: readonly Lens[]) =>
+      ls.find((l) => l.line === lineOf(counterRal, 'event Incremented'))!;
+    const first = render(now);
+    assert.equal(eventLens(first).title, '1 Incremented seen · last 1 min ago');
+    // The old lens said "last 1 min ago" for as long as nothing else changed: nothing re-rendered it.
+    const changesAt = lensesChangeAt(first);
+    assert.equal(changesAt, now - 61_000 + 2 * 60_000);
+    assert.equal(eventLens(render(changesAt!)).title, '1 Incremented seen · last 2 min ago');
+    assert.equal(lensesChangeAt(render(now).filter((l) => l.changesAt === undefined)), undefined);
   });
 });
 

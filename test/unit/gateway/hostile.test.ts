@@ -119,7 +119,7 @@ describe('gateway client against a hostile gateway', () => {
     assert.equal(announced.length, 1);
   });
 
-  it("stops at the plan's monthly limit by its own count, before the server has to refuse", async () => {
+  it("stops background polling at the plan's monthly limit by its own count; a user request still asks, and an answer proves the count wrong", async () => {
     let calls = 0;
     handler = (_req, res) => {
       calls++;
@@ -140,9 +140,15 @@ describe('gateway client against a hostile gateway', () => {
     clients.push(c);
     await c.getVersion({ fresh: true });
     await c.getVersion({ fresh: true });
-    const error = await failure(c.getVersion({ fresh: true }));
-    assert.match(error.message, /monthly quota used up until \d{4}-\d\d-01/);
-    assert.equal(calls, 2);
+    const background = await failure(c.getChainParams({ priority: 'background', fresh: true }));
+    assert.match(background.message, /monthly quota used up until \d{4}-\d\d-01/);
+    assert.equal(calls, 2, 'background sends nothing past the count');
+    // The user's request is sent: the gateway answers, so the month is not used up after all.
+    await c.getVersion({ fresh: true });
+    assert.equal(calls, 3);
+    assert.equal(c.quotaExhaustedUntil, undefined);
+    await c.getVersion({ priority: 'background', fresh: true });
+    assert.equal(calls, 4, 'the count, contradicted by the gateway, no longer holds background back');
   });
 
   it('stops reading a body that never ends, past the cap, without growing memory', async function () {

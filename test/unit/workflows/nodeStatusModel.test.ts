@@ -202,4 +202,98 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     model.dispose();
     scheduler.dispose();
   });
+
+  it('reads again what is old when a person looks (window focus, the view shown), and nothing when it is fresh', async () => {
+    let time = Date.UTC(2025, 4, 10);
+    const model = new NodeStatusModel({
+      schedule: manualSchedule().schedule,
+      scheduler: null,
+      now: () => time,
+      lookStaleMs: 30_000,
+    });
+    model.setClient(client);
+    const first = nextStatus(model, (st) => st?.sync === 'synced');
+    model.setVisible(true);
+    await first;
+    model.setChainsExpanded(true);
+    await until(() => model.current?.heights.length === 16);
+    const heightsReadAt = model.current!.heightsAt;
+    assert.equal(heightsReadAt, time, 'the heights carry the time they were read');
+    const cliques = selfCliqueRequests();
+    time += 10_000;
+    model.looked();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(selfCliqueRequests(), cliques, 'fresh: a look costs nothing');
+
+    // Minutes later (the budget checks rarely), the person comes back to the window.
+    time += 5 * 60_000;
+    const looked = nextStatus(model, (st) => st?.fetchedAt === time && st.heightsAt === time);
+    model.looked();
+    await looked;
+    assert.equal(selfCliqueRequests(), cliques + 1, 'the look read the sync state again');
+    model.dispose();
+  });
+
+  it('keeps the time the heights were read when a probe does not read them, so the row says their age', async () => {
+    let time = Date.UTC(2025, 4, 10);
+    const model = new NodeStatusModel({
+      schedule: manualSchedule().schedule,
+      scheduler: null,
+      now: () => time,
+    });
+    model.setClient(client);
+    await model.refresh();
+    const readAt = model.current!.heightsAt;
+    assert.equal(readAt, time);
+    time += 17 * 60_000;
+    model.setVisible(true);
+    await nextStatus(model, (st) => st?.fetchedAt === time);
+    assert.equal(
+      model.current!.heightsAt,
+      readAt,
+      'the Chains row is closed: its heights are as old as they are',
+    );
+    assert.equal(model.current!.heights.length, 16);
+    model.dispose();
+  });
+
+  it('names a used-up quota at once and reads the node again as soon as the quota lock lifts', async () => {
+    const used = 'sbx_node_model_quota';
+    const rec = sb.limiter.get(used) ?? sb.limiter.add(used, 'pro');
+    const quotaClient = new GatewayClient({ profile: sandboxProfile(sb, 'pro'), keyProvider: () => used });
+    const model = new NodeStatusModel({ schedule: manualSchedule().schedule, scheduler: null });
+    model.setClient(quotaClient);
+    await model.refresh();
+    assert.equal(model.current?.sync, 'synced');
+    rec.monthlyUsed = rec.perMonth;
+    // Any request meeting the used-up month names it in the view (here a user's command).
+    const named = nextStatus(model, (st) => st?.sync === 'quota');
+    await quotaClient.getVersion({ fresh: true }).catch(() => undefined);
+    await named;
+    rec.monthlyUsed = 0;
+    // The quota is back; the user's next command is answered, which lifts the lock: the view follows.
+    const back = nextStatus(model, (st) => st?.sync === 'synced');
+    model.setVisible(true);
+    await quotaClient.getVersion({ fresh: true });
+    await back;
+    model.dispose();
+    quotaClient.dispose();
+  });
+
+  it("sends a Refresh at the user's priority, so it is sent even while the quota lock holds", async () => {
+    const used = 'sbx_node_model_refresh';
+    const rec = sb.limiter.get(used) ?? sb.limiter.add(used, 'pro');
+    const quotaClient = new GatewayClient({ profile: sandboxProfile(sb, 'pro'), keyProvider: () => used });
+    const model = new NodeStatusModel({ schedule: manualSchedule().schedule, scheduler: null });
+    model.setClient(quotaClient);
+    rec.monthlyUsed = rec.perMonth;
+    await model.refresh();
+    assert.equal(model.current?.sync, 'quota');
+    rec.monthlyUsed = 0;
+    // The old model probed at background priority, which the lock refused without asking the gateway.
+    await model.refresh();
+    assert.equal(model.current?.sync, 'synced');
+    model.dispose();
+    quotaClient.dispose();
+  });
 });

@@ -15,6 +15,7 @@ import {
   shortTxId,
   statusOfGateway,
   statusOfTracked,
+  trackedRowsChangeAt,
   trackedTxView,
 } from '../../../src/core/workflows/txDetailsModel';
 
@@ -194,6 +195,28 @@ describe('txDetailsModel: what the details webview and the Transactions view sho
     assert.equal(view.label, shortTxId(txId));
     assert.equal(view.description, 'Confirmed (1 confirmation)');
     assert.equal(view.active, false);
+  });
+
+  it("says how old a finished row's confirmation count is (tracking no longer polls it), and when that moves", () => {
+    const record = {
+      version: 1 as const,
+      txId: 'ab'.repeat(32),
+      submittedAt: 0,
+      requiredConfirmations: 1,
+      lastSeenAt: 1_000,
+      state: { kind: 'final' as const, confirmations: 4, blockHash: 'b' },
+      outcome: { kind: 'final' as const, confirmations: 4, blockHash: 'b' },
+    };
+    assert.equal(trackedTxView(record, 30_000).description, 'Confirmed (4 confirmations)');
+    // The row said "Confirmed (4 confirmations)" for good while the details page said 13.
+    assert.equal(
+      trackedTxView(record, 1_000 + 12 * 60_000).description,
+      'Confirmed (4 confirmations, as of 12 min ago)',
+    );
+    assert.equal(trackedRowsChangeAt([record], 30_000), 61_000);
+    assert.equal(trackedRowsChangeAt([record], 1_000 + 12 * 60_000 + 1), 1_000 + 13 * 60_000);
+    const pending = { ...record, outcome: undefined, state: { kind: 'mempool' as const } };
+    assert.equal(trackedRowsChangeAt([pending], 30_000), undefined, 'a polled row is fresh by itself');
   });
 });
 

@@ -305,3 +305,43 @@ describe('TxTracker', () => {
     );
   });
 });
+
+describe('TxTracker: a status read elsewhere', () => {
+  it('gives a finished record the newer count the details page read, so the row and the page agree', async () => {
+    const { clock, tracker, persisted } = setup([confirmed(4)]);
+    const outcome = await clock.run(tracker.track({ txId: TX, requiredConfirmations: 1 }));
+    assert.deepEqual(outcome, { kind: 'final', confirmations: 4, blockHash: BLOCK });
+    const changes = persisted.length;
+    clock.time += 10 * 60_000;
+    // The details page asks the gateway: 13 confirmations now.
+    assert.equal(tracker.observe(TX, confirmed(13)), true);
+    const record = tracker.record(TX)!;
+    assert.deepEqual(record.outcome, { kind: 'final', confirmations: 13, blockHash: BLOCK });
+    assert.deepEqual(record.state, { kind: 'final', confirmations: 13, blockHash: BLOCK });
+    assert.equal(record.lastSeenAt, clock.now(), 'the count is as of now');
+    assert.equal(persisted.length, changes + 1, 'announced, so it is persisted and the row re-renders');
+  });
+
+  it('leaves running records to their own polling, and ignores another block or a smaller count', async () => {
+    const { clock, tracker } = setup([mem]);
+    const controller = new AbortController();
+    const running = tracker.track({ txId: TX }, controller.signal);
+    await clock.advance(1);
+    assert.equal(tracker.observe(TX, confirmed(3)), false, 'a polled record is not touched');
+    controller.abort();
+    await clock.run(running);
+
+    const done = setup([confirmed(5)]);
+    await done.clock.run(done.tracker.track({ txId: TX }));
+    assert.equal(
+      done.tracker.observe(TX, {
+        ...(confirmed(9) as TxStatus & { type: 'Confirmed' }),
+        blockHash: 'ef'.repeat(32),
+      }),
+      false,
+    );
+    assert.equal(done.tracker.observe(TX, confirmed(2)), false);
+    assert.equal(done.tracker.observe('00'.repeat(32), confirmed(9)), false, 'an untracked tx');
+    assert.equal(done.tracker.record(TX)!.outcome?.kind, 'final');
+  });
+});

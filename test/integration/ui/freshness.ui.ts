@@ -1,0 +1,341 @@
+// Journeys of issue 19: every figure is fresh or says its age, and the quota lock lifts as soon as the
+// gateway answers again. A person sets things up with the palette (and opens a tree row, which is the
+// look being tested); then only the rendered workbench is read, polling with a bound.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { Sandbox } from '../../sandbox/server';
+import { ui } from './hooks';
+import { mergeWorkspaceSettings, sandboxControl, sandboxProfile, UI_PROFILE } from './sandbox';
+import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';
+import { runCommandByTitle } from './workbench';
+
+/** The text of the extension's status-bar item. */
+function statusBarText(page: Page): () => Promise<string> {
+  return () =>
+    page.locator('.statusbar .statusbar-item', { hasText: 'Alephium' }).first().innerText({ timeout: 2_000 });
+}
+
+/** Folds or unfolds a section of the Alephium container by its header. */
+async function setSection(page: Page, title: RegExp, expanded: boolean): Promise<void> {
+  const header = page.locator('.part.sidebar .pane-header', { hasText: title }).first();
+  const now = (await header.getAttribute('aria-expanded').catch(() => null)) === 'true';
+  if (now !== expanded) await header.click();
+}
+
+/** The sandbox's Counter as a Ralph project in the workspace: its artifact and a deployments file. */
+function writeCounterProject(sandbox: Sandbox): void {
+  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+  const artifactsDir = path.join(ui.workspace, 'artifacts');
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  fs.copyFileSync(counter.artifact, path.join(artifactsDir, 'Counter.ral.json'));
+  const deployments = path.join(ui.workspace, 'deployments');
+  fs.mkdirSync(deployments, { recursive: true });
+  fs.writeFileSync(
+    path.join(deployments, '.deployments.devnet.json'),
+    JSON.stringify({
+      deployerAddress: sandbox.accounts[0]!.address,
+      contracts: {
+        Counter: {
+          txId: counter.deployTxId,
+          codeHash: counter.codeHash,
+          contractInstance: {
+            address: counter.address,
+            contractId: counter.contractId,
+            groupIndex: counter.groupIndex,
+          },
+        },
+      },
+    }),
+  );
+}
+
+/** Sets the API key of the active profile through the palette (retried while the settings arrive). */
+async function setApiKey(page: Page, profile: string, key: string): Promise<void> {
+  const saved = page.locator('.notifications-toasts').getByText(`API key saved for "${profile}"`).first();
+  for (let attempt = 1; ; attempt++) {
+    await runCommandByTitle(page, 'Alephium: Set API Key');
+    const input = page.locator('.quick-input-widget input');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      const title = await page.locator('.quick-input-widget').innerText();
+      // The prompt names the profile: until the new settings arrive it is the previous one.
+      if (!title.includes(profile)) throw new Error(`the prompt is for another profile: ${title}`);
+      await input.fill(key);
+      await input.press('Enter');
+      await saved.waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 8) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
+/** Watch Contract from the palette, choosing Counter from the deployments file (offered again, bounded). */
+async function watchCounter(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await runCommandByTitle(page, 'Alephium: Watch Contract');
+    const widget = page.locator('.quick-input-widget');
+    await widget
+      .locator('.quick-input-title', { hasText: 'Watch Contract' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await widget.locator('input').first().fill('Counter');
+    const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
+    try {
+      await offered.waitFor({ state: 'visible', timeout: 5_000 });
+      await widget.locator('input').first().press('Enter');
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt === 6) throw error;
+    }
+  }
+}
+
+describe('UI journeys: every figure is fresh or says its age; the quota lock lifts by itself', () => {
+  let sandbox: Sandbox;
+
+  before(async function () {
+    this.timeout(120_000);
+    sandbox = await sandboxProfile(ui.page);
+    await runCommandByTitle(ui.page, 'View: Show Alephium');
+    await setSection(ui.page, /^Node/i, true);
+  });
+
+  it('after a monthly-quota 429 and the quota restored, the next command works without a reload', async function () {
+    this.timeout(180_000);
+    const page = ui.page;
+    const sync = rowText(page, /^Sync/);
+    await watchUntil(page, 'the Node view shows synced', sync, (t) => /Sync\s*synced/.test(t), 60_000);
+    const key = sandbox.apiKeys.pro;
+    const record = (await sandboxControl(`/keys/${key}`)) as { monthlyUsed: number; perMonth: number };
+    await sandboxControl(`/keys/${key}/usage`, { monthlyUsed: record.perMonth });
+    try {
+      await runCommandByTitle(page, 'Alephium: Refresh Node Status');
+      // Both views name the used-up month (the Node view used to say "Sync error").
+      await watchUntil(
+        page,
+        'the Node view says the quota is used up',
+        sync,
+        (t) => /Sync\s*quota used up until \d{4}-\d\d-01/.test(t),
+        30_000,
+      );
+      await watchUntil(
+        page,
+        'the status bar says the quota is used up',
+        statusBarText(page),
+        (t) => /quota used up until \d{4}-\d\d-01/.test(t),
+        30_000,
+      );
+    } finally {
+      await sandboxControl(`/keys/${key}/usage`, { monthlyUsed: record.monthlyUsed });
+    }
+    // The quota is back. The next command is sent and answered: the old lock refused every command
+    // without asking ("monthly quota used up until …") until Developer: Reload Window.
+    await runCommandByTitle(page, 'Alephium: Refresh Node Status');
+    await watchUntil(page, 'the Node view shows synced again', sync, (t) => /Sync\s*synced/.test(t), 30_000);
+    const bar = await watchUntil(
+      page,
+      'the status bar shows the headroom again',
+      statusBarText(page),
+      (t) => /Alephium/.test(t) && !/quota used up/.test(t),
+      30_000,
+    );
+    assert.match(bar, /req\/s|\/s/);
+  });
+
+  it('the Chains row says how old its heights are, the age moves, and opening it reads them again', async function () {
+    this.timeout(240_000);
+    const page = ui.page;
+    const chains = rowText(page, /^Chains/);
+    await expandRows(page, [[/^Chains/, /0 → 0/]]);
+    const first = await watchUntil(
+      page,
+      'the Chains row shows 16 heights',
+      chains,
+      (t) => /16 chains, heights? \d+/.test(t),
+      30_000,
+    );
+    // Closed, nobody reads the heights (16 requests a read): the row keeps them, and says their age.
+    await page
+      .locator('.part.sidebar .monaco-list-row', { hasText: /^Chains/ })
+      .first()
+      .click();
+    for (let i = 0; i < 5; i++) sandbox.mine();
+    const aged = await watchUntil(
+      page,
+      'the Chains row says its heights are a minute old',
+      chains,
+      (t) => /as of 1 min ago/.test(t),
+      100_000,
+    );
+    assert.ok(aged.includes(/heights? [\d–]+/.exec(first)![0]), 'the same heights, now with their age');
+    // A look: opening Chains reads them again, and the row says the chain's height now, without an age.
+    await expandRows(page, [[/^Chains/, /0 → 0/]]);
+    const fresh = await watchUntil(
+      page,
+      'the Chains row shows fresh heights',
+      chains,
+      (t) => /16 chains, heights? \d+/.test(t) && !/as of/.test(t),
+      30_000,
+    );
+    const top = (t: string) => {
+      const m = /heights? (\d+)(?:–(\d+))?/.exec(t);
+      return m ? Number(m[2] ?? m[1]) : -1;
+    };
+    assert.ok(top(fresh) > top(first), `the heights moved on: ${first} → ${fresh}`);
+    // Leave it closed for the specs that follow (16 requests a read while open).
+    await page
+      .locator('.part.sidebar .monaco-list-row', { hasText: /^Chains/ })
+      .first()
+      .click();
+  });
+
+  it('a finished Transactions row says how old its count is, and opening its details gives it the newer count', async function () {
+    this.timeout(240_000);
+    const page = ui.page;
+    // A transaction in a block (a contract call made through the sandbox's control API).
+    const { txIds } = (await sandboxControl('/events/trigger', { count: 1 })) as { txIds: string[] };
+    const id = txIds[0]!;
+    await runCommandByTitle(page, 'Alephium: Track Transaction');
+    await answerInput(page, 'Track Transaction', id);
+    await page
+      .locator('.quick-input-widget', { hasText: 'Groups from,to' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.quick-input-widget input').first().press('Enter');
+    await runCommandByTitle(page, 'View: Show Alephium');
+    await setSection(page, /^Transactions/i, true);
+    const short = `${id.slice(0, 10)}…${id.slice(-6)}`;
+    const tx = rowText(page, new RegExp(short));
+    const confirmed = await watchUntil(
+      page,
+      'the row is Confirmed',
+      tx,
+      (t) => /Confirmed \(\d+/.test(t),
+      60_000,
+    );
+    const counted = Number(/Confirmed \((\d+)/.exec(confirmed)![1]);
+    // Tracking has ended; the chain moves on. The row keeps its count, and says how old it is.
+    for (let i = 0; i < 12; i++) sandbox.mine();
+    await watchUntil(
+      page,
+      'the row says how old its count is',
+      tx,
+      (t) => new RegExp(`Confirmed \\(${counted} confirmations?, as of 1 min ago\\)`).test(t),
+      100_000,
+    );
+    // A look: the details page reads the status, and the row takes its newer count.
+    await page
+      .locator('.part.sidebar .monaco-list-row', { hasText: new RegExp(short) })
+      .first()
+      .click();
+    const updated = await watchUntil(
+      page,
+      "the row takes the details page's count",
+      tx,
+      (t) => {
+        const m = /Confirmed \((\d+) confirmations\)/.exec(t);
+        return m !== null && Number(m[1]) >= counted + 12;
+      },
+      30_000,
+    );
+    assert.doesNotMatch(updated, /as of/);
+  });
+
+  describe('on a Free key, as `npm start` runs', () => {
+    const FREE_PROFILE = 'UI Free';
+    let restoreSettings: () => void = () => undefined;
+
+    before(async function () {
+      this.timeout(180_000);
+      const page = ui.page;
+      writeCounterProject(sandbox);
+      const { key } = (await sandboxControl('/keys', { plan: 'free' })) as { key: string };
+      restoreSettings = mergeWorkspaceSettings(ui.workspace, {
+        'alephium.profiles': [
+          {
+            name: UI_PROFILE,
+            kind: 'gateway',
+            baseUrl: sandbox.baseUrl,
+            slug: sandbox.slug,
+            network: 'devnet',
+            plan: 'pro',
+          },
+          {
+            name: FREE_PROFILE,
+            kind: 'gateway',
+            baseUrl: sandbox.baseUrl,
+            slug: sandbox.slug,
+            network: 'devnet',
+            plan: 'free',
+          },
+        ],
+        'alephium.activeProfile': FREE_PROFILE,
+        // A headless window may not have focus; the default would slow polling down.
+        'alephium.watch.whenUnfocused': 'continue',
+        'alephium.events.pageSize': 3,
+      });
+      await setApiKey(page, FREE_PROFILE, key);
+      await watchCounter(page);
+      await runCommandByTitle(page, 'View: Show Alephium');
+      await setSection(page, /^Node/i, true);
+    });
+
+    after(async () => {
+      restoreSettings();
+      await setSection(ui.page, /^Node/i, true).catch(() => undefined);
+      await setSection(ui.page, /^Transactions/i, true).catch(() => undefined);
+    });
+
+    it('a 503 shows as "syncing" in the Node view within 60 s, and synced again once the node is', async function () {
+      this.timeout(240_000);
+      const page = ui.page;
+      const sync = rowText(page, /^Sync/);
+      await watchUntil(page, 'the Node view shows synced', sync, (t) => /Sync\s*synced/.test(t), 60_000);
+      await sandboxControl('/faults', { path: '/infos/*', kind: '503' });
+      try {
+        await watchUntil(page, 'the Node view shows syncing', sync, (t) => /Sync\s*syncing/.test(t), 60_000);
+      } finally {
+        await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: 'DELETE' });
+      }
+      await watchUntil(page, 'the Node view is back to synced', sync, (t) => /Sync\s*synced/.test(t), 60_000);
+    });
+
+    it('events triggered on the chain are listed in Watched Contracts within 60 s, without a click', async function () {
+      this.timeout(240_000);
+      const page = ui.page;
+      // Room for the rows: a tree renders only the rows in view.
+      await setSection(page, /^Node/i, false);
+      await setSection(page, /^Transactions/i, false);
+      await expandRows(page, [
+        [/^Counter/, /^Events/],
+        [/^Events/, /shown|Incremented|no events/i],
+      ]);
+      const sidebar = page.locator('.part.sidebar');
+      const newestListed = (text: string) =>
+        Math.max(-1, ...[...text.matchAll(/newCount=(\d+)/g)].map((m) => Number(m[1])));
+      const trigger = async (): Promise<number> => {
+        const { events } = (await sandboxControl('/events/trigger', { count: 3 })) as {
+          events: { fields: { value: unknown }[] }[];
+        };
+        return Math.max(...events.map((e) => Number(e.fields[1]?.value ?? -1)));
+      };
+      // From here on, hands off. Three increments on the chain, twice: the first round right after the
+      // contract was watched (its first poll is immediate), the second once polling runs at its pace.
+      for (const round of ['first', 'second']) {
+        const before = newestListed(await sidebar.innerText());
+        const target = await trigger();
+        assert.ok(target > before, `the trigger emitted newer events (${before} → ${target})`);
+        await watchUntil(
+          page,
+          `the ${round} three new events are listed`,
+          () => sidebar.innerText(),
+          (t) => newestListed(t) === target,
+          60_000,
+        );
+      }
+    });
+  });
+});
