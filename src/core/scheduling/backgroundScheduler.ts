@@ -31,6 +31,7 @@
  */
 import { Emitter, type Disposable, type Event } from '../gateway/emitter';
 import { MonthPace, msUntilNextUtcMonth, type ActivityStore } from './monthPace';
+import { withListenerRoom } from '../util/abort';
 
 export { msUntilNextUtcMonth, type ActivityStore, type ActivityRecord } from './monthPace';
 
@@ -256,7 +257,7 @@ export class BackgroundScheduler implements Disposable {
   private atOnceBatch: { job: Job; at: number }[] = [];
   private meterSubscription: Disposable | undefined;
   private disposed = false;
-  private readonly lifetime = new AbortController();
+  private readonly lifetime = withListenerRoom(new AbortController());
   private readonly ranEmitter = new Emitter<RunRecord>();
   private readonly planEmitter = new Emitter<SchedulePlan>();
   /** After every run. */

@@ -40,6 +40,7 @@ import {
   type JobHandle,
   type JobRun,
 } from '../scheduling/backgroundScheduler';
+import { withListenerRoom } from '../util/abort';
 
 /** The spec: poll a contract no faster than once per 16 s. */
 export const MIN_POLL_INTERVAL_MS = DEFAULT_MIN_INTERVAL_MS;
@@ -239,7 +240,7 @@ export class EventWatcher {
   private running = false;
   private disposed = false;
   private readonly contracts = new Map<string, Watched>();
-  private readonly lifetime = new AbortController();
+  private readonly lifetime = withListenerRoom(new AbortController());
   private readonly scheduler: BackgroundScheduler;
 
   private readonly eventsEmitter = new Emitter<NewEvents>();

@@ -21,6 +21,11 @@ export interface NodeStatusModelOptions {
   /** Between probes while it is not (syncing, unreachable, error): one self-clique, so it can be sooner. */
   readonly recheckMs?: number;
   /**
+   * Between the scheduled self-clique checks while synced and visible: one request each, frequent enough
+   * that a node that starts syncing shows as such within a minute (the chain heights keep `refreshMs`).
+   */
+  readonly syncCheckMs?: number;
+  /**
    * The background scheduler of a client. While synced and visible, the view's checks are its jobs: a
    * self-clique at least `refreshMs` apart, and the 16 chain heights only while the Chains node is open,
    * both planned inside the plan's share with everything else in the background. Default: the scheduler
@@ -57,6 +62,7 @@ export class NodeStatusModel implements Disposable {
   private readonly schedule: Schedule;
   private readonly refreshMs: number;
   private readonly recheckMs: number;
+  private readonly syncCheckMs: number;
   private readonly schedulerOf: ((client: GatewayClient) => BackgroundScheduler) | null;
   private statusJob: JobHandle | undefined;
   private chainsJob: JobHandle | undefined;
@@ -68,6 +74,7 @@ export class NodeStatusModel implements Disposable {
     this.schedule = options.schedule ?? realSchedule;
     this.refreshMs = options.refreshMs ?? 60_000;
     this.recheckMs = options.recheckMs ?? 10_000;
+    this.syncCheckMs = options.syncCheckMs ?? 45_000;
     this.lookStaleMs = options.lookStaleMs ?? 30_000;
     this.schedulerOf = options.scheduler === undefined ? clientScheduler : options.scheduler;
   }
@@ -245,7 +252,7 @@ export class NodeStatusModel implements Disposable {
     this.statusJob ??= scheduler.add({
       kind: 'node',
       label: 'self-clique',
-      minIntervalMs: this.refreshMs,
+      minIntervalMs: this.syncCheckMs,
       run: (signal) => this.checkSync(signal),
     });
     if (this.chainsExpanded)

@@ -119,6 +119,10 @@ describe('UI: nothing a gateway or a workspace says acts for the user', () => {
     } finally {
       fs.rmSync(tasksFile, { force: true });
       await page.keyboard.press('Escape').catch(() => undefined);
+      // Running a task opens a terminal that takes the focus a moment later: leave the workbench as found,
+      // or the next spec's palette opens under it.
+      await runCommandByTitle(page, 'Terminal: Kill All Terminals').catch(() => undefined);
+      await runCommandByTitle(page, 'View: Close Panel').catch(() => undefined);
     }
   });
 });

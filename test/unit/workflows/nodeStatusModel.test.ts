@@ -183,7 +183,8 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     assert.equal(selfCliqueRequests(), cliques + 1);
     assert.equal(sb.requests.length, all + 1, 'a check is one request, nothing else');
     assert.equal(chainInfo(), heightsBefore, 'no heights while Chains is closed');
-    assert.ok(run.intervalMs >= 60_000, 'never more often than refreshMs');
+    assert.ok(run.intervalMs >= 45_000, 'never more often than syncCheckMs');
+    assert.ok(run.intervalMs < 60_000, 'often enough that a syncing node shows within a minute');
 
     const heights = nextStatus(model, (st) => (st?.heights.length ?? 0) === 16);
     model.setChainsExpanded(true);
