@@ -78,7 +78,7 @@ const LAZY_MODULES = [
   {
     dir: /[\\/]src[\\/]usage$/,
     spec: './requestUsagePanel',
-    entry: 'src/usage/requestUsagePanel.ts',
+    entry: 'src/usage/panel/host.ts',
     out: 'requestUsagePanel.js',
   },
 ];
@@ -126,30 +126,30 @@ const targets = [
   },
   {
     ...common,
-    entryPoints: ['src/webview/txDetails.ts'],
+    entryPoints: ['src/transactions/txDetails/page.ts'],
     outfile: 'dist/webview/txDetails.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    tsconfig: 'src/webview/tsconfig.json',
+    tsconfig: 'src/tsconfig.page.json',
   },
   {
     ...common,
-    entryPoints: ['src/webview/contractPanel.ts'],
+    entryPoints: ['src/contracts/panel/page.ts'],
     outfile: 'dist/webview/contractPanel.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    tsconfig: 'src/webview/tsconfig.json',
+    tsconfig: 'src/tsconfig.page.json',
   },
   {
     ...common,
-    entryPoints: ['src/webview/requestUsage.ts'],
+    entryPoints: ['src/usage/panel/page.ts'],
     outfile: 'dist/webview/requestUsage.js',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    tsconfig: 'src/webview/tsconfig.json',
+    tsconfig: 'src/tsconfig.page.json',
   },
 ];
 

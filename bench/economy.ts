@@ -17,9 +17,9 @@
  *   share left over 8 working hours a day); each hour stays within the pace's hour (bench/month.ts
  *   measures whole months).
  */
-import type { WatcherTimers } from '../src/core/workflows/eventWatcher';
+import type { WatcherTimers } from '../src/core/watching/eventWatcher';
 import { clientScheduler } from '../src/core/scheduling/clientScheduler';
-import { EventWatcher, eventKey } from '../src/core/workflows/eventWatcher';
+import { EventWatcher, eventKey } from '../src/core/watching/eventWatcher';
 import {
   countingTransport,
   counters,

@@ -27,8 +27,8 @@
 import { GatewayClient } from '../src/core/gateway';
 import type { UsageRecord } from '../src/core/gateway/usage';
 import { clientScheduler } from '../src/core/scheduling/clientScheduler';
-import { EventWatcher } from '../src/core/workflows/eventWatcher';
-import { sandboxProfile } from '../test/sandbox/helpers';
+import { EventWatcher } from '../src/core/watching/eventWatcher';
+import { sandboxProfile } from '../sandbox/helpers';
 import { EventGateway } from './lib/eventGateway';
 import { counters, sandbox, trigger } from './lib/sandbox';
 import { figure, log, quantile, seededRandom, type Figure } from './lib/stats';

@@ -9,7 +9,7 @@
  */
 import { NodeProvider, subscribeToEvents, web3, type EventSubscription } from '@alephium/web3';
 import { BackgroundScheduler } from '../src/core/scheduling/backgroundScheduler';
-import { EventWatcher, eventKey } from '../src/core/workflows/eventWatcher';
+import { EventWatcher, eventKey } from '../src/core/watching/eventWatcher';
 import {
   countingTransport,
   counters,

@@ -19,16 +19,16 @@
  * (the share left over the working time expected to be left); bench/month.ts measures whole months.
  */
 import type { RequestRecord } from '../src/core/gateway';
-import { abortError, type Clock } from '../src/core/gateway/clock';
+import { abortError, type Clock } from '../src/core/util/clock';
 import {
   BackgroundScheduler,
   PLAN_UTILISATION,
   type RunRecord,
   type SchedulerTimers,
 } from '../src/core/scheduling/backgroundScheduler';
-import { EventWatcher, eventKey } from '../src/core/workflows/eventWatcher';
-import { NodeStatusModel } from '../src/core/workflows/nodeStatusModel';
-import { TxTracker } from '../src/core/workflows/txTracker';
+import { EventWatcher, eventKey } from '../src/core/watching/eventWatcher';
+import { NodeStatusModel } from '../src/core/node/nodeStatusModel';
+import { TxTracker } from '../src/core/tracking/txTracker';
 import {
   countingTransport,
   counters,

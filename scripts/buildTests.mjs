@@ -36,7 +36,7 @@ export async function buildHostTests() {
     external: ['vscode', 'mocha'],
     // The sandbox finds its Ralph project next to its sources with import.meta.dirname, which a CommonJS
     // bundle does not have; it is the only module of the bundle that uses it.
-    define: { 'import.meta.dirname': JSON.stringify(path.join(root, 'test', 'sandbox')) },
+    define: { 'import.meta.dirname': JSON.stringify(path.join(root, 'sandbox')) },
     logLevel: 'warning',
   });
   return path.join(hostTestsOut, 'index.js');

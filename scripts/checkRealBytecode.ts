@@ -31,7 +31,7 @@ import {
 } from '../src/core/bytecode';
 import type { StructSig } from '../src/core/artifacts/vals';
 import { bytesToHex, decodeUnsignedTx } from '../src/core/protocol';
-import { cliDeploymentCodeHash } from '../src/core/workflows/contractActions';
+import { cliDeploymentCodeHash } from '../src/core/contracts/actions';
 import { Rng, valuesFor } from '../test/unit/bytecode/values';
 
 const dir = process.argv[2] ?? '/work/shared/real-data';

@@ -15,7 +15,7 @@ const EVENTS_EVERY_MS = 25_000;
 
 export async function startSandboxForStart() {
   const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const args = [path.join(root, 'test', 'sandbox', 'main.ts'), '--port', '0'];
+  const args = [path.join(root, 'sandbox', 'main.ts'), '--port', '0'];
   args.push('--events-every-ms', String(EVENTS_EVERY_MS));
   const child = spawn(tsx, args, {
     cwd: root,
@@ -67,7 +67,7 @@ export const START_PROFILE = 'Sandbox';
  */
 export function prepareStartWorkspace(info, dir) {
   const workspace = path.join(dir, 'sandbox-project');
-  const project = path.join(root, 'test', 'sandbox', 'project');
+  const project = path.join(root, 'sandbox', 'project');
   if (fs.existsSync(project)) fs.cpSync(project, workspace, { recursive: true });
   else fs.mkdirSync(workspace, { recursive: true });
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });

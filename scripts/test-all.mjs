@@ -48,7 +48,7 @@ function main() {
     runTier(
       'unit (plain Node)',
       process.execPath,
-      [mocha, 'test/unit/**/*.test.ts', 'test/sandbox/**/*.test.ts'],
+      [mocha, 'test/unit/**/*.test.ts', 'sandbox/**/*.test.ts'],
       [path.join(outputDir, 'unit-results.json')],
     ),
     runTier(

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { Redactor } from './core/util/redact';
-import { redactingLogger, type Logger } from './core/log';
-import type { NodeStatus } from './core/workflows/nodeStatus';
-import { ConnectionManager, originOfProfileNamed } from './connection';
+import { redactingLogger, type Logger } from './core/util/log';
+import type { NodeStatus } from './core/node/nodeStatus';
+import { ConnectionManager, originOfProfileNamed } from './platform/connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
 import { registerContractActions } from './contracts/contractActionsCommands';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
@@ -11,7 +11,7 @@ import {
   contractPanelApi,
   registerContractPanel,
   type ContractPanelApi,
-} from './contracts/contractPanel';
+} from './contracts/panel/host';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
 import {
   FailureReporter,
@@ -19,17 +19,17 @@ import {
   type DebuggingApi,
   debuggingApi,
 } from './debugging/debuggingFeature';
-import { importDevSecrets } from './devSecrets';
+import { importDevSecrets } from './platform/devSecrets';
 import { registerNodeCommands } from './node/nodeCommands';
 import { runMode, setRunMode } from './platform/automation';
 import { registerProfileCommands } from './profiles/profileCommands';
-import { SecretStore } from './secrets';
+import { SecretStore } from './platform/secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
-import { registerCommand } from './util/commands';
-import { registerResultsDocuments } from './util/resultsDocument';
+import { registerCommand } from './platform/commands';
+import { registerResultsDocuments } from './platform/resultsDocument';
 import { registerRequestUsage, type RequestUsageSnapshot } from './usage/requestUsage';
-import { NodeTreeProvider } from './views/nodeTree';
+import { NodeTreeProvider } from './node/nodeView';
 
 /**
  * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,

@@ -5,16 +5,11 @@ import {
   type GatewayProfile,
   type Transport,
 } from '../../src/core/gateway';
-import type { Account } from '../../test/sandbox/chain';
-import { counterDef } from '../../test/sandbox/contracts';
-import type { Plan } from '../../test/sandbox/ratelimit';
-import {
-  startSandbox,
-  type Sandbox,
-  type SandboxOptions,
-  type RequestLogEntry,
-} from '../../test/sandbox/server';
-import { sandboxProfile } from '../../test/sandbox/helpers';
+import type { Account } from '../../sandbox/chain';
+import { counterDef } from '../../sandbox/contracts';
+import type { Plan } from '../../sandbox/ratelimit';
+import { startSandbox, type Sandbox, type SandboxOptions, type RequestLogEntry } from '../../sandbox/server';
+import { sandboxProfile } from '../../sandbox/helpers';
 
 export type { Sandbox };
 

@@ -3,7 +3,7 @@
  * watcher's timers and the GatewayClient's pacing (`Clock.sleep`), moved by the bench from one due
  * timer to the next. Timers sit in a binary heap, so a month of polls costs milliseconds of bookkeeping.
  */
-import { abortError, type Clock } from '../../src/core/gateway/clock';
+import { abortError, type Clock } from '../../src/core/util/clock';
 import type { SchedulerTimers } from '../../src/core/scheduling/backgroundScheduler';
 
 interface Entry {

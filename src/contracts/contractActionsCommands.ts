@@ -1,7 +1,7 @@
 /**
  * The commands "Simulate Contract Method", "Execute Contract Method" and "Deploy Contract": prompts (or an
  * argument object), progress, the confirmation modal, tracking and the deployments file. Everything they
- * decide is in src/core/workflows/contractActions.ts; this file only asks, shows and writes.
+ * decide is in src/core/contracts/actions.ts; this file only asks, shows and writes.
  */
 import * as vscode from 'vscode';
 import {
@@ -19,10 +19,10 @@ import type {
   BuiltScriptTx,
   DeploymentRecord,
   ScriptVerifier,
-} from '../core/workflows/contractActions';
+} from '../core/contracts/actions';
 import { actionsEngine, type ActionsEngine } from '../platform/lazyEngine';
-import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/workflows/contractCall';
-import { shortTxId } from '../core/workflows/txDetailsModel';
+import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/contracts/call';
+import { shortTxId } from '../core/tracking/txDetailsModel';
 import type {
   DeployRequest,
   DeployView,
@@ -32,13 +32,13 @@ import type {
   ExecutionView,
   MethodCallRequest,
   SimulationView,
-} from '../shared/contractActions';
+} from '../core/contracts/actionViews';
 import { inert } from '../core/text/inert';
 import { showInfo, showWarning } from '../platform/notify';
 
-import type { ConnectionManager } from '../connection';
+import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
-import type { SecretStore } from '../secrets';
+import type { SecretStore } from '../platform/secrets';
 import {
   networkPinFor,
   rethrowRefusal,
@@ -48,8 +48,8 @@ import {
   type SignerContext,
 } from '../platform/signing';
 import type { TrackedTransactions } from '../transactions/trackedTransactions';
-import { registerCommand, type CommandContext } from '../util/commands';
-import { argString, argValue, askText, onlyCandidates, pick } from '../util/prompts';
+import { registerCommand, type CommandContext } from '../platform/commands';
+import { argString, argValue, askText, onlyCandidates, pick } from '../platform/prompts';
 import type { FailureReporter } from '../debugging/debuggingFeature';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 import { writeDeploymentsEntry } from './deploymentsWriter';

@@ -8,10 +8,10 @@ import {
   type EventLike,
   type ResolvedContract,
 } from '../core/artifacts';
-import type { ArtifactLookup } from '../core/workflows/contractActions';
+import type { ArtifactLookup } from '../core/contracts/actions';
 import { fetchLatestEvents, type GatewayClient, type Val } from '../core/gateway';
 import { validate } from '../core/gateway';
-import type { Logger } from '../core/log';
+import type { Logger } from '../core/util/log';
 import {
   argumentHint,
   argumentProblem,
@@ -21,7 +21,7 @@ import {
   functionSignature,
   summariseCall,
   type CallSummary,
-} from '../core/workflows/contractCall';
+} from '../core/contracts/call';
 import {
   addToWatchList,
   contractAddressProblem,
@@ -35,20 +35,20 @@ import {
   shortAddress,
   watchListKey,
   type WatchedContract,
-} from '../core/workflows/watchedContracts';
+} from '../core/watching/watchedContracts';
 import { costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
 import { inert } from '../core/text/inert';
 import { askModal, showInfo } from '../platform/notify';
-import * as config from '../config';
-import type { ConnectionManager } from '../connection';
+import * as config from '../platform/config';
+import type { ConnectionManager } from '../platform/connection';
 import { CommandIds, ViewIds } from '../constants';
-import { showResult } from '../util/resultsDocument';
-import { registerCommand, type CommandContext } from '../util/commands';
-import { argString, argValue, askText, onlyCandidates, pick } from '../util/prompts';
+import { showResult } from '../platform/resultsDocument';
+import { registerCommand, type CommandContext } from '../platform/commands';
+import { argString, argValue, askText, onlyCandidates, pick } from '../platform/prompts';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
 import { EventWatch, type DeliveredEvent } from './eventWatch';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
-import type { ResolvedForPanel } from './contractPanel';
+import type { ResolvedForPanel } from './panel/host';
 import type { ContractsSupport, FailureReporter } from '../debugging/debuggingFeature';
 
 export interface ContractsFeatureDeps extends CommandContext {
@@ -73,7 +73,7 @@ export interface ContractsFeatureApi {
   contractEventsDelivered(): readonly DeliveredEvent[];
 }
 
-/** What the contract panel (src/contracts/contractPanel.ts) takes from this feature: one way to pick and resolve. */
+/** What the contract panel (src/contracts/panel/host.ts) takes from this feature: one way to pick and resolve. */
 export interface ContractPanelSupport {
   resolve(address: string): Promise<ResolvedForPanel>;
   readonly onDidChangeArtifacts: vscode.Event<unknown>;

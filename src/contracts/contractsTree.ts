@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { themeIconOf } from '../views/themeIcon';
+import { themeIconOf } from '../platform/themeIcon';
 import type { ArtifactRegistry, ResolvedContract } from '../core/artifacts';
 import type { ContractEvent, GatewayClient } from '../core/gateway';
-import type { Logger } from '../core/log';
-import { WatchedContractsModel } from '../core/workflows/watchedContractsModel';
+import type { Logger } from '../core/util/log';
+import { WatchedContractsModel } from '../core/watching/watchedContractsModel';
 import {
   contractRow,
   eventRow,
@@ -16,12 +16,12 @@ import {
   type FieldRow,
   type Row,
   type WatchedContract,
-} from '../core/workflows/watchedContracts';
+} from '../core/watching/watchedContracts';
 import { formatValue } from '../core/artifacts';
 import { plainText } from '../core/text/inert';
-import { asOfSuffix, nextAgeChange } from '../core/presentation/age';
+import { asOfSuffix, nextAgeChange } from '../core/text/age';
 import { CommandIds } from '../constants';
-import { DisposableBase } from '../util/lifecycle';
+import { DisposableBase } from '../platform/lifecycle';
 
 /** Tree elements. Each kind has a stable id and a contextValue that menus match on. */
 export type ContractNode =

@@ -30,7 +30,7 @@ function folderOf(artifactUri: vscode.Uri | undefined): vscode.WorkspaceFolder {
 /**
  * Adds a deployment to `deployments/.deployments.<network>.json` of the project that holds `artifact`;
  * `merge` turns the file's current text (undefined when there is none) into the new text, keeping every
- * entry (core/workflows/contractActions.ts `addDeployment`). Resolves with the file as shown to people
+ * entry (core/contracts/actions.ts `addDeployment`). Resolves with the file as shown to people
  * and the name the entry got.
  */
 export async function writeDeploymentsEntry(

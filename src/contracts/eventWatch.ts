@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
 import { formatEventSummary, decodeEvent } from '../core/artifacts';
-import { errorMessage } from '../core/errors';
+import { errorMessage } from '../core/util/errors';
 import { limitsOf, type ContractEvent, type GatewayClient } from '../core/gateway';
-import type { Logger } from '../core/log';
-import { EventWatcher, eventKey, type CursorStore } from '../core/workflows/eventWatcher';
-import { cursorKeyPrefix } from '../core/workflows/watchedContracts';
+import type { Logger } from '../core/util/log';
+import { EventWatcher, eventKey, type CursorStore } from '../core/watching/eventWatcher';
+import { cursorKeyPrefix } from '../core/watching/watchedContracts';
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
-import * as config from '../config';
-import type { ConnectionManager } from '../connection';
-import { DisposableBase } from '../util/lifecycle';
+import * as config from '../platform/config';
+import type { ConnectionManager } from '../platform/connection';
+import { DisposableBase } from '../platform/lifecycle';
 import type { ContractsTreeProvider } from './contractsTree';
 
 /** What the watcher delivered in this session (bounded), for the API's read-only view. */

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { ArtifactRegistry, isDeploymentsPath, type SourceFile } from '../core/artifacts';
 import { DEPLOYMENTS_FILE_READ_LIMIT } from '../core/artifacts/deploymentsFile';
-import type { Logger } from '../core/log';
-import { DisposableBase } from '../util/lifecycle';
+import type { Logger } from '../core/util/log';
+import { DisposableBase } from '../platform/lifecycle';
 
 /**
  * What the Alephium CLI writes: artifacts (contracts, scripts, structs, constants, `.project.json` with

@@ -76,4 +76,4 @@ export {
   type ConfirmationFacts,
 } from './signing/confirmPolicy';
 export { scriptGasBound, scriptFeeWarning, type ScriptShape, type GasBound } from './signing/gasBounds';
-export { type Logger, silentLogger, redactingLogger } from './log';
+export { type Logger, silentLogger, redactingLogger } from './util/log';

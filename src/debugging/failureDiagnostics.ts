@@ -3,7 +3,7 @@ import type { DebugHint, FailureExplanation } from '../core/debugging/explain';
 import { CommandIds } from '../constants';
 import { joinMarkdown, safeMarkdown, markdownCode, plainText } from '../core/text/inert';
 import { markdownString } from '../platform/markdown';
-import { DisposableBase } from '../util/lifecycle';
+import { DisposableBase } from '../platform/lifecycle';
 
 /** The diagnostics' source, which the Problems view shows and the UI test reads. */
 export const DIAGNOSTIC_SOURCE = 'Alephium';

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { RalphSourceMap } from '../core/ralph/sourceMap';
 import { oversizedSourceFile, ralphSourcesGlob, sourceDirProblem } from '../core/ralph/sourceFiles';
 import { loadEngine } from './loadEngine';
-import type { Logger } from '../core/log';
-import { DisposableBase } from '../util/lifecycle';
+import type { Logger } from '../core/util/log';
+import { DisposableBase } from '../platform/lifecycle';
 
 const RAL = '**/*.ral';
 const EXCLUDE = '**/node_modules/**';

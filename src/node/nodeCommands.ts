@@ -12,16 +12,16 @@ import {
   type AddressInfo,
   type BlockRow,
   type TimeRangePreset,
-} from '../core/workflows/nodeQueries';
-import { UserCancelledError } from '../core/errors';
+} from '../core/node/nodeQueries';
+import { UserCancelledError } from '../core/util/errors';
 import { blocksRangeCost, blocksRangeNotice, costText } from '../core/ledger/costs';
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
-import type { ConnectionManager } from '../connection';
+import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
-import { registerCommand, type CommandContext } from '../util/commands';
-import { argString, argValue, askText, pick } from '../util/prompts';
-import { showResult } from '../util/resultsDocument';
+import { registerCommand, type CommandContext } from '../platform/commands';
+import { argString, argValue, askText, pick } from '../platform/prompts';
+import { showResult } from '../platform/resultsDocument';
 
 export interface NodeCommandDeps extends CommandContext {
   readonly connection: ConnectionManager;

@@ -3,13 +3,13 @@
 // the script and bytecode code and the deployments file writer are not part of the activation bundle.
 // Everything that signs lives in this one module instance, so a VerifiedTransfer made here is the one its
 // signing path accepts (the brand is a WeakSet of this bundle).
-export * from '../core/workflows/contractActions';
+export * from '../core/contracts/actions';
 export { projectRootOf, updateDeploymentsFile } from '../core/artifacts/deploymentsFile';
 export {
   TransferVerificationError,
   verifyScriptTx,
   isVerifiedTransfer,
-} from '../core/workflows/verifyTransfer';
-export { SweepIncompleteError, sendSweep, sendTransfer } from '../core/workflows/sendTransfer';
-export { scriptConfirmation } from '../core/workflows/confirmation';
+} from '../core/signing/verifyTransfer';
+export { SweepIncompleteError, sendSweep, sendTransfer } from '../core/transfers/sendTransfer';
+export { scriptConfirmation } from '../core/signing/confirmation';
 export { TransferDeclinedError, confirmSignAndSubmit, networkPin } from '../core/signing/signingPath';

@@ -7,16 +7,16 @@
  */
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../core/gateway';
-import type { Logger } from '../core/log';
+import type { Logger } from '../core/util/log';
 import { addressFromPublicKey } from '../core/protocol';
-import { UserCancelledError } from '../core/errors';
+import { UserCancelledError } from '../core/util/errors';
 import type { ConfirmStage, Confirmation, SigningDeps } from '../core/signing/signingPath';
 import { inert, inertLines } from '../core/text/inert';
-import type { TransferVerificationError, VerifyOptions } from '../core/workflows/verifyTransfer';
-import * as config from '../config';
-import type { ConnectionManager } from '../connection';
-import type { SecretStore } from '../secrets';
-import { argValue } from '../util/prompts';
+import type { TransferVerificationError, VerifyOptions } from '../core/signing/verifyTransfer';
+import * as config from './config';
+import type { ConnectionManager } from './connection';
+import type { SecretStore } from './secrets';
+import { argValue } from './prompts';
 import { runMode } from './automation';
 import { actionsEngine } from './lazyEngine';
 import { askModal } from './notify';

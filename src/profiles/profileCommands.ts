@@ -6,19 +6,19 @@ import {
   profileFactLines,
   type ProfileFacts,
 } from '../core/gateway/profile';
-import { UserCancelledError } from '../core/errors';
+import { UserCancelledError } from '../core/util/errors';
 import { addressFromPublicKey, groupOfAddress, publicKeyFromPrivateKey } from '../core/protocol';
-import * as config from '../config';
-import { originOf, type ConnectionManager } from '../connection';
+import * as config from '../platform/config';
+import { originOf, type ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
-import type { SecretStore } from '../secrets';
+import type { SecretStore } from '../platform/secrets';
 import type { Redactor } from '../core/util/redact';
-import { apiKeyPromptWords } from '../core/util/boundKey';
+import { apiKeyPromptWords } from '../core/gateway/keyBinding';
 import { inert, inertLines, type Inert } from '../core/text/inert';
 import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, showError, showInfo } from '../platform/notify';
-import { registerCommand, type CommandContext } from '../util/commands';
-import { argString, argValue, askText, pick } from '../util/prompts';
+import { registerCommand, type CommandContext } from '../platform/commands';
+import { argString, argValue, askText, pick } from '../platform/prompts';
 import type * as KeyDerivationModule from './keyDerivation';
 
 const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;

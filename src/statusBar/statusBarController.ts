@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
 import type { MonthlyUsage, RateHeadroom } from '../core/gateway';
 import { limitsOf } from '../core/gateway';
-import { statusBarView, userHeadroomAfter, type UserWindow } from '../core/presentation/statusBar';
+import { statusBarView, userHeadroomAfter, type UserWindow } from '../core/status/statusBarView';
 import { forecastMonth } from '../core/ledger/forecast';
 import { ledgerTooltipLines } from '../core/ledger/usageTooltip';
 import type { SafeMarkdown } from '../core/text/inert';
 import { freshnessLine } from '../core/scheduling/backgroundScheduler';
 import { clientScheduler } from '../core/scheduling/clientScheduler';
-import * as config from '../config';
-import type { ConnectionManager } from '../connection';
-import type { SecretStore } from '../secrets';
+import * as config from '../platform/config';
+import type { ConnectionManager } from '../platform/connection';
+import type { SecretStore } from '../platform/secrets';
 import { CommandIds } from '../constants';
 import { markdownString } from '../platform/markdown';
-import { DisposableBase } from '../util/lifecycle';
+import { DisposableBase } from '../platform/lifecycle';
 
 /** Owns the one status-bar item: the active key's rate-limit headroom, usage and last error. */
 export class StatusBarController extends DisposableBase {

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { systemClock, type TxStatus } from '../core/gateway';
-import type { Logger } from '../core/log';
+import type { Logger } from '../core/util/log';
 import type { DecodedUnsignedTx } from '../core/protocol';
-import { TxTracker, parseRecord, type TrackRequest, type TrackedTxRecord } from '../core/workflows/txTracker';
-import * as config from '../config';
-import type { ConnectionManager } from '../connection';
-import { DisposableBase } from '../util/lifecycle';
+import { TxTracker, parseRecord, type TrackRequest, type TrackedTxRecord } from '../core/tracking/txTracker';
+import * as config from '../platform/config';
+import type { ConnectionManager } from '../platform/connection';
+import { DisposableBase } from '../platform/lifecycle';
 
 /** workspaceState key: tracked transactions belong to the project they were sent from. */
 const STATE_KEY = 'alephium.trackedTransactions';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { attoToAlph, decodeUnsignedTx } from '../core/protocol';
-import { checkUnsignedTx, normalizeUnsignedTxHex } from '../core/workflows/decodeCheck';
-import type { ProgressStep, SendDeps, SentSigned, SentTransfer } from '../core/workflows/sendTransfer';
+import { checkUnsignedTx, normalizeUnsignedTxHex } from '../core/signing/decodeCheck';
+import type { ProgressStep, SendDeps, SentSigned, SentTransfer } from '../core/transfers/sendTransfer';
 import {
   checkAlphAmount,
   checkGroups,
@@ -16,9 +16,9 @@ import {
   parseGroups,
   parseTokens,
   parseTxId,
-} from '../core/workflows/transferInput';
-import { shortTxId } from '../core/workflows/txDetailsModel';
-import type { TransferRequest, VerifyOptions } from '../core/workflows/verifyTransfer';
+} from '../core/transfers/transferInput';
+import { shortTxId } from '../core/tracking/txDetailsModel';
+import type { TransferRequest, VerifyOptions } from '../core/signing/verifyTransfer';
 import { inert, type Inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import { actionsEngine } from '../platform/lazyEngine';
@@ -30,14 +30,14 @@ import {
   withCancellableProgress,
   type SignerContext,
 } from '../platform/signing';
-import type { ConnectionManager } from '../connection';
+import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
-import type { SecretStore } from '../secrets';
-import { registerCommand, type CommandContext } from '../util/commands';
-import { argString, argValue, askText, pick } from '../util/prompts';
+import type { SecretStore } from '../platform/secrets';
+import { registerCommand, type CommandContext } from '../platform/commands';
+import { argString, argValue, askText, pick } from '../platform/prompts';
 import type { TrackedTransactions } from './trackedTransactions';
-import { TX_DETAILS_LIMITS } from '../shared/txDetailsProtocol';
-import { toState, type TxDetailsPanels } from './txDetailsPanel';
+import { TX_DETAILS_LIMITS } from './txDetails/protocol';
+import { toState, type TxDetailsPanels } from './txDetails/host';
 
 export interface TransactionCommandDeps extends CommandContext {
   readonly connection: ConnectionManager;

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/log';
-import type { TrackedTxView } from '../core/workflows/txDetailsModel';
-import type { ConnectionManager } from '../connection';
+import type { Logger } from '../core/util/log';
+import type { TrackedTxView } from '../core/tracking/txDetailsModel';
+import type { ConnectionManager } from '../platform/connection';
 import { ViewIds } from '../constants';
-import type { SecretStore } from '../secrets';
-import type { CommandContext } from '../util/commands';
+import type { SecretStore } from '../platform/secrets';
+import type { CommandContext } from '../platform/commands';
 import { registerTransactionCommands } from './transactionCommands';
 import { TrackedTransactions } from './trackedTransactions';
 import { TransactionsTreeProvider } from './transactionsTree';
-import { TxDetailsPanels, type EventDecoder, type TxDetailsSnapshot } from './txDetailsPanel';
+import { TxDetailsPanels, type EventDecoder, type TxDetailsSnapshot } from './txDetails/host';
 
 export interface TransactionsFeatureDeps extends CommandContext {
   readonly log: Logger;

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { plainText } from '../core/text/inert';
-import { trackedRowsChangeAt, trackedTxView, type TrackedTxView } from '../core/workflows/txDetailsModel';
-import type { TxStatusKind } from '../shared/txDetailsProtocol';
+import { trackedRowsChangeAt, trackedTxView, type TrackedTxView } from '../core/tracking/txDetailsModel';
+import type { TxStatusKind } from './txDetails/protocol';
 import { CommandIds } from '../constants';
-import { DisposableBase } from '../util/lifecycle';
+import { DisposableBase } from '../platform/lifecycle';
 import type { TrackedTransactions } from './trackedTransactions';
 
 /** A row of the Transactions view; also what commands from its context menu receive. */

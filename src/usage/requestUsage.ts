@@ -4,11 +4,11 @@
  * dist/requestUsagePanel.js (esbuild.js, LAZY_MODULES), so activation carries none of it.
  */
 import * as vscode from 'vscode';
-import { REQUEST_USAGE_VIEW_TYPE } from '../shared/requestUsageProtocol';
+import { REQUEST_USAGE_VIEW_TYPE } from './panel/protocol';
 import { CommandIds } from '../constants';
-import { registerCommand } from '../util/commands';
-import type * as PanelModule from './requestUsagePanel';
-import type { RequestUsageDeps, RequestUsagePanel, RequestUsageSnapshot } from './requestUsagePanel';
+import { registerCommand } from '../platform/commands';
+import type * as PanelModule from './panel/host';
+import type { RequestUsageDeps, RequestUsagePanel, RequestUsageSnapshot } from './panel/host';
 
 export type { RequestUsageSnapshot };
 
@@ -23,7 +23,7 @@ export function registerRequestUsage(deps: RequestUsageDeps): RequestUsageFeatur
   let loading: Promise<RequestUsagePanel> | undefined;
   let loaded: RequestUsagePanel | undefined;
   const panel = (): Promise<RequestUsagePanel> => {
-    loading ??= (import('./requestUsagePanel') as Promise<typeof PanelModule>).then(
+    loading ??= (import('./panel/host') as Promise<typeof PanelModule>).then(
       (m) => (loaded = new m.RequestUsagePanel(deps)),
       (error: unknown) => {
         // A failed load is forgotten, so the next attempt tries again.

@@ -6,7 +6,7 @@
  */
 import type { ArtifactRegistry, ContractArtifact, DriftCheck } from '../artifacts';
 import type { RalphDecl, RalphScan } from '../ralph/scanner';
-import { ageChangesAt, ageWords } from '../presentation/age';
+import { ageChangesAt, ageWords } from '../text/age';
 
 /** A contract instance the lenses talk about. */
 export interface Instance {

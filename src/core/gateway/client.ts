@@ -7,11 +7,11 @@
  * in unit tests without waiting.
  */
 import { decodeUnsignedTx, groupOfAddress, groupsOfUnsignedTx, txIdFromUnsignedTx } from '../protocol';
-import { redactingLogger, silentLogger, type Logger } from '../log';
+import { redactingLogger, silentLogger, type Logger } from '../util/log';
 import { Redactor } from '../util/redact';
 import { TtlLruCache } from './cache';
-import { systemClock, type Clock } from './clock';
-import { Emitter, type Event } from './emitter';
+import { systemClock, type Clock } from '../util/clock';
+import { Emitter, type Event } from '../util/emitter';
 import {
   CancelledError,
   GatewayHttpError,

@@ -50,8 +50,8 @@ export {
   type RequestPurpose,
 } from './usage';
 export { TtlLruCache } from './cache';
-export { Emitter, type Event, type Disposable } from './emitter';
-export { systemClock, type Clock } from './clock';
+export { Emitter, type Event, type Disposable } from '../util/emitter';
+export { systemClock, type Clock } from '../util/clock';
 export {
   createUndiciTransport,
   bypassesProxy,

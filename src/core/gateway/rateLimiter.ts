@@ -11,8 +11,8 @@
  * while it is in flight, and by the time its response came back once it has. The window runs from that
  * bound, which adapts to the real latency instead of guessing a fixed margin.
  */
-import { abortError, type Clock } from './clock';
-import { Emitter, type Event } from './emitter';
+import { abortError, type Clock } from '../util/clock';
+import { Emitter, type Event } from '../util/emitter';
 
 export type Priority = 'user' | 'background';
 

@@ -6,8 +6,8 @@
  * identified by a fingerprint, never stored themselves.
  */
 import { createHash } from 'node:crypto';
-import type { Clock } from './clock';
-import { Emitter, type Event } from './emitter';
+import type { Clock } from '../util/clock';
+import { Emitter, type Event } from '../util/emitter';
 import type { Priority } from './rateLimiter';
 
 /** What a request was for, in words a person understands; the ledger counts per kind. */

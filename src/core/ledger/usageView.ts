@@ -1,10 +1,10 @@
 /**
  * The Request Usage view's model: the month per day and kind, the share and the forecast, and the same
  * in sentences (the chart's text equivalent). Built here from the ledger so that what the page draws is
- * tested without a browser; the page only lays it out (src/shared/requestUsageChart.ts).
+ * tested without a browser; the page only lays it out (src/usage/panel/chart.ts).
  */
 import { monthOf, type MonthLedger } from '../gateway/usage';
-import type { RequestUsageModel, UsageDayView } from '../../shared/requestUsageProtocol';
+import type { RequestUsageModel, UsageDayView } from '../../usage/panel/protocol';
 import { plainText } from '../text/inert';
 import { exactCount, forecastMonth, percentOf, roughCount, type MonthForecast } from './forecast';
 import { KIND_DESCRIPTIONS, KIND_LABELS, REQUEST_KINDS, dayName, monthName } from './kinds';

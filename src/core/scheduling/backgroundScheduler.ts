@@ -29,7 +29,7 @@
  *
  * Time is injected ({@link SchedulerTimers}), so tests and the bench run months in seconds.
  */
-import { Emitter, type Disposable, type Event } from '../gateway/emitter';
+import { Emitter, type Disposable, type Event } from '../util/emitter';
 import { MonthPace, msUntilNextUtcMonth, type ActivityStore } from './monthPace';
 import { withListenerRoom } from '../util/abort';
 

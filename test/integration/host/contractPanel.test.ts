@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { Sandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../../sandbox/server';
 import type { AlephiumGatewayApi } from '../../../src/extension';
-import type { WatchedContract } from '../../../src/core/workflows/watchedContracts';
+import type { WatchedContract } from '../../../src/core/watching/watchedContracts';
 import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
-import type { HostToWebviewMessage, MethodResultView } from '../../../src/shared/contractPanelProtocol';
-import { PANEL_LIMITS } from '../../../src/shared/contractPanelProtocol';
+import type { HostToWebviewMessage, MethodResultView } from '../../../src/contracts/panel/protocol';
+import { PANEL_LIMITS } from '../../../src/contracts/panel/protocol';
 import { CommandIds } from '../../../src/constants';
 import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';
 

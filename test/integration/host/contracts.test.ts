@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { Sandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../../sandbox/server';
 import type { AlephiumGatewayApi } from '../../../src/extension';
-import type { CallSummary } from '../../../src/core/workflows/contractCall';
-import type { WatchedContract } from '../../../src/core/workflows/watchedContracts';
+import type { CallSummary } from '../../../src/core/contracts/call';
+import type { WatchedContract } from '../../../src/core/watching/watchedContracts';
 import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
 import { CommandIds } from '../../../src/constants';
 import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';

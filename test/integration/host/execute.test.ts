@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SCRIPT_TAMPER_MODES, type ScriptTamperMode } from '../../sandbox/chain';
-import type { Sandbox } from '../../sandbox/server';
+import { SCRIPT_TAMPER_MODES, type ScriptTamperMode } from '../../../sandbox/chain';
+import type { Sandbox } from '../../../sandbox/server';
 import type { AlephiumGatewayApi } from '../../../src/extension';
-import type { DeployView, ExecutionView, SimulationView } from '../../../src/shared/contractActions';
+import type { DeployView, ExecutionView, SimulationView } from '../../../src/core/contracts/actionViews';
 import { CommandIds } from '../../../src/constants';
 import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';
 

@@ -4,7 +4,15 @@ import { join, relative } from 'node:path';
 import type { SourceFile } from '../../../src/core/artifacts';
 
 export const FIXTURE_ROOT = join(import.meta.dirname, '..', '..', 'fixtures', 'artifacts', 'project');
-export const SANDBOX_ARTIFACTS = join(import.meta.dirname, '..', '..', 'sandbox', 'project', 'artifacts');
+export const SANDBOX_ARTIFACTS = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'sandbox',
+  'project',
+  'artifacts',
+);
 
 export const VAULT = '29E9VSez1vizNkuXApftPc6dkT4tGrHbNKVfyHDannagG';
 export const VAULT_SECOND = 'w7vg5opWnKUh2zKYFHBqyTghAJQrag6V3rzRd9PuNKF7';

@@ -12,7 +12,7 @@ import { RalphSourceMap } from '../../../src/core/ralph/sourceMap';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
 import { GLOBALS, OWNABLE, TOKEN, lineOf } from '../ralph/fixtures';
 
-const SANDBOX = join(import.meta.dirname, '..', '..', 'sandbox', 'project', 'contracts');
+const SANDBOX = join(import.meta.dirname, '..', '..', '..', 'sandbox', 'project', 'contracts');
 const counterRal = readFileSync(join(SANDBOX, 'counter.ral'), 'utf8');
 const faucetRal = readFileSync(join(SANDBOX, 'token_faucet.ral'), 'utf8');
 const registry = ArtifactRegistry.fromFiles(sandboxArtifactFiles());

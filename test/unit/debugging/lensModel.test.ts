@@ -16,7 +16,7 @@ import { sandboxArtifactFiles } from '../artifacts/helpers';
 import { BIG_ROUNDS, bigRalphArtifactJson, bigRalphSource, lineOf } from '../ralph/fixtures';
 
 const counterRal = readFileSync(
-  join(import.meta.dirname, '..', '..', 'sandbox', 'project', 'contracts', 'counter.ral'),
+  join(import.meta.dirname, '..', '..', '..', 'sandbox', 'project', 'contracts', 'counter.ral'),
   'utf8',
 );
 const registry = ArtifactRegistry.fromFiles(sandboxArtifactFiles());

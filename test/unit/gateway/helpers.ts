@@ -3,7 +3,7 @@
  * scripted transport that records every request. Together they make retries, backoff and pacing
  * deterministic without real waiting.
  */
-import type { Clock } from '../../../src/core/gateway/clock';
+import type { Clock } from '../../../src/core/util/clock';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/client';
 import type { ConnectionProfile } from '../../../src/core/gateway/profile';
 import type { Transport, TransportRequest, TransportResponse } from '../../../src/core/gateway/transport';

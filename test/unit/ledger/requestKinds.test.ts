@@ -11,19 +11,19 @@ import * as path from 'node:path';
 import { ArtifactRegistry } from '../../../src/core/artifacts';
 import { GatewayClient, type RequestOptions, type RequestRecord } from '../../../src/core/gateway';
 import type { TxStatus } from '../../../src/core/gateway/schemas';
-import { silentLogger } from '../../../src/core/log';
+import { silentLogger } from '../../../src/core/util/log';
 import type { BackgroundScheduler, JobOptions } from '../../../src/core/scheduling/backgroundScheduler';
-import { EventWatcher, type CursorStore } from '../../../src/core/workflows/eventWatcher';
-import { fetchNodeStatus } from '../../../src/core/workflows/nodeStatus';
-import { NodeStatusModel } from '../../../src/core/workflows/nodeStatusModel';
-import { TxTracker } from '../../../src/core/workflows/txTracker';
-import { makeWatched } from '../../../src/core/workflows/watchedContracts';
-import { WatchedContractsModel } from '../../../src/core/workflows/watchedContractsModel';
-import { control, newSandbox, sandboxProfile } from '../../sandbox/helpers';
-import type { Sandbox } from '../../sandbox/server';
+import { EventWatcher, type CursorStore } from '../../../src/core/watching/eventWatcher';
+import { fetchNodeStatus } from '../../../src/core/node/nodeStatus';
+import { NodeStatusModel } from '../../../src/core/node/nodeStatusModel';
+import { TxTracker } from '../../../src/core/tracking/txTracker';
+import { makeWatched } from '../../../src/core/watching/watchedContracts';
+import { WatchedContractsModel } from '../../../src/core/watching/watchedContractsModel';
+import { control, newSandbox, sandboxProfile } from '../../../sandbox/helpers';
+import type { Sandbox } from '../../../sandbox/server';
 import { FakeClock } from '../gateway/helpers';
 
-const ARTIFACTS = path.join(__dirname, '..', '..', 'sandbox', 'project', 'artifacts');
+const ARTIFACTS = path.join(__dirname, '..', '..', '..', 'sandbox', 'project', 'artifacts');
 const registry = ArtifactRegistry.fromFiles(
   fs
     .readdirSync(ARTIFACTS)

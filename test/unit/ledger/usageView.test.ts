@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { DayUsage, MonthLedger } from '../../../src/core/gateway/usage';
 import { forecastMonth } from '../../../src/core/ledger/forecast';
 import { buildUsageViewModel, emptyUsageViewModel } from '../../../src/core/ledger/usageView';
-import { chartLayout, compactCount, niceScale } from '../../../src/shared/requestUsageChart';
-import { parseWebviewMessage, RENDERED_TEXT_LIMIT } from '../../../src/shared/requestUsageProtocol';
+import { chartLayout, compactCount, niceScale } from '../../../src/usage/panel/chart';
+import { parseWebviewMessage, RENDERED_TEXT_LIMIT } from '../../../src/usage/panel/protocol';
 
 const NOW = Date.UTC(2025, 4, 4, 15); // May 4th, a Sunday
 

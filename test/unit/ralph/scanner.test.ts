@@ -218,7 +218,7 @@ describe('Ralph declaration scanner', () => {
   });
 
   it('scans the sandbox project the extension is demonstrated with', () => {
-    const dir = join(__dirname, '../../sandbox/project/contracts');
+    const dir = join(__dirname, '../../../sandbox/project/contracts');
     const counter = readFileSync(join(dir, 'counter.ral'), 'utf8');
     const scan = scanRalph(counter);
     assert.deepEqual(

@@ -10,9 +10,9 @@ import {
   type SigningDeps,
 } from '../../../src/core/signing/signingPath';
 import { verifyTxIdSignature } from '../../../src/core/protocol';
-import { scriptConfirmation, transferConfirmation } from '../../../src/core/workflows/confirmation';
-import { NotVerifiedError, verifyTransfer } from '../../../src/core/workflows/verifyTransfer';
-import { ATTACKER, SENDER, honestRequest, honestTx, responseFor } from '../workflows/verifyFixtures';
+import { scriptConfirmation, transferConfirmation } from '../../../src/core/signing/confirmation';
+import { NotVerifiedError, verifyTransfer } from '../../../src/core/signing/verifyTransfer';
+import { ATTACKER, SENDER, honestRequest, honestTx, responseFor } from './verifyFixtures';
 
 function harness(answers: boolean[] = [true, true]) {
   const events: string[] = [];

@@ -1,0 +1,477 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ArtifactRegistry, ContractArtifact, DriftCheck } from '../../core/artifacts';
+import { errorMessage } from '../../core/util/errors';
+import type { Logger } from '../../core/util/log';
+import {
+  buildPanelModel,
+  checkMethodForm,
+  executionResult,
+  failureResult,
+  isExecutionView,
+  isSimulationView,
+  parseWebviewMessage,
+  simulationResult,
+  type TrackedStatus,
+} from '../../core/contracts/panelModel';
+import { contractAddressProblem, shortAddress } from '../../core/watching/watchedContracts';
+import type { ExecuteRequest, ExecutionView, MethodCallRequest } from '../../core/contracts/actionViews';
+import {
+  CONTRACT_PANEL_VIEW_TYPE,
+  type ContractPanelModel,
+  type HostToWebviewMessage,
+  type MethodFormInput,
+  type MethodResultView,
+} from './protocol';
+import { CommandIds } from '../../constants';
+import { registerCommand, type CommandContext } from '../../platform/commands';
+import { DisposableBase } from '../../platform/lifecycle';
+
+/**
+ * The commands the panel drives. They belong to the execute/deploy feature (the shapes are fixed in
+ * src/core/contracts/actionViews.ts); the panel only calls them, so it works the same from a keybinding's
+ * point of view and needs no second copy of simulate, verify or sign.
+ */
+export const SIMULATE_COMMAND = CommandIds.simulateContractMethod;
+export const EXECUTE_COMMAND = CommandIds.executeContractMethod;
+
+/** What the panel asks of the execute feature; the commands by default, a fake in tests. */
+export interface ContractActions {
+  simulate(request: MethodCallRequest): Promise<unknown>;
+  execute(request: ExecuteRequest): Promise<unknown>;
+}
+
+export const commandActions: ContractActions = {
+  simulate: (request) => Promise.resolve(vscode.commands.executeCommand(SIMULATE_COMMAND, request)),
+  execute: (request) => Promise.resolve(vscode.commands.executeCommand(EXECUTE_COMMAND, request)),
+};
+
+export interface ResolvedForPanel {
+  readonly artifact?: ContractArtifact;
+  readonly drift?: DriftCheck;
+  readonly registry: ArtifactRegistry;
+}
+
+export interface ContractPanelDeps extends CommandContext {
+  readonly extensionUri: vscode.Uri;
+  readonly log: Logger;
+  /** The artifact that describes a contract, as the Watched Contracts view resolves it (drift included). */
+  resolve(address: string): Promise<ResolvedForPanel>;
+  /** Fires when the workspace's artifacts change: open panels rebuild their forms from the new ones. */
+  readonly onDidChangeArtifacts?: vscode.Event<unknown>;
+  /** The Transactions view's status of a tx (it keeps tracking after Execute returns). */
+  trackedStatus(txId: string): TrackedStatus | undefined;
+  actions: ContractActions;
+}
+
+/** What a panel showed: for the extension's API (tests), never anything secret. */
+export interface ContractPanelSnapshot {
+  readonly address: string;
+  readonly html: string;
+  readonly model?: ContractPanelModel;
+  /** The page's own rendered text, reported back after each render. */
+  readonly text?: string;
+  /** Messages posted to the page, as JSON (the last 50). */
+  readonly posted: readonly string[];
+  /** The requests the panel sent to the commands, in order (the last 50). */
+  readonly requests: readonly {
+    readonly action: 'simulate' | 'execute';
+    readonly request: MethodCallRequest;
+  }[];
+  /** A method is running. */
+  readonly busy: boolean;
+}
+
+/** How often the panel re-reads the Transactions view's status of a submitted tx (in memory, no request). */
+const TRACK_EVERY_MS = 1_000;
+/** After this long the panel stops following a tx; the Transactions view still does. */
+const TRACK_FOR_MS = 15 * 60_000;
+
+function addressFromState(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const address = (value as { address?: unknown }).address;
+  return typeof address === 'string' && !contractAddressProblem(address) ? address.trim() : undefined;
+}
+
+/**
+ * Owns the contract panels (one per contract address) and revives them after a reload. The HTML is a
+ * shell with a strict CSP; the method list arrives by message and every form comes back as a message
+ * that the host checks before anything runs.
+ */
+export class ContractPanels extends DisposableBase implements vscode.WebviewPanelSerializer {
+  private readonly panels = new Map<string, ContractPanel>();
+
+  constructor(readonly deps: ContractPanelDeps) {
+    super();
+    this.register(vscode.window.registerWebviewPanelSerializer(CONTRACT_PANEL_VIEW_TYPE, this));
+    this.register({
+      dispose: () => {
+        for (const p of [...this.panels.values()]) p.dispose();
+      },
+    });
+    // A recompiled artifact may add, remove or retype methods: forms must follow what will be called.
+    if (deps.onDidChangeArtifacts)
+      this.register(
+        deps.onDidChangeArtifacts(() => {
+          for (const p of this.panels.values()) void p.load();
+        }),
+      );
+  }
+
+  /** Opens (or reveals) the panel of a contract and waits until its model is built. */
+  async show(address: string): Promise<ContractPanel> {
+    const problem = contractAddressProblem(address);
+    if (problem) throw new Error(problem);
+    const existing = this.panels.get(address);
+    if (existing) {
+      existing.reveal();
+      await existing.load();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      CONTRACT_PANEL_VIEW_TYPE,
+      `Contract ${shortAddress(address)}`,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      this.options(),
+    );
+    const host = this.adopt(panel, address);
+    await host.load();
+    return host;
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    // Options are not persisted with the panel: apply them again before any HTML is set.
+    panel.webview.options = this.options();
+    const address = addressFromState(state);
+    if (!address || this.panels.has(address)) {
+      panel.dispose();
+      return;
+    }
+    await this.adopt(panel, address).load();
+  }
+
+  get(address: string): ContractPanel | undefined {
+    return this.panels.get(address);
+  }
+
+  snapshot(address?: string): ContractPanelSnapshot | undefined {
+    const panel = address ? this.panels.get(address) : [...this.panels.values()].at(-1);
+    return panel?.snapshot();
+  }
+
+  /** @internal for panels */
+  forget(address: string, panel: ContractPanel): void {
+    if (this.panels.get(address) === panel) this.panels.delete(address);
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: true,
+      // Forms keep what was typed while the panel is in a background tab.
+      retainContextWhenHidden: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview'),
+        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
+      ],
+    };
+  }
+
+  private adopt(panel: vscode.WebviewPanel, address: string): ContractPanel {
+    // Delete-then-set keeps the map's order "most recently opened last" for snapshot().
+    const host = new ContractPanel(panel, address, this);
+    this.panels.delete(address);
+    this.panels.set(address, host);
+    return host;
+  }
+}
+
+/** One contract's panel: its model, the message handling, and the runs of Simulate and Execute. */
+export class ContractPanel extends DisposableBase {
+  private model: ContractPanelModel | undefined;
+  private registry: ArtifactRegistry | undefined;
+  private text: string | undefined;
+  private running = false;
+  private readonly posted: string[] = [];
+  private readonly requests: { action: 'simulate' | 'execute'; request: MethodCallRequest }[] = [];
+  private readonly results = new Map<number, MethodResultView>();
+  private readonly followers = new Set<ReturnType<typeof setInterval>>();
+  private readonly html: string;
+
+  constructor(
+    private readonly panel: vscode.WebviewPanel,
+    readonly address: string,
+    private readonly manager: ContractPanels,
+  ) {
+    super();
+    const deps = manager.deps;
+    this.register(panel);
+    this.register(
+      panel.onDidDispose(() => {
+        manager.forget(address, this);
+        this.dispose();
+      }),
+    );
+    this.register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
+    this.register({
+      dispose: () => {
+        for (const f of this.followers) clearInterval(f);
+        this.followers.clear();
+      },
+    });
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'alephium.svg');
+    this.html = this.buildHtml();
+    panel.webview.html = this.html;
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  snapshot(): ContractPanelSnapshot {
+    return {
+      address: this.address,
+      html: this.html,
+      ...(this.model ? { model: this.model } : {}),
+      ...(this.text !== undefined ? { text: this.text } : {}),
+      posted: [...this.posted],
+      requests: [...this.requests],
+      busy: this.running,
+    };
+  }
+
+  /** Builds the model from the artifact the Watched Contracts view uses for this address, and posts it. */
+  async load(): Promise<void> {
+    const deps = this.manager.deps;
+    try {
+      const resolved = await deps.resolve(this.address);
+      if (this.isDisposed) return;
+      this.registry = resolved.registry;
+      this.model = buildPanelModel({
+        address: this.address,
+        ...(resolved.artifact ? { artifact: resolved.artifact } : {}),
+        ...(resolved.drift ? { drift: resolved.drift } : {}),
+      });
+      this.panel.title = `${this.model.artifactName ?? 'Contract'} ${shortAddress(this.address)}`;
+      this.post({ type: 'model', model: this.model });
+      for (const [method, result] of this.results) this.post({ type: 'result', method, result });
+    } catch (error) {
+      const message = deps.redact(errorMessage(error));
+      deps.log.warn(`Contract panel of ${this.address}: ${message}`);
+      this.post({ type: 'error', message });
+    }
+  }
+
+  /**
+   * Every message from the page passes here. It is parsed and bounded by the core first; anything that
+   * does not parse is ignored. A form is checked again on this side (the page's checks are a courtesy)
+   * and only a clean one reaches a command. Public for tests that play the page.
+   */
+  async receive(raw: unknown): Promise<void> {
+    const message = parseWebviewMessage(raw);
+    if (!message || this.isDisposed) return;
+    switch (message.type) {
+      case 'ready':
+        if (this.model) {
+          this.post({ type: 'model', model: this.model });
+          for (const [method, result] of this.results) this.post({ type: 'result', method, result });
+        } else await this.load();
+        return;
+      case 'rendered':
+        this.text = message.text;
+        return;
+      case 'simulate':
+      case 'execute':
+        await this.run(message.type, message.form);
+        return;
+    }
+  }
+
+  private async run(action: 'simulate' | 'execute', form: MethodFormInput): Promise<void> {
+    const deps = this.manager.deps;
+    if (!this.model) {
+      // The page only offers forms of a model it received, so this is a revived or replayed page: say so
+      // rather than leave its buttons waiting for an answer.
+      this.post({
+        type: 'fieldErrors',
+        method: form.method,
+        errors: { form: "The contract's methods are still loading; try again in a moment." },
+      });
+      return;
+    }
+    if (this.running) {
+      // One run at a time: a second Execute while a confirmation is open would stack modals.
+      this.post({
+        type: 'fieldErrors',
+        method: form.method,
+        errors: { form: 'Another method of this contract is running; wait for it to finish.' },
+      });
+      return;
+    }
+    const checked = checkMethodForm(this.model, form, this.registry);
+    if (!checked.ok) {
+      this.post({ type: 'fieldErrors', method: form.method, errors: checked.errors });
+      return;
+    }
+    this.post({ type: 'fieldErrors', method: form.method, errors: {} });
+    this.running = true;
+    this.requests.push({ action, request: checked.request });
+    if (this.requests.length > 50) this.requests.splice(0, this.requests.length - 50);
+    this.post({ type: 'busy', method: form.method, action });
+    let result: MethodResultView;
+    try {
+      if (action === 'simulate') {
+        const view = await deps.actions.simulate(checked.request);
+        if (!isSimulationView(view)) throw new Error('the simulate command returned no result');
+        result = simulationResult(view);
+      } else {
+        const view = await deps.actions.execute(checked.request);
+        // A command ends quietly (undefined) when the user dismissed one of its prompts.
+        result =
+          view === undefined
+            ? {
+                ...failureResult('execution', 'cancelled'),
+                outcome: 'cancelled',
+                headline: 'Not executed: cancelled before signing',
+              }
+            : isExecutionView(view)
+              ? executionResult(view, view.txId ? deps.trackedStatus(view.txId) : undefined)
+              : failureResult('execution', 'the execute command returned no result');
+        if (view !== undefined && isExecutionView(view)) this.follow(form.method, view);
+      }
+    } catch (error) {
+      const message = deps.redact(errorMessage(error));
+      deps.log.warn(`Contract panel ${action} of ${this.address}: ${message}`);
+      result = failureResult(action === 'simulate' ? 'simulation' : 'execution', message);
+    } finally {
+      this.running = false;
+    }
+    this.results.set(form.method, result);
+    this.post({ type: 'result', method: form.method, result });
+  }
+
+  /**
+   * A submitted tx keeps its row in the Transactions view, whose tracker polls the gateway. The panel
+   * only re-reads that status (in memory, no request) and re-renders when its text changes, until final.
+   */
+  private follow(method: number, view: ExecutionView): void {
+    const txId = view.txId;
+    if (view.status !== 'submitted' || !txId) return;
+    const deps = this.manager.deps;
+    const started = Date.now();
+    let lastText: string | undefined = deps.trackedStatus(txId)?.text;
+    const timer = setInterval(() => {
+      const status = deps.trackedStatus(txId);
+      const done = status?.kind === 'confirmed' || status?.kind === 'failed';
+      // A later run of the same method replaced the result: it is no longer this tx's to update.
+      const shown = this.results.get(method);
+      if (shown?.kind !== 'execution' || shown.txId !== txId) {
+        clearInterval(timer);
+        this.followers.delete(timer);
+        return;
+      }
+      if (status && status.text !== lastText) {
+        lastText = status.text;
+        const result = executionResult(view, status);
+        this.results.set(method, result);
+        this.post({ type: 'result', method, result });
+      }
+      if (done || Date.now() - started > TRACK_FOR_MS || this.isDisposed) {
+        clearInterval(timer);
+        this.followers.delete(timer);
+      }
+    }, TRACK_EVERY_MS);
+    this.followers.add(timer);
+  }
+
+  private post(message: HostToWebviewMessage): void {
+    if (this.isDisposed) return;
+    this.posted.push(JSON.stringify(message));
+    if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
+    void this.panel.webview.postMessage(message);
+  }
+
+  private buildHtml(): string {
+    const webview = this.panel.webview;
+    const base = this.manager.deps.extensionUri;
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(base, 'dist', 'webview', 'contractPanel.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(base, 'media', 'contractPanel.css'));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      `img-src ${webview.cspSource}`,
+    ].join('; ');
+    // No chain or artifact data in the HTML: the page receives the model by message and renders text
+    // nodes only. The address is in the page's state (set by the page from the model) for revival.
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>Contract</title>
+</head>
+<body>
+<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+}
+
+export interface ContractPanelFeature {
+  readonly panels: ContractPanels;
+  readonly disposables: vscode.Disposable[];
+}
+
+/**
+ * The panel manager and "Alephium: Open Contract Panel". Its argument is a contract address, `{address}`
+ * or a Watched Contracts tree element (which carries `address`); without one it asks with the picker
+ * of the other contract commands.
+ */
+export function registerContractPanel(
+  deps: ContractPanelDeps & {
+    /** The watched contract named by the argument, or the one picked from the watch list. */
+    watchedOrPick(args: unknown, title: string): Promise<{ address: string }>;
+  },
+): ContractPanelFeature {
+  const panels = new ContractPanels(deps);
+  const open = async (args?: unknown): Promise<{ address: string; methods: string[] }> => {
+    const address =
+      typeof args === 'string'
+        ? args.trim()
+        : (await deps.watchedOrPick(args, 'Open Contract Panel')).address;
+    const panel = await panels.show(address);
+    const model = panel.snapshot().model;
+    return { address, methods: model?.methods.map((m) => m.name) ?? [] };
+  };
+  return {
+    panels,
+    disposables: [panels, registerCommand(deps, CommandIds.openContractPanel, open)],
+  };
+}
+
+/** The panels in the extension's API: what they show, and the page's side for tests and automation. */
+export interface ContractPanelApi {
+  /** The panel of that address, or the one opened last. */
+  contractPanelSnapshot(address?: string): ContractPanelSnapshot | undefined;
+  /**
+   * Delivers a message as the page of that address's panel would send it, through the same host-side
+   * checks (a form that does not pass them runs nothing). Resolves when the run it starts has ended.
+   */
+  contractPanelMessage(address: string, message: unknown): Promise<void>;
+}
+
+export function contractPanelApi(panels: ContractPanels): ContractPanelApi {
+  return {
+    contractPanelSnapshot: (address) => panels.snapshot(address),
+    contractPanelMessage: async (address, message) => {
+      const panel = panels.get(address);
+      if (!panel) throw new Error(`No contract panel is open for ${address}.`);
+      await panel.receive(message);
+    },
+  };
+}

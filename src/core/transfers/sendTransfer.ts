@@ -1,0 +1,311 @@
+/**
+ * "Money moves": build → verify → confirm → sign locally → submit, for a transfer and for a sweep.
+ *
+ * Order matters: inputs are validated before any request (a typo costs no rate-limit headroom), the
+ * gateway's build is verified before the user sees anything (the confirmation shows decoded bytes, not
+ * claims), and the private key is read only after the user said yes: confirming and signing go through
+ * the one signing path (core/signing/signingPath.ts), which execute and deploy use too.
+ */
+import { DEFAULT_GAS_AMOUNT, DEFAULT_GAS_PRICE, MAX_GAS_PER_TX, isHex, parseAddress } from '../protocol';
+import { ValidationError } from '../gateway/errors';
+import type {
+  BuildTransferRequest,
+  RequestOptions,
+  SubmitRequest,
+  SubmitResult,
+  SweepRequest,
+} from '../gateway/client';
+import type { BuiltTransfer, DecodedUnsignedTx as GatewayDecoded, SweepResult } from '../gateway/schemas';
+import { DUST_ATTO } from '../protocol';
+import {
+  confirmAndSign,
+  submitSigned,
+  throwIfAborted,
+  type SentTransfer,
+  type SigningDeps,
+} from '../signing/signingPath';
+import { sweepConfirmation, transferConfirmation, type ConfirmationOptions } from '../signing/confirmation';
+import {
+  verifySweep,
+  verifyTransfer,
+  type TokenAmountRequest,
+  type TransferRequest,
+  type VerifiedSweep,
+  type VerifyOptions,
+} from '../signing/verifyTransfer';
+
+export { TransferDeclinedError, type ConfirmStage, type SentTransfer } from '../signing/signingPath';
+
+/** The part of the gateway client this workflow needs (a structural type, so tests can fake it). */
+export interface TransferClient {
+  buildTransfer(request: BuildTransferRequest, options?: RequestOptions): Promise<BuiltTransfer>;
+  submitTransaction(request: SubmitRequest, options?: RequestOptions): Promise<SubmitResult>;
+  decodeUnsignedTx?(unsignedTx: string, options?: RequestOptions): Promise<GatewayDecoded>;
+  buildSweep?(request: SweepRequest, options?: RequestOptions): Promise<SweepResult>;
+}
+
+export type ProgressStep = 'validating' | 'building' | 'verifying' | 'confirming' | 'signing' | 'submitting';
+
+/**
+ * What a transfer or a sweep needs: the client, and the signing path's deps (the signer's public key and
+ * the port that reads its private key after the confirmation, the confirmation port, the policy).
+ */
+export interface SendDeps extends SigningDeps {
+  readonly client: TransferClient;
+  readonly verify?: VerifyOptions;
+  readonly confirmation?: ConfirmationOptions;
+  /** Also ask the gateway's decode endpoint and require its decoding to re-encode to the bytes. */
+  readonly crossCheckDecode?: boolean;
+  readonly onProgress?: (step: ProgressStep) => void;
+}
+
+export interface SentSigned extends SentTransfer {
+  /** The policy skipped the confirmation (the user's setting, or a test run's argument). */
+  readonly confirmationSkipped: boolean;
+}
+
+/** Part of a sweep went out before a later transaction failed; `submitted` lists what is on its way. */
+export class SweepIncompleteError extends Error {
+  readonly submitted: readonly SentTransfer[];
+  readonly failedIndex: number;
+  constructor(submitted: readonly SentTransfer[], failedIndex: number, total: number, cause: unknown) {
+    super(
+      `Sweep stopped at transaction ${failedIndex + 1} of ${total}: ${cause instanceof Error ? cause.message : String(cause)} (${submitted.length} already submitted)`,
+      { cause },
+    );
+    this.name = 'SweepIncompleteError';
+    this.submitted = submitted;
+    this.failedIndex = failedIndex;
+  }
+}
+
+const MAX_DESTINATIONS = 256;
+
+function amountOf(field: string, value: unknown): bigint {
+  if (typeof value === 'bigint') {
+    if (value < 0n) throw new ValidationError(field, 'must not be negative');
+    return value;
+  }
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) {
+    throw new ValidationError(
+      field,
+      `must be a non-negative integer of atto (bigint or digits), got ${String(value)}`,
+    );
+  }
+  return BigInt(value);
+}
+
+/**
+ * Everything that can be checked without the network. Throws a ValidationError naming the field, so
+ * the UI can point at it, and so no request (and no rate-limit headroom) is spent on a typo.
+ */
+export function validateTransferRequest(request: TransferRequest, signerPublicKey?: string): void {
+  if (typeof request !== 'object' || request === null) throw new ValidationError('request', 'is required');
+  if (!isHex(request.fromPublicKey, 33)) {
+    throw new ValidationError('fromPublicKey', 'must be a 33-byte compressed public key in hex');
+  }
+  if (
+    signerPublicKey !== undefined &&
+    request.fromPublicKey.toLowerCase() !== signerPublicKey.toLowerCase()
+  ) {
+    throw new ValidationError(
+      'fromPublicKey',
+      "is not the signing key's public key; the node would reject the signature",
+    );
+  }
+  const dests = request.destinations;
+  if (!Array.isArray(dests) || dests.length === 0) {
+    throw new ValidationError('destinations', 'must be a non-empty array');
+  }
+  if (dests.length > MAX_DESTINATIONS) {
+    throw new ValidationError('destinations', `has ${dests.length} entries; at most ${MAX_DESTINATIONS}`);
+  }
+  dests.forEach((d, i) => {
+    const at = `destinations[${i}]`;
+    if (typeof d !== 'object' || d === null) throw new ValidationError(at, 'must be an object');
+    let type: string;
+    try {
+      type = parseAddress(d.address).type;
+    } catch (e) {
+      throw new ValidationError(`${at}.address`, (e as Error).message);
+    }
+    if (type === 'P2C') {
+      throw new ValidationError(
+        `${at}.address`,
+        'is a contract address; paying a contract needs a script, not a transfer',
+      );
+    }
+    const amount = amountOf(`${at}.attoAlphAmount`, d.attoAlphAmount);
+    if (amount < DUST_ATTO) {
+      throw new ValidationError(
+        `${at}.attoAlphAmount`,
+        `${amount} atto is below the dust minimum of ${DUST_ATTO} atto (0.001 ALPH), also for token outputs`,
+      );
+    }
+    if (d.tokens !== undefined) {
+      if (!Array.isArray(d.tokens)) throw new ValidationError(`${at}.tokens`, 'must be an array');
+      // Since Leman an asset output holds at most one token; one destination per token keeps the
+      // output list predictable, which is what lets us verify it exactly.
+      if (d.tokens.length > 1) {
+        throw new ValidationError(`${at}.tokens`, 'holds several tokens; use one destination per token');
+      }
+      const tokens: readonly TokenAmountRequest[] = d.tokens;
+      tokens.forEach((t, j) => {
+        if (!isHex(t?.id, 32))
+          throw new ValidationError(`${at}.tokens[${j}].id`, 'must be a 32-byte token id in hex');
+        if (amountOf(`${at}.tokens[${j}].amount`, t.amount) === 0n) {
+          throw new ValidationError(`${at}.tokens[${j}].amount`, 'must be positive');
+        }
+      });
+    }
+    if (d.lockTime !== undefined && (!Number.isSafeInteger(d.lockTime) || d.lockTime < 0)) {
+      throw new ValidationError(`${at}.lockTime`, 'must be a non-negative integer of milliseconds');
+    }
+    if (d.message !== undefined && d.message !== '' && !isHex(d.message)) {
+      throw new ValidationError(`${at}.message`, 'must be hex');
+    }
+  });
+  if (request.gasAmount !== undefined) {
+    const g = request.gasAmount;
+    if (!Number.isInteger(g) || g < DEFAULT_GAS_AMOUNT || g > MAX_GAS_PER_TX) {
+      throw new ValidationError(
+        'gasAmount',
+        `must be an integer from ${DEFAULT_GAS_AMOUNT} to ${MAX_GAS_PER_TX}`,
+      );
+    }
+  }
+  if (request.gasPrice !== undefined && amountOf('gasPrice', request.gasPrice) < DEFAULT_GAS_PRICE) {
+    throw new ValidationError('gasPrice', `must be at least ${DEFAULT_GAS_PRICE} atto (the node's minimum)`);
+  }
+}
+
+function toBuildRequest(request: TransferRequest): BuildTransferRequest {
+  return {
+    fromPublicKey: request.fromPublicKey,
+    destinations: request.destinations.map((d) => ({
+      address: d.address,
+      attoCoinAmount: String(d.attoAlphAmount),
+      ...(d.tokens !== undefined && d.tokens.length > 0
+        ? { tokens: d.tokens.map((t) => ({ id: t.id, amount: String(t.amount) })) }
+        : {}),
+      ...(d.lockTime !== undefined && d.lockTime !== 0 ? { lockTime: d.lockTime } : {}),
+      ...(d.message !== undefined && d.message !== '' ? { message: d.message } : {}),
+    })),
+    ...(request.gasAmount !== undefined ? { gasAmount: request.gasAmount } : {}),
+    ...(request.gasPrice !== undefined ? { gasPrice: String(request.gasPrice) } : {}),
+  };
+}
+
+/**
+ * Sends a transfer. Throws ValidationError (bad input, nothing requested), TransferVerificationError
+ * (the gateway built something else, nothing signed), TransferDeclinedError (the user said no, nothing
+ * signed), or the gateway client's errors.
+ */
+export async function sendTransfer(deps: SendDeps, request: TransferRequest): Promise<SentSigned> {
+  deps.onProgress?.('validating');
+  validateTransferRequest(request, deps.key.publicKey);
+  throwIfAborted(deps.signal);
+  const opts = deps.signal ? { signal: deps.signal } : undefined;
+
+  deps.onProgress?.('building');
+  const built = await deps.client.buildTransfer(toBuildRequest(request), opts);
+  deps.onProgress?.('verifying');
+  let gatewayDecode: GatewayDecoded | undefined;
+  if (deps.crossCheckDecode) {
+    if (!deps.client.decodeUnsignedTx)
+      throw new Error('crossCheckDecode needs a client with decodeUnsignedTx');
+    gatewayDecode = await deps.client.decodeUnsignedTx(built.unsignedTx, opts);
+  }
+  const verified = verifyTransfer(request, built, gatewayDecode, deps.verify);
+  throwIfAborted(deps.signal);
+
+  const signed = await confirmAndSign(deps, [verified], transferConfirmation(verified, deps.confirmation));
+  deps.onProgress?.('submitting');
+  const sent = await submitSigned(deps.client, verified, signed.signatures[0] as string);
+  return { ...sent, confirmationSkipped: signed.confirmationSkipped };
+}
+
+export interface SweepToSend {
+  readonly fromPublicKey: string;
+  readonly toAddress: string;
+  readonly gasPrice?: bigint | string;
+}
+
+export interface SentSweep {
+  readonly toAddress: string;
+  readonly txs: readonly SentTransfer[];
+  readonly totalSwept: bigint;
+  readonly totalFee: bigint;
+  readonly confirmationSkipped: boolean;
+}
+
+/**
+ * Sweeps an address: one build, every transaction verified, one confirmation for the set, then each
+ * signed and submitted in order. A failure part-way throws SweepIncompleteError with what went out.
+ */
+export async function sendSweep(deps: SendDeps, request: SweepToSend): Promise<SentSweep> {
+  deps.onProgress?.('validating');
+  if (!isHex(request.fromPublicKey, 33)) {
+    throw new ValidationError('fromPublicKey', 'must be a 33-byte compressed public key in hex');
+  }
+  if (request.fromPublicKey.toLowerCase() !== deps.key.publicKey.toLowerCase()) {
+    throw new ValidationError('fromPublicKey', "is not the signing key's public key");
+  }
+  try {
+    if (parseAddress(request.toAddress).type === 'P2C') {
+      throw new ValidationError('toAddress', 'is a contract address; sweep to an asset address');
+    }
+  } catch (e) {
+    if (e instanceof ValidationError) throw e;
+    throw new ValidationError('toAddress', (e as Error).message);
+  }
+  if (request.gasPrice !== undefined && amountOf('gasPrice', request.gasPrice) < DEFAULT_GAS_PRICE) {
+    throw new ValidationError('gasPrice', `must be at least ${DEFAULT_GAS_PRICE} atto`);
+  }
+  if (!deps.client.buildSweep) throw new Error('sendSweep needs a client with buildSweep');
+  throwIfAborted(deps.signal);
+
+  deps.onProgress?.('building');
+  const built = await deps.client.buildSweep(
+    {
+      fromPublicKey: request.fromPublicKey,
+      toAddress: request.toAddress,
+      ...(request.gasPrice !== undefined ? { gasPrice: String(request.gasPrice) } : {}),
+    },
+    deps.signal ? { signal: deps.signal } : undefined,
+  );
+  deps.onProgress?.('verifying');
+  const sweep: VerifiedSweep = verifySweep(
+    {
+      fromPublicKey: request.fromPublicKey,
+      toAddress: request.toAddress,
+      ...(request.gasPrice !== undefined ? { gasPrice: request.gasPrice } : {}),
+    },
+    built.unsignedTxs,
+    {
+      ...deps.verify,
+      ...(built.fromGroup !== undefined ? { fromGroup: built.fromGroup } : {}),
+    },
+  );
+  throwIfAborted(deps.signal);
+  // One confirmation covers the set; every transaction is signed with one read of the key, then each
+  // is submitted in order.
+  const signed = await confirmAndSign(deps, sweep.txs, sweepConfirmation(sweep, deps.confirmation));
+  deps.onProgress?.('submitting');
+  const sent: SentTransfer[] = [];
+  for (const [i, tx] of sweep.txs.entries()) {
+    try {
+      sent.push(await submitSigned(deps.client, tx, signed.signatures[i] as string));
+    } catch (error) {
+      if (sent.length === 0) throw error;
+      throw new SweepIncompleteError(sent, i, sweep.txs.length, error);
+    }
+  }
+  return {
+    toAddress: sweep.toAddress,
+    txs: sent,
+    totalSwept: sweep.totalSwept,
+    totalFee: sweep.totalFee,
+    confirmationSkipped: signed.confirmationSkipped,
+  };
+}

@@ -1,0 +1,408 @@
+import type { ArtifactRegistry, ResolvedContract } from '../artifacts';
+import { errorMessage } from '../util/errors';
+import { Emitter, type Disposable, type Event } from '../util/emitter';
+import {
+  callContracts,
+  fetchEventsFrom,
+  type ContractEvent,
+  type ContractState,
+  type GatewayClient,
+  type RequestOptions,
+} from '../gateway';
+import type { Logger } from '../util/log';
+import {
+  EventFeed,
+  MAX_FEED_EVENTS,
+  olderWindow,
+  problemBadge,
+  resolveWatched,
+  type WatchedContract,
+} from './watchedContracts';
+
+/** What the model needs from its host: the client, the artifacts and the profile's settings. */
+export interface WatchedContractsModelDeps {
+  readonly log: Logger;
+  client(): GatewayClient | undefined;
+  registry(): Promise<ArtifactRegistry>;
+  network(): string | undefined;
+  pageSize(): number;
+  /** The clock (tests move it); default Date.now. */
+  now?(): number;
+}
+
+/** A look at data older than this reads it again (the person is waiting for it now). */
+export const LOOK_STALE_MS = 30_000;
+
+export interface StateEntry {
+  state?: ContractState;
+  /** Results of the contract's zero-argument getters (through one multicall). */
+  getters?: { name: string; value: string; type: string }[];
+  error?: string;
+  errorBadge?: string;
+  loading?: Promise<void>;
+  /** When the state shown was read (ms): the view says its age once it is not fresh. */
+  readAt?: number;
+}
+
+/**
+ * The data of the Watched Contracts view, as one observable model (no VS Code): the watch list, each
+ * contract's state and getters, its event feed (newest first, Load more with the server's cursors) and
+ * the watcher's deliveries. New events re-read the state, so what is shown never disagrees with itself.
+ * `onDidChange` fires after every change; the tree maps the model and re-renders.
+ */
+export class WatchedContractsModel implements Disposable {
+  private readonly changed = new Emitter<undefined>();
+  readonly onDidChange: Event<undefined> = this.changed.event;
+  private list: WatchedContract[] = [];
+  private readonly states = new Map<string, StateEntry>();
+  private readonly feeds = new Map<string, EventFeed<ContractEvent>>();
+  private readonly feedLoads = new Map<string, Promise<void>>();
+  private readonly feedErrors = new Map<string, string>();
+  /** When each loaded feed was last known to hold every event up to the contract's count (ms). */
+  private readonly feedCheckedAt = new Map<string, number>();
+
+  constructor(private readonly deps: WatchedContractsModelDeps) {}
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** When the events listed were last known complete (a load, a refresh, a watcher delivery or check). */
+  eventsCheckedAt(address: string): number | undefined {
+    return this.feeds.get(address)?.loaded ? this.feedCheckedAt.get(address) : undefined;
+  }
+
+  /**
+   * The watcher read the contract's count and found nothing new (or delivered what was): a loaded feed
+   * is complete as of now. (Its glue forwards `EventWatcher.onPolled` here.)
+   */
+  watcherChecked(address: string, count: number): void {
+    const f = this.feeds.get(address);
+    if (!f?.loaded || count > (f.count ?? 0)) return;
+    this.feedCheckedAt.set(address, this.now());
+    this.changed.fire(undefined);
+  }
+
+  /**
+   * A person looks at a contract's State or Events (expanded it, came back to the window): what is
+   * older than {@link LOOK_STALE_MS} is read again now, at the user's priority. Fresh data costs nothing.
+   */
+  async looked(address: string, part: 'state' | 'events'): Promise<void> {
+    if (!this.list.some((w) => w.address === address)) return;
+    const now = this.now();
+    const old = (at: number | undefined) => at === undefined || now - at >= LOOK_STALE_MS;
+    if (part === 'state') {
+      const entry = this.states.get(address);
+      if (entry?.state && !entry.loading && old(entry.readAt)) await this.loadStates([address], true, 'user');
+      return;
+    }
+    if (
+      this.feeds.get(address)?.loaded &&
+      !this.feedLoads.has(address) &&
+      old(this.feedCheckedAt.get(address))
+    )
+      await this.refreshEvents(address).catch((e: unknown) => {
+        this.feedErrors.set(address, errorMessage(e));
+        this.changed.fire(undefined);
+      });
+  }
+
+  /**
+   * Another view read the contract's event count (Show Latest Events): when it is ahead of a loaded
+   * feed, the feed reads the events it misses from its own cursor, so the two never disagree.
+   */
+  async noteEventCount(address: string, count: number): Promise<void> {
+    const f = this.feeds.get(address);
+    if (!f?.loaded || count <= (f.count ?? 0)) return;
+    await this.refreshEvents(address, count).catch((e: unknown) => {
+      this.feedErrors.set(address, errorMessage(e));
+      this.changed.fire(undefined);
+    });
+  }
+
+  stateOf(address: string): StateEntry | undefined {
+    return this.states.get(address);
+  }
+
+  /** The feed of a contract, created empty (not loaded) on first use. */
+  feed(address: string): EventFeed<ContractEvent> {
+    let f = this.feeds.get(address);
+    if (!f) {
+      f = new EventFeed<ContractEvent>(address);
+      this.feeds.set(address, f);
+    }
+    return f;
+  }
+
+  feedIfAny(address: string): EventFeed<ContractEvent> | undefined {
+    return this.feeds.get(address);
+  }
+
+  feedError(address: string): string | undefined {
+    return this.feedErrors.get(address);
+  }
+
+  /** Something outside the data changed (the artifacts): listeners re-render from what is held. */
+  touch(): void {
+    this.changed.fire(undefined);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  /** The watch list changed (add, remove, profile switch): forget data of contracts no longer listed. */
+  setList(list: readonly WatchedContract[]): void {
+    this.list = [...list];
+    const keep = new Set(list.map((w) => w.address));
+    for (const map of [this.states, this.feeds, this.feedLoads, this.feedErrors, this.feedCheckedAt] as Map<
+      string,
+      unknown
+    >[])
+      for (const k of [...map.keys()]) if (!keep.has(k)) map.delete(k);
+    this.changed.fire(undefined);
+  }
+
+  get watched(): readonly WatchedContract[] {
+    return this.list;
+  }
+
+  /** Everything cached is dropped (another profile or chain): the next render reads afresh. */
+  resetData(): void {
+    this.states.clear();
+    this.feeds.clear();
+    this.feedLoads.clear();
+    this.feedErrors.clear();
+    this.feedCheckedAt.clear();
+    this.changed.fire(undefined);
+  }
+
+  private requireClient(): GatewayClient {
+    const c = this.deps.client();
+    if (!c) throw new Error('No gateway profile is active. Run "Alephium: Add Profile".');
+    return c;
+  }
+
+  async resolved(address: string): Promise<ResolvedContract | undefined> {
+    const w = this.list.find((x) => x.address === address);
+    if (!w) return undefined;
+    const registry = await this.deps.registry();
+    return resolveWatched(registry, w, this.states.get(address)?.state?.codeHash, this.deps.network());
+  }
+
+  /**
+   * Loads (or reloads, with `fresh`) the state and getters of some contracts; getters share multicalls.
+   * A fresh read is background work unless a person is looking at it (`priority: 'user'`).
+   */
+  loadStates(
+    addresses: readonly string[],
+    fresh = false,
+    priority: 'user' | 'background' = fresh ? 'background' : 'user',
+  ): Promise<void> {
+    const todo = addresses.filter(
+      (a) => fresh || (!this.states.get(a)?.state && !this.states.get(a)?.loading),
+    );
+    const pending = addresses.map((a) => this.states.get(a)?.loading).filter((p): p is Promise<void> => !!p);
+    if (todo.length === 0) return Promise.all(pending).then(() => undefined);
+    const run = this.readStates(todo, fresh, priority);
+    for (const a of todo) this.states.set(a, { ...this.states.get(a), loading: run });
+    return Promise.all([run, ...pending]).then(() => undefined);
+  }
+
+  private async readStates(
+    addresses: readonly string[],
+    fresh: boolean,
+    priority: 'user' | 'background',
+  ): Promise<void> {
+    let client: GatewayClient;
+    try {
+      client = this.requireClient();
+    } catch (e) {
+      for (const a of addresses) this.states.set(a, { error: errorMessage(e), errorBadge: problemBadge(e) });
+      this.changed.fire(undefined);
+      return;
+    }
+    // A re-read after new events, or the listing's read for drift badges, is background work: user
+    // actions go first (and it does not colour the status bar as if the user had sent it). The ledger
+    // counts it for the watched contracts (a user-priority read counts as the user's).
+    const options: RequestOptions = { ...(fresh ? { fresh: true } : {}), priority, purpose: 'contracts' };
+    await Promise.all(
+      addresses.map(async (a) => {
+        try {
+          const state = await client.getContractState(a, options);
+          this.states.set(a, { ...this.states.get(a), state, loading: undefined, readAt: this.now() });
+          delete this.states.get(a)!.error;
+          delete this.states.get(a)!.errorBadge;
+        } catch (e) {
+          this.states.set(a, { error: errorMessage(e), errorBadge: problemBadge(e) });
+        }
+      }),
+    );
+    // The getters go with the state they belong to: a background re-read's multicall is background too.
+    await this.readGetters(client, addresses, options);
+    this.changed.fire(undefined);
+  }
+
+  /**
+   * Zero-argument methods with returns (getters) read through multicall: one request for up to 20
+   * calls, which matters on a 5 requests/s plan. The artifact does not say which methods are public,
+   * so a getter the node refuses is simply left out (and logged).
+   */
+  private async readGetters(
+    client: GatewayClient,
+    addresses: readonly string[],
+    options: RequestOptions,
+  ): Promise<void> {
+    const registry = await this.deps.registry();
+    const calls: { address: string; name: string; type: string; methodIndex: number; group: number }[] = [];
+    for (const a of addresses) {
+      const w = this.list.find((x) => x.address === a);
+      const entry = this.states.get(a);
+      if (!w || !entry?.state) continue;
+      const resolved = resolveWatched(registry, w, entry.state.codeHash, this.deps.network());
+      // Calling by index into a drifted artifact would call some other method.
+      if (!resolved.artifact || resolved.drift.status === 'drift') continue;
+      resolved.artifact.functions.forEach((fn, methodIndex) => {
+        if (fn.paramTypes.length === 0 && fn.returnTypes.length === 1)
+          calls.push({ address: a, name: fn.name, type: fn.returnTypes[0]!, methodIndex, group: w.group });
+      });
+    }
+    if (calls.length === 0) return;
+    const outcomes = await callContracts(
+      client,
+      calls.map((c) => ({ address: c.address, group: c.group, methodIndex: c.methodIndex, args: [] })),
+      options,
+    );
+    const byAddress = new Map<string, { name: string; value: string; type: string }[]>();
+    outcomes.forEach((o, i) => {
+      const c = calls[i]!;
+      if (!o.ok) {
+        this.deps.log.debug(`getter ${c.name} of ${c.address}: ${errorMessage(o.error)}`);
+        return;
+      }
+      const v = o.result.returns[0];
+      const value =
+        v === undefined
+          ? ''
+          : typeof v.value === 'string' || typeof v.value === 'boolean'
+            ? String(v.value)
+            : JSON.stringify(v.value);
+      const list = byAddress.get(c.address) ?? [];
+      list.push({ name: c.name, value, type: c.type });
+      byAddress.set(c.address, list);
+    });
+    for (const a of addresses) {
+      const entry = this.states.get(a);
+      if (entry) entry.getters = byAddress.get(a) ?? [];
+    }
+  }
+
+  /** The latest page of events (start = count - pageSize), paged with nextStart up to the count. */
+  loadLatestEvents(address: string): Promise<void> {
+    const running = this.feedLoads.get(address);
+    if (running) return running;
+    const run = (async () => {
+      try {
+        const client = this.requireClient();
+        const count = await client.getContractEventCount(address);
+        const start = Math.max(0, count - this.deps.pageSize());
+        // A window of n offsets holds at most n events, however the server pages it.
+        const slice = await fetchEventsFrom(client, address, start, {
+          until: count,
+          pageSize: this.deps.pageSize(),
+          maxEvents: Math.max(1, count - start),
+        });
+        this.feed(address).setLatest({
+          events: slice.events,
+          nextStart: Math.max(slice.nextStart, start),
+          count,
+          start,
+        });
+        this.feedCheckedAt.set(address, this.now());
+        this.feedErrors.delete(address);
+      } catch (e) {
+        this.feedErrors.set(address, errorMessage(e));
+      } finally {
+        this.feedLoads.delete(address);
+        this.changed.fire(undefined);
+      }
+    })();
+    this.feedLoads.set(address, run);
+    return run;
+  }
+
+  /** "Load more…": the window of offsets before the oldest loaded one. A load in progress is reused. */
+  loadMore(address: string): Promise<number> {
+    const running = this.feedLoads.get(address);
+    if (running) return running.then(() => 0);
+    const f = this.feed(address);
+    if (!f.loaded) return this.loadLatestEvents(address).then(() => f.size);
+    const end = f.olderEnd;
+    if (end === undefined) return Promise.resolve(0);
+    let added = 0;
+    const run = (async () => {
+      try {
+        const client = this.requireClient();
+        const { start, until } = olderWindow(end, this.deps.pageSize());
+        const slice = await fetchEventsFrom(client, address, start, {
+          until,
+          pageSize: this.deps.pageSize(),
+          maxEvents: Math.max(1, until - start),
+        });
+        added = f.addOlder(slice.events, start);
+      } catch (e) {
+        this.feedErrors.set(address, errorMessage(e));
+      } finally {
+        this.feedLoads.delete(address);
+        this.changed.fire(undefined);
+      }
+    })();
+    this.feedLoads.set(address, run);
+    return run.then(() => added);
+  }
+
+  /**
+   * A user refresh of one loaded feed: reads current-count and fetches from the feed's nextStart only
+   * if it grew (the same rule as polling, at user priority). At most a feed's worth of events is read;
+   * when more are waiting, the count is not taken, so the next refresh continues from the cursor.
+   */
+  async refreshEvents(address: string, knownCount?: number): Promise<number> {
+    const f = this.feeds.get(address);
+    if (!f?.loaded) return 0;
+    await this.feedLoads.get(address);
+    const client = this.requireClient();
+    const count = knownCount ?? (await client.getContractEventCount(address));
+    const checkedAt = this.now();
+    if (count <= (f.count ?? 0)) {
+      this.feedCheckedAt.set(address, checkedAt);
+      this.changed.fire(undefined);
+      return 0;
+    }
+    const slice = await fetchEventsFrom(client, address, f.nextStart ?? 0, {
+      until: count,
+      pageSize: 100,
+      maxEvents: MAX_FEED_EVENTS,
+    });
+    const complete = slice.nextStart >= count || slice.events.length < MAX_FEED_EVENTS;
+    const added = f.addNewer(slice.events, { nextStart: slice.nextStart, ...(complete ? { count } : {}) });
+    if (complete) this.feedCheckedAt.set(address, checkedAt);
+    this.changed.fire(undefined);
+    // New events may have changed the state shown beside them.
+    if (added > 0 && this.states.get(address)?.state) void this.loadStates([address], true);
+    return added;
+  }
+
+  /**
+   * Events from the watcher (each once): shown at once in a loaded feed. New events mean the contract's
+   * state may have changed, so a state that is shown is read again (one state read and one getters
+   * multicall per growth, at background priority), or the view would show an event beside the old state.
+   */
+  addWatcherEvents(address: string, events: readonly ContractEvent[]): void {
+    if (events.length === 0) return;
+    const f = this.feeds.get(address);
+    // The watcher delivers everything up to the count it just read: the feed is complete as of now.
+    if (f?.loaded) this.feedCheckedAt.set(address, this.now());
+    if (f?.loaded && f.addNewer(events) > 0) this.changed.fire(undefined);
+    if (this.states.get(address)?.state) void this.loadStates([address], true);
+  }
+}

@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import { errorMessage, isUserCancelled } from '../core/util/errors';
+import type { Logger } from '../core/util/log';
+import { inert } from '../core/text/inert';
+import { CommandIds, type CommandId } from '../constants';
+import { showError } from './notify';
+
+export interface CommandContext {
+  readonly log: Logger;
+  /** Runs text through the redactor; every message shown to the user goes through it. */
+  readonly redact: (text: string) => string;
+}
+
+/**
+ * Set on the argument object of a command a person starts from the editor (a CodeLens, a hover link):
+ * like a tree element or the palette, a failure is shown once as this extension's toast and not
+ * rethrown, since VS Code would add a second error of its own.
+ */
+export const FROM_EDITOR = 'fromEditor';
+
+/**
+ * Whether a person started the command from the UI with an argument: a tree element of this extension's
+ * views (a `kind` and an `id` or `txId`) or an editor gesture (FROM_EDITOR). Automation's argument
+ * objects are neither.
+ */
+function startedFromUi(arg: unknown): boolean {
+  if (typeof arg !== 'object' || arg === null) return false;
+  const a = arg as Record<string, unknown>;
+  if (a[FROM_EDITOR] === true) return true;
+  return typeof a.kind === 'string' && (typeof a.id === 'string' || typeof a.txId === 'string');
+}
+
+/**
+ * Registers a command with the extension's house rules: the failure of a command is logged and shown
+ * with a "Show Logs" action, a user cancellation ends quietly, and the result is returned to callers
+ * of `executeCommand` (tests and automation use that).
+ */
+export function registerCommand(
+  ctx: CommandContext,
+  id: CommandId,
+  handler: (...args: unknown[]) => unknown,
+): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      if (isUserCancelled(error)) {
+        ctx.log.debug(`${id}: cancelled`);
+        return undefined;
+      }
+      const message = ctx.redact(errorMessage(error));
+      ctx.log.error(`${id}: ${message}`);
+      // The message holds outside text (a gateway's detail, a name from the workspace): shown inert.
+      void showError(inert`${message}`, 'Show Logs').then((choice) => {
+        if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
+      });
+      // Callers that pass arguments (automation, keybindings with args, tests) get the failure too. From
+      // the palette (no arguments) or a view's menu (a tree element) it is not rethrown: the toast says
+      // it, and VS Code would add a second error of its own on top of it.
+      if (args.length > 0 && args[0] !== undefined && !startedFromUi(args[0])) throw error;
+      return undefined;
+    }
+  });
+}

@@ -1,0 +1,189 @@
+import * as vscode from 'vscode';
+import type { ConnectionProfile, Plan } from '../core/gateway';
+import type { ProxySettings } from '../core/gateway';
+import { networkNameProblem } from '../core/gateway/profile';
+
+/** The one place that reads settings. Everything else gets plain values from here. */
+export const SECTION = 'alephium';
+
+export interface ProfileSetting {
+  readonly name: string;
+  readonly kind: 'gateway' | 'node';
+  readonly baseUrl: string;
+  readonly slug?: string;
+  readonly network: string;
+  readonly plan?: Plan;
+  readonly requestsPerSecond?: number;
+  readonly requestsPerMonth?: number;
+}
+
+export type UnfocusedPolling = 'continue' | 'slow' | 'pause';
+
+function section(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SECTION);
+}
+
+export function profiles(): ProfileSetting[] {
+  const raw = section().get<unknown>('profiles');
+  return Array.isArray(raw) ? raw.filter(isProfileSetting) : [];
+}
+
+/**
+ * A profile as settings may hold it. The network name is checked here too (core/gateway/profile.ts owns
+ * the rule): it names the deployments file, and a profile from a cloned workspace must not be able to
+ * name a path with it. A profile that fails is not offered at all; its URL is checked when it is used.
+ */
+function isProfileSetting(value: unknown): value is ProfileSetting {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.name === 'string' &&
+    typeof v.baseUrl === 'string' &&
+    (v.kind === 'gateway' || v.kind === 'node') &&
+    networkNameProblem(v.network) === undefined
+  );
+}
+
+/**
+ * Whether the profile of this name is the one this workspace's settings define (a cloned repository's
+ * `.vscode/settings.json`), which people should know before their API key is sent where it points.
+ * In an untrusted workspace those settings are ignored, so nothing comes from it.
+ */
+export function profileComesFromWorkspace(name: string): boolean {
+  if (!vscode.workspace.isTrusted) return false;
+  const fromWorkspace = section().inspect<unknown>('profiles')?.workspaceValue;
+  return Array.isArray(fromWorkspace) && fromWorkspace.some((p) => isProfileSetting(p) && p.name === name);
+}
+
+/**
+ * Why the settings' profile of this name is not used, when an entry of that name exists but is not a
+ * valid profile (e.g. a network name that is not a plain word): said instead of "no profile".
+ */
+export function unusableProfileProblem(name: string): string | undefined {
+  const raw = section().get<unknown>('profiles');
+  if (!Array.isArray(raw)) return undefined;
+  const entry = raw.find(
+    (p): p is Record<string, unknown> =>
+      typeof p === 'object' && p !== null && (p as { name?: unknown }).name === name,
+  );
+  if (!entry || isProfileSetting(entry)) return undefined;
+  if (typeof entry.baseUrl !== 'string') return 'its baseUrl is missing';
+  if (entry.kind !== 'gateway' && entry.kind !== 'node') return 'its kind must be "gateway" or "node"';
+  return `its network ${networkNameProblem(entry.network) ?? 'is not valid'}`;
+}
+
+export function activeProfileName(): string | undefined {
+  return section().get<string>('activeProfile') || undefined;
+}
+
+export function activeProfile(): ProfileSetting | undefined {
+  const all = profiles();
+  const name = activeProfileName();
+  return all.find((p) => p.name === name) ?? (name ? undefined : all[0]);
+}
+
+/** The core's connection profile for a setting (validated by the client when it is built). */
+export function toConnectionProfile(p: ProfileSetting): ConnectionProfile {
+  const limits = {
+    ...(p.requestsPerSecond ? { perSecond: p.requestsPerSecond } : {}),
+    ...(p.requestsPerMonth ? { perMonth: p.requestsPerMonth } : {}),
+  };
+  if (p.kind === 'node') return { kind: 'node', baseUrl: p.baseUrl, network: p.network, limits };
+  return {
+    kind: 'gateway',
+    baseUrl: p.baseUrl,
+    slug: p.slug ?? '',
+    network: p.network,
+    plan: p.plan ?? 'free',
+    limits,
+  };
+}
+
+/** Where profiles are written: the workspace when it defines them (as `npm start` does), else the user. */
+function profilesTarget(): vscode.ConfigurationTarget {
+  const inspected = section().inspect('profiles');
+  return inspected?.workspaceValue !== undefined
+    ? vscode.ConfigurationTarget.Workspace
+    : vscode.ConfigurationTarget.Global;
+}
+
+export async function saveProfiles(next: readonly ProfileSetting[]): Promise<void> {
+  await section().update('profiles', next, profilesTarget());
+}
+
+export async function setActiveProfile(name: string): Promise<void> {
+  const inspected = section().inspect('activeProfile');
+  const target =
+    inspected?.workspaceValue !== undefined
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+  await section().update('activeProfile', name, target);
+}
+
+export function requiredConfirmations(): number {
+  return Math.max(1, section().get<number>('transactions.confirmations', 1));
+}
+
+export function notFoundGraceSeconds(): number {
+  return Math.max(16, section().get<number>('transactions.notFoundGraceSeconds', 64));
+}
+
+/**
+ * Turning this off is an explicit choice in the user's own settings; it is never turned off implicitly,
+ * and never by a workspace: a cloned repository's .vscode/settings.json must not switch off the
+ * confirmation before signing, so only the user (global) value counts.
+ */
+export function confirmBeforeSigning(): boolean {
+  return section().inspect<boolean>('transactions.confirmBeforeSigning')?.globalValue ?? true;
+}
+
+export function mutableCacheSeconds(): number {
+  return Math.min(15, Math.max(5, section().get<number>('cache.mutableSeconds', 10)));
+}
+
+export function watchIntervalSeconds(): number | undefined {
+  const v = section().get<number>('watch.intervalSeconds', 0);
+  return v > 0 ? Math.max(16, v) : undefined;
+}
+
+export function watchMonthlyShare(): number {
+  return Math.min(100, Math.max(1, section().get<number>('watch.monthlySharePercent', 50)));
+}
+
+export function unfocusedPolling(): UnfocusedPolling {
+  return section().get<UnfocusedPolling>('watch.whenUnfocused', 'slow');
+}
+
+export function notifyEvents(): string[] {
+  return section().get<string[]>('watch.notifyEvents', []);
+}
+
+export function eventPageSize(): number {
+  return Math.min(100, Math.max(1, section().get<number>('events.pageSize', 25)));
+}
+
+/** VS Code's own proxy settings, handed to the core transport. */
+export function proxySettings(): ProxySettings | undefined {
+  const http = vscode.workspace.getConfiguration('http');
+  const url = http.get<string>('proxy');
+  if (!url) return undefined;
+  const authorization = http.get<string>('proxyAuthorization') ?? undefined;
+  return {
+    url,
+    strictSSL: http.get<boolean>('proxyStrictSSL', true),
+    ...(authorization ? { authorization } : {}),
+    noProxy: http.get<string[]>('noProxy', []),
+  };
+}
+
+/** Settings whose change means the client must be rebuilt (others are read live). */
+export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
+  return (
+    e.affectsConfiguration(`${SECTION}.profiles`) ||
+    e.affectsConfiguration(`${SECTION}.activeProfile`) ||
+    e.affectsConfiguration(`${SECTION}.cache`) ||
+    e.affectsConfiguration('http.proxy') ||
+    e.affectsConfiguration('http.proxyStrictSSL') ||
+    e.affectsConfiguration('http.noProxy')
+  );
+}

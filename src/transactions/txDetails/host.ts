@@ -1,0 +1,437 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { decodeEvent } from '../../core/artifacts';
+import { errorMessage } from '../../core/util/errors';
+import type { EventByTxId, TxDetails, TxStatus } from '../../core/gateway';
+import type { Logger } from '../../core/util/log';
+import { groupsOfUnsignedTx, txIdFromUnsignedTx } from '../../core/protocol';
+import { checkUnsignedTx, type DecodeCheck } from '../../core/signing/decodeCheck';
+import { buildTxDetailsModel, shortTxId, type DecodedEventLike } from '../../core/tracking/txDetailsModel';
+import {
+  TX_DETAILS_VIEW_TYPE,
+  adoptPageState,
+  parseTxDetailsState,
+  parseWebviewMessage,
+  type HostToWebviewMessage,
+  type TxDetailsModel,
+  type TxDetailsState,
+} from './protocol';
+import * as config from '../../platform/config';
+import type { ConnectionManager } from '../../platform/connection';
+import { DisposableBase } from '../../platform/lifecycle';
+import type { TrackedTransactions } from '../trackedTransactions';
+
+export type EventDecoder = (event: EventByTxId) => DecodedEventLike | undefined;
+
+export interface TxDetailsDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly connection: ConnectionManager;
+  readonly store: TrackedTransactions;
+  readonly log: Logger;
+  readonly redact: (text: string) => string;
+  /** Names events with the workspace's artifacts, as the Watched Contracts view does. */
+  readonly eventDecoder: () => Promise<EventDecoder>;
+}
+
+/** What the last panel showed: for the extension's API (tests), never anything secret. */
+export interface TxDetailsSnapshot {
+  readonly txId: string;
+  readonly html: string;
+  readonly model?: TxDetailsModel;
+  /** The page's own rendered text, reported back after each render. */
+  readonly text?: string;
+  /** Every message posted to the page, as JSON. */
+  readonly posted: readonly string[];
+}
+
+const TXID_RE = /^[0-9a-f]{64}$/;
+
+function validGroup(g: unknown): number | undefined {
+  return typeof g === 'number' && Number.isInteger(g) && g >= 0 && g <= 3 ? g : undefined;
+}
+
+/**
+ * The state of a panel VS Code revives after a reload: what its page kept, so it is parsed exactly and
+ * bounded (shared/txDetailsProtocol.ts). An unsigned transaction is kept only when its bytes are the
+ * transaction the panel is about (their txId), as Decode Unsigned Transaction opened it; otherwise the
+ * panel shows the txId as a transaction.
+ */
+export function revivedState(raw: unknown): TxDetailsState | undefined {
+  const state = parseTxDetailsState(raw);
+  if (!state?.unsignedTx || txIdFromUnsignedTx(state.unsignedTx) === state.txId) return state;
+  const { unsignedTx: _dropped, ...rest } = state;
+  return rest;
+}
+
+/** Normalises what arrives from commands (a pasted transaction, a txId and its groups). */
+export function toState(value: unknown): TxDetailsState | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const txId = typeof v.txId === 'string' ? v.txId.trim().toLowerCase() : '';
+  if (!TXID_RE.test(txId)) return undefined;
+  const fromGroup = validGroup(v.fromGroup);
+  const toGroup = validGroup(v.toGroup);
+  return {
+    txId,
+    ...(fromGroup !== undefined ? { fromGroup } : {}),
+    ...(toGroup !== undefined ? { toGroup } : {}),
+    ...(v.showRaw === true ? { showRaw: true } : {}),
+    ...(typeof v.unsignedTx === 'string' && /^[0-9a-fA-F]+$/.test(v.unsignedTx)
+      ? { unsignedTx: v.unsignedTx }
+      : {}),
+  };
+}
+
+/**
+ * Owns the transaction details panels (one per txId) and revives them after a reload. Each panel gets
+ * its model by message; the HTML carries no chain data at all, and the page renders text only.
+ */
+export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPanelSerializer {
+  private readonly panels = new Map<string, TxDetailsPanel>();
+  private last: TxDetailsSnapshot | undefined;
+
+  constructor(private readonly deps: TxDetailsDeps) {
+    super();
+    this.register(vscode.window.registerWebviewPanelSerializer(TX_DETAILS_VIEW_TYPE, this));
+    this.register({
+      dispose: () => {
+        for (const p of [...this.panels.values()]) p.dispose();
+      },
+    });
+  }
+
+  show(state: TxDetailsState): TxDetailsPanel {
+    const existing = this.panels.get(state.txId);
+    if (existing) {
+      existing.reveal();
+      void existing.load();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      TX_DETAILS_VIEW_TYPE,
+      `Tx ${shortTxId(state.txId)}`,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      this.options(),
+    );
+    return this.adopt(panel, state);
+  }
+
+  /** A decoded unsigned transaction: the model is computed by the command (it may hold the gateway's view). */
+  showUnsigned(state: TxDetailsState, check: DecodeCheck): TxDetailsPanel {
+    const panel = this.show(state);
+    panel.setUnsignedCheck(check);
+    return panel;
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, raw: unknown): Promise<void> {
+    const state = revivedState(raw);
+    // Options are not persisted with the panel: apply them again before any HTML is set.
+    panel.webview.options = this.options();
+    if (!state) {
+      panel.dispose();
+      return;
+    }
+    if (this.panels.has(state.txId)) {
+      panel.dispose();
+      return;
+    }
+    this.adopt(panel, state);
+  }
+
+  snapshot(): TxDetailsSnapshot | undefined {
+    return this.last && { ...this.last, posted: [...this.last.posted] };
+  }
+
+  /** @internal for panels */
+  record(update: Partial<TxDetailsSnapshot> & { txId: string }): void {
+    const base =
+      this.last?.txId === update.txId ? this.last : { txId: update.txId, html: '', posted: [] as string[] };
+    this.last = { ...base, ...update, posted: update.posted ?? base.posted };
+  }
+
+  /** @internal for panels */
+  forget(txId: string, panel: TxDetailsPanel): void {
+    if (this.panels.get(txId) === panel) this.panels.delete(txId);
+  }
+
+  get details(): TxDetailsDeps {
+    return this.deps;
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview'),
+        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
+      ],
+    };
+  }
+
+  private adopt(panel: vscode.WebviewPanel, state: TxDetailsState): TxDetailsPanel {
+    const host = new TxDetailsPanel(panel, state, this);
+    this.panels.set(state.txId, host);
+    return host;
+  }
+
+  /** The decoder for this load; without one (it failed), system events still decode by index. */
+  async eventDecoder(): Promise<EventDecoder> {
+    try {
+      return await this.deps.eventDecoder();
+    } catch (error) {
+      this.deps.log.warn(`Event decoder unavailable: ${errorMessage(error)}`);
+      return (event) => decodeEvent(event, undefined, {});
+    }
+  }
+}
+
+/** A page older than this is read again when the person looks at it. */
+const LOOK_STALE_MS = 30_000;
+
+function isPendingKind(kind: TxDetailsModel['status']['kind']): boolean {
+  return kind === 'not-found-yet' || kind === 'mempool' || kind === 'confirming' || kind === 'unknown';
+}
+
+function isPending(status: TxStatus, required: number): boolean {
+  if (status.type === 'MemPooled' || status.type === 'TxNotFound') return true;
+  if (status.type === 'Confirmed')
+    return (
+      Math.min(status.chainConfirmations, status.fromGroupConfirmations, status.toGroupConfirmations) <
+      required
+    );
+  return false;
+}
+
+/** One panel: HTML with a strict CSP, a model posted by message, reloaded while the tx is pending. */
+export class TxDetailsPanel extends DisposableBase {
+  private state: TxDetailsState;
+  private model: TxDetailsModel | undefined;
+  private unsignedCheck: DecodeCheck | undefined;
+  private loadSeq = 0;
+  /** When the model on the page was built (ms). */
+  private loadedAt: number | undefined;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly posted: string[] = [];
+
+  constructor(
+    private readonly panel: vscode.WebviewPanel,
+    state: TxDetailsState,
+    private readonly manager: TxDetailsPanels,
+  ) {
+    super();
+    this.state = state;
+    const deps = manager.details;
+    this.register(panel);
+    this.register(
+      panel.onDidDispose(() => {
+        manager.forget(state.txId, this);
+        this.dispose();
+      }),
+    );
+    this.register(
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        // Parsed exactly and bounded; anything else from the page is ignored.
+        const message = parseWebviewMessage(raw);
+        if (!message) return;
+        if (message.type === 'ready') {
+          // Only the raw toggle comes from the page: never the transaction or its bytes.
+          this.state = adoptPageState(this.state, message.state);
+          if (this.model) this.post({ type: 'render', model: this.model, state: this.state });
+          else void this.load();
+        } else if (message.type === 'refresh') {
+          void this.load();
+        } else if (message.type === 'rendered') {
+          this.manager.record({ txId: this.state.txId, text: message.text });
+        }
+      }),
+    );
+    // While the tx is pending the tracker polls; each change it sees reloads this panel. Once the page
+    // shows an outcome, changes (this panel's own count handed to the row) need no reload.
+    this.register(
+      deps.store.onDidChange((txId) => {
+        if (this.model && !isPendingKind(this.model.status.kind)) return;
+        if (txId === undefined || txId === this.state.txId) this.scheduleReload();
+      }),
+    );
+    // Looking at the page again reads it again when what it shows is older than half a minute.
+    this.register(
+      panel.onDidChangeViewState((e) => {
+        if (
+          e.webviewPanel.visible &&
+          this.loadedAt !== undefined &&
+          Date.now() - this.loadedAt >= LOOK_STALE_MS
+        )
+          void this.load();
+      }),
+    );
+    this.register({ dispose: () => this.reloadTimer && clearTimeout(this.reloadTimer) });
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'alephium.svg');
+    panel.webview.html = this.html();
+    this.manager.record({ txId: state.txId, html: panel.webview.html, posted: this.posted });
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  setUnsignedCheck(check: DecodeCheck): void {
+    this.unsignedCheck = check;
+    void this.load();
+  }
+
+  private scheduleReload(): void {
+    if (this.isDisposed || this.state.unsignedTx) return;
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => void this.load(), 250);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const base = this.manager.details.extensionUri;
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(base, 'dist', 'webview', 'txDetails.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(base, 'media', 'txDetails.css'));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      `img-src ${webview.cspSource}`,
+    ].join('; ');
+    // No chain data in the HTML: the page receives the model by message and renders text nodes only.
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>Transaction details</title>
+</head>
+<body>
+<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  private post(message: HostToWebviewMessage): void {
+    if (this.isDisposed) return;
+    this.posted.push(JSON.stringify(message));
+    if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
+    this.manager.record({
+      txId: this.state.txId,
+      posted: this.posted,
+      ...(message.type === 'render' ? { model: message.model } : {}),
+    });
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** Fetches status, details and events, builds the model in the core and posts it. */
+  async load(): Promise<void> {
+    const seq = ++this.loadSeq;
+    const deps = this.manager.details;
+    const txId = this.state.txId;
+    try {
+      let model: TxDetailsModel;
+      let read: TxStatus | undefined;
+      if (this.state.unsignedTx) {
+        const check = this.unsignedCheck ?? checkUnsignedTx(this.state.unsignedTx);
+        model = unsignedModel(check);
+      } else {
+        const client = deps.connection.requireClient();
+        const rec = deps.store.record(txId);
+        const groups = {
+          ...((this.state.fromGroup ?? rec?.fromGroup) !== undefined
+            ? { fromGroup: this.state.fromGroup ?? rec?.fromGroup }
+            : {}),
+          ...((this.state.toGroup ?? rec?.toGroup) !== undefined
+            ? { toGroup: this.state.toGroup ?? rec?.toGroup }
+            : {}),
+        } as { fromGroup?: number; toGroup?: number };
+        const required = rec?.requiredConfirmations ?? config.requiredConfirmations();
+        const status = await client.getTxStatus(txId, groups, { priority: 'user', fresh: true });
+        read = status;
+        const notes: string[] = [];
+        let details: TxDetails | undefined;
+        let events: EventByTxId[] | undefined;
+        if (status.type === 'Confirmed' || status.type === 'Conflicted') {
+          details = await client.getTxDetails(txId, groups, { priority: 'user' }).catch((e: unknown) => {
+            notes.push(`Details could not be loaded: ${deps.redact(errorMessage(e))}`);
+            return undefined;
+          });
+          events = await client.getEventsByTxId(txId, { priority: 'user' }).catch((e: unknown) => {
+            notes.push(`Events could not be loaded: ${deps.redact(errorMessage(e))}`);
+            return undefined;
+          });
+        }
+        const signed = details ? undefined : deps.store.signedBytesOf(txId);
+        const unsigned = details?.unsigned ?? signed;
+        if (
+          (groups.fromGroup === undefined || groups.toGroup === undefined) &&
+          unsigned &&
+          unsigned.inputs.length > 0
+        ) {
+          Object.assign(groups, groupsOfUnsignedTx(unsigned));
+        }
+        const decode = events && events.length > 0 ? await this.manager.eventDecoder() : undefined;
+        model = buildTxDetailsModel({
+          txId,
+          now: Date.now(),
+          status,
+          // The tracker knows the grace period, which a bare TxNotFound does not.
+          ...(rec && status.type === 'TxNotFound' ? { tracked: rec } : {}),
+          requiredConfirmations: required,
+          ...(details ? { details } : {}),
+          ...(signed ? { unsigned: signed } : {}),
+          groups,
+          ...(events ? { events } : {}),
+          ...(decode ? { decodeEvent: decode } : {}),
+          notes,
+        });
+        if (isPending(status, required) && !deps.store.isTracked(txId)) {
+          // Keeps the panel live without a second poller: the tracker's changes reload it.
+          deps.store.track({
+            txId,
+            ...groups,
+            requiredConfirmations: required,
+            label: `Shown ${shortTxId(txId)}`,
+          });
+        }
+      }
+      if (seq !== this.loadSeq || this.isDisposed) return;
+      this.model = model;
+      this.loadedAt = Date.now();
+      // What this page just read is newer than a finished row's count: the row takes it.
+      if (read) deps.store.observeStatus(txId, read);
+      this.panel.title = `${model.kind === 'unsigned' ? 'Unsigned' : 'Tx'} ${shortTxId(txId)}`;
+      this.post({ type: 'render', model, state: this.state });
+    } catch (error) {
+      if (seq !== this.loadSeq) return;
+      const message = deps.redact(errorMessage(error));
+      deps.log.warn(`Transaction details of ${txId}: ${message}`);
+      this.post({ type: 'error', message });
+    }
+  }
+}
+
+/** The model of a pasted unsigned transaction, with what the cross-check found. */
+export function unsignedModel(check: DecodeCheck): TxDetailsModel {
+  const notes = [
+    `txId recomputed from the bytes: ${check.txId}`,
+    check.gateway === 'agrees'
+      ? "The gateway's decoding re-encodes to exactly these bytes."
+      : check.gateway === 'not-asked'
+        ? 'Decoded locally only (the gateway was not asked).'
+        : `Warning: ${check.problems.join('; ')}`,
+    ...(check.decoded.scriptOpt ? ['This transaction runs a script: review it before signing.'] : []),
+  ];
+  return buildTxDetailsModel({
+    kind: 'unsigned',
+    txId: check.txId,
+    now: Date.now(),
+    unsigned: check.decoded,
+    ...(check.groups ? { groups: check.groups } : {}),
+    notes,
+  });
+}

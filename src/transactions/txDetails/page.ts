@@ -1,0 +1,253 @@
+// Browser code of the transaction details webview. Everything from the chain is rendered with
+// textContent (never innerHTML), so a message, token or event field holding markup shows as text.
+import type {
+  HostToWebviewMessage,
+  TxDetailsModel,
+  TxDetailsState,
+  TxOutputView,
+  TxTokenView,
+  WebviewToHostMessage,
+} from './protocol';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHostMessage): void;
+  getState(): unknown;
+  setState(state: TxDetailsState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('root') as HTMLElement;
+let state = vscode.getState() as TxDetailsState | undefined;
+let current: TxDetailsModel | undefined;
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function section(title: string, parent: HTMLElement): HTMLElement {
+  const s = el('section');
+  s.append(el('h2', undefined, title));
+  parent.append(s);
+  return s;
+}
+
+function facts(rows: [string, string | undefined][], parent: HTMLElement): void {
+  const dl = el('dl', 'facts');
+  for (const [key, value] of rows) {
+    if (value === undefined) continue;
+    dl.append(el('dt', undefined, key), el('dd', 'mono', value));
+  }
+  parent.append(dl);
+}
+
+function table(headers: string[], rows: (string | HTMLElement)[][], parent: HTMLElement): void {
+  if (rows.length === 0) {
+    parent.append(el('p', 'muted', 'None.'));
+    return;
+  }
+  const t = el('table');
+  const head = el('tr');
+  for (const h of headers) head.append(el('th', undefined, h));
+  t.append(el('thead'));
+  (t.firstChild as HTMLElement).append(head);
+  const body = el('tbody');
+  for (const row of rows) {
+    const tr = el('tr');
+    for (const cell of row) {
+      const td = el('td', 'mono');
+      if (typeof cell === 'string') td.textContent = cell;
+      else td.append(cell);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  t.append(body);
+  parent.append(t);
+}
+
+function tokensText(tokens: readonly TxTokenView[]): string {
+  return tokens.length === 0 ? '' : tokens.map((t) => `${t.amount} × ${t.id}`).join('\n');
+}
+
+function outputRows(outputs: readonly TxOutputView[]): (string | HTMLElement)[][] {
+  return outputs.map((o) => {
+    const address = el('span');
+    address.append(el('span', undefined, o.address));
+    if (o.isChange) address.append(el('span', 'badge', 'change'));
+    if (o.type && o.type !== 'AssetOutput') address.append(el('span', 'badge', o.type));
+    const extra = el('span');
+    if (o.lockedUntil) extra.append(el('div', undefined, `locked until ${o.lockedUntil}`));
+    if (o.messageHex) extra.append(el('div', undefined, `message (hex): ${o.messageHex}`));
+    if (o.messageText !== undefined)
+      extra.append(el('div', 'message-text', `message (text): ${o.messageText}`));
+    return [
+      String(o.index),
+      address,
+      `${o.amount.alph} ALPH`,
+      `${o.amount.atto} atto`,
+      tokensText(o.tokens),
+      extra,
+    ];
+  });
+}
+
+function setState(next: TxDetailsState): void {
+  state = next;
+  vscode.setState(next);
+}
+
+function render(model: TxDetailsModel): void {
+  current = model;
+  const showRaw = state?.showRaw === true;
+  root.replaceChildren();
+
+  const header = el('header');
+  header.append(el('h1', undefined, model.kind === 'unsigned' ? 'Unsigned transaction' : 'Transaction'));
+  header.append(el('div', 'mono txid', model.txId));
+  const status = el('div', `status status-${model.status.kind}`, model.status.text);
+  status.setAttribute('role', 'status');
+  header.append(status);
+  const actions = el('div', 'actions');
+  if (model.kind === 'transaction') {
+    const refresh = el('button', undefined, 'Refresh');
+    refresh.addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
+    actions.append(refresh);
+  }
+  const rawToggle = el('button', 'secondary', showRaw ? 'Hide raw JSON' : 'Show raw JSON');
+  rawToggle.addEventListener('click', () => {
+    setState({ ...(state ?? { txId: model.txId }), showRaw: !showRaw });
+    if (current) render(current);
+  });
+  actions.append(rawToggle);
+  header.append(actions);
+  root.append(header);
+
+  if (model.notes.length > 0) {
+    const notes = el('ul', 'notes');
+    for (const n of model.notes) notes.append(el('li', undefined, n));
+    root.append(notes);
+  }
+
+  const summary = section('Summary', root);
+  facts(
+    [
+      ['Status', model.status.text],
+      [
+        'Confirmations',
+        model.status.confirmations !== undefined
+          ? `${model.status.confirmations}${model.status.required !== undefined ? ` / ${model.status.required} required` : ''}`
+          : undefined,
+      ],
+      ['Block', model.status.blockHash],
+      ['Chain', model.chain ? `group ${model.chain.fromGroup} → group ${model.chain.toGroup}` : undefined],
+      ['Network id', model.networkId !== undefined ? String(model.networkId) : undefined],
+      ['Gas amount', model.gas ? String(model.gas.amount) : undefined],
+      ['Gas price', model.gas ? `${model.gas.priceAtto} atto` : undefined],
+      [
+        'Fee',
+        model.gas ? `${model.gas.fee.alph} ALPH (${model.gas.fee.atto} atto) = gas × price` : undefined,
+      ],
+      ['Script', model.hasScript ? 'yes' : 'no'],
+      [
+        'Script execution',
+        model.scriptExecutionOk === undefined ? undefined : model.scriptExecutionOk ? 'ok' : 'failed',
+      ],
+    ],
+    summary,
+  );
+
+  const balances = section('Balance changes', root);
+  table(
+    ['Address', 'ALPH', 'atto', 'Tokens'],
+    model.balanceChanges.map((b) => [b.address, b.alph, b.atto, tokensText(b.tokens)]),
+    balances,
+  );
+  if (model.balanceNote) balances.append(el('p', 'muted', model.balanceNote));
+
+  table(
+    ['#', 'Address', 'Unlock', 'Output reference'],
+    model.inputs.map((i, n) => [String(n), i.address ?? '(not revealed)', i.unlockType, i.outputRefKey]),
+    section(`Inputs (${model.inputs.length})`, root),
+  );
+  table(
+    ['#', 'Address', 'ALPH', 'atto', 'Tokens', 'Lock / message'],
+    outputRows(model.outputs),
+    section(`Outputs (${model.outputs.length})`, root),
+  );
+  if (model.contractInputs.length > 0 || model.kind === 'transaction') {
+    table(
+      ['Output reference'],
+      model.contractInputs.map((k) => [k]),
+      section(`Contract inputs (${model.contractInputs.length})`, root),
+    );
+    table(
+      ['#', 'Address', 'ALPH', 'atto', 'Tokens', 'Lock / message'],
+      outputRows(model.generatedOutputs),
+      section(`Generated outputs (${model.generatedOutputs.length})`, root),
+    );
+  }
+
+  const events = section(`Events (${model.events.length})`, root);
+  if (model.events.length === 0) events.append(el('p', 'muted', 'None.'));
+  for (const e of model.events) {
+    const box = el('div', 'event');
+    box.append(el('h3', undefined, `${e.name} (index ${e.eventIndex})`));
+    box.append(el('div', 'mono muted', e.contractAddress));
+    if (e.warning) box.append(el('p', 'warning', e.warning));
+    table(
+      ['Field', 'Type', 'Value'],
+      e.fields.map((f) => [f.name, f.type, f.value]),
+      box,
+    );
+    events.append(box);
+  }
+
+  if (model.kind === 'transaction') {
+    const sigs = section('Signatures', root);
+    table(
+      ['Input signatures'],
+      model.inputSignatures.map((s) => [s]),
+      sigs,
+    );
+    if (model.scriptSignatures.length > 0)
+      table(
+        ['Script signatures'],
+        model.scriptSignatures.map((s) => [s]),
+        sigs,
+      );
+  }
+
+  if (showRaw) {
+    const raw = section('Raw JSON', root);
+    raw.append(el('pre', 'raw', model.raw));
+  }
+  root.append(el('footer', 'muted', `Updated ${model.updatedAt}`));
+  vscode.postMessage({ type: 'rendered', text: root.innerText });
+}
+
+window.addEventListener('message', (event: MessageEvent<HostToWebviewMessage>) => {
+  const message = event.data;
+  if (message.type === 'render') {
+    // Keep the host's view of which tx this is, and the page's own UI choices (raw toggle).
+    setState({ ...message.state, showRaw: state?.showRaw === true });
+    render(message.model);
+  } else if (message.type === 'error') {
+    const box = el('p', 'error', message.message);
+    box.setAttribute('role', 'alert');
+    if (current) root.prepend(box);
+    else root.replaceChildren(box);
+    vscode.postMessage({ type: 'rendered', text: root.innerText });
+  } else if (message.type === 'loading') {
+    root.replaceChildren(el('p', 'muted', `Loading ${message.txId}…`));
+  }
+});
+
+vscode.postMessage(state ? { type: 'ready', state } : { type: 'ready' });

@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { forecastMonth } from '../../core/ledger/forecast';
+import { buildUsageViewModel, emptyUsageViewModel } from '../../core/ledger/usageView';
+import {
+  REQUEST_USAGE_VIEW_TYPE,
+  parseWebviewMessage,
+  type HostToWebviewMessage,
+  type RequestUsageModel,
+} from './protocol';
+import * as config from '../../platform/config';
+import type { ConnectionManager } from '../../platform/connection';
+import type { CommandContext } from '../../platform/commands';
+import { DisposableBase } from '../../platform/lifecycle';
+
+export interface RequestUsageDeps extends CommandContext {
+  readonly extensionUri: vscode.Uri;
+  readonly connection: ConnectionManager;
+}
+
+/** What the view showed: for the extension's API (tests), nothing secret (a key's fingerprint at most). */
+export interface RequestUsageSnapshot {
+  readonly html: string;
+  readonly model?: RequestUsageModel;
+  /** The page's own rendered text, reported back after each render. */
+  readonly text?: string;
+  /** How many models were posted to the page. */
+  readonly posts: number;
+}
+
+/** A burst of requests redraws the chart at most this often. */
+const REDRAW_EVERY_MS = 1_000;
+
+/**
+ * The model of the active profile's month: its key's ledger, the forecast against the plan and the
+ * background share. A profile without a client or without a key has nothing counted, and says why.
+ */
+export async function currentUsageModel(
+  connection: ConnectionManager,
+  now = Date.now(),
+): Promise<RequestUsageModel> {
+  const { client, profile, problem } = connection.state;
+  if (!client || !profile)
+    return emptyUsageViewModel(now, problem ?? 'No gateway profile is active. Run "Alephium: Add Profile".');
+  const usage = await client.currentUsage().catch(() => undefined);
+  if (!usage)
+    return emptyUsageViewModel(
+      now,
+      `Profile "${profile.name}" has no API key: requests are counted per key, so there is nothing to show.`,
+    );
+  const ledger = client.usage.ledger(usage.keyId);
+  return buildUsageViewModel({
+    ledger,
+    forecast: forecastMonth(ledger, now, { share: config.watchMonthlyShare() / 100 }),
+    now,
+    profile: profile.name,
+    plan: profile.kind === 'gateway' ? (profile.plan ?? 'free') : 'node',
+  });
+}
+
+/**
+ * "Request Usage" (loaded on first use from dist/requestUsagePanel.js; src/usage/requestUsage.ts is
+ * what activation registers): one webview drawing the month per day and kind, with the share and the forecast. The
+ * HTML is a shell with a strict CSP and a nonce; the model arrives by message and is drawn as SVG with
+ * text nodes only. The page can say "ready" and report its text; nothing it sends can run anything.
+ */
+export class RequestUsagePanel extends DisposableBase {
+  private panel: vscode.WebviewPanel | undefined;
+  private panelSubscriptions: vscode.Disposable[] = [];
+  private html = '';
+  private model: RequestUsageModel | undefined;
+  private text: string | undefined;
+  private posts = 0;
+  private redraw: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly deps: RequestUsageDeps) {
+    super();
+    this.register(deps.connection.onUsage(() => this.scheduleRedraw()));
+    this.register(deps.connection.onDidChange(() => void this.update()));
+    this.register({
+      dispose: () => {
+        clearTimeout(this.redraw);
+        this.panel?.dispose();
+      },
+    });
+  }
+
+  /** Opens (or reveals) the view and waits until its model is posted. */
+  async show(): Promise<RequestUsageModel | undefined> {
+    if (this.panel) this.panel.reveal(undefined, false);
+    else
+      this.adopt(
+        vscode.window.createWebviewPanel(
+          REQUEST_USAGE_VIEW_TYPE,
+          'Request Usage',
+          { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+          this.options(),
+        ),
+      );
+    await this.update();
+    return this.model;
+  }
+
+  /** A panel VS Code restored after a reload. */
+  async revive(panel: vscode.WebviewPanel): Promise<void> {
+    // Options are not persisted with the panel: apply them again before any HTML is set.
+    panel.webview.options = this.options();
+    if (this.panel) {
+      panel.dispose();
+      return;
+    }
+    this.adopt(panel);
+    await this.update();
+  }
+
+  snapshot(): RequestUsageSnapshot | undefined {
+    if (!this.panel) return undefined;
+    return {
+      html: this.html,
+      ...(this.model ? { model: this.model } : {}),
+      ...(this.text !== undefined ? { text: this.text } : {}),
+      posts: this.posts,
+    };
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview'),
+        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
+      ],
+    };
+  }
+
+  private adopt(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'alephium.svg');
+    this.html = this.buildHtml(panel.webview);
+    panel.webview.html = this.html;
+    this.panelSubscriptions = [
+      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      // Hidden, the page is dropped (no retained context): shown again, it asks for the model.
+      panel.onDidDispose(() => {
+        for (const s of this.panelSubscriptions.splice(0)) s.dispose();
+        this.panel = undefined;
+        this.model = undefined;
+        this.text = undefined;
+      }),
+    ];
+  }
+
+  /** Every message from the page passes here, parsed exactly; anything else is ignored. */
+  private receive(raw: unknown): void {
+    const message = parseWebviewMessage(raw);
+    if (!message) return;
+    if (message.type === 'ready') void this.update();
+    else this.text = message.text;
+  }
+
+  private scheduleRedraw(): void {
+    if (!this.panel || this.redraw) return;
+    this.redraw = setTimeout(() => {
+      this.redraw = undefined;
+      void this.update();
+    }, REDRAW_EVERY_MS);
+  }
+
+  private async update(): Promise<void> {
+    if (!this.panel) return;
+    try {
+      this.model = await currentUsageModel(this.deps.connection);
+    } catch (error) {
+      this.deps.log.warn(`Request Usage: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    this.post({ type: 'model', model: this.model });
+  }
+
+  private post(message: HostToWebviewMessage): void {
+    if (!this.panel) return;
+    this.posts++;
+    void this.panel.webview.postMessage(message);
+  }
+
+  private buildHtml(webview: vscode.Webview): string {
+    const base = this.deps.extensionUri;
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(base, 'dist', 'webview', 'requestUsage.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(base, 'media', 'requestUsage.css'));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      `img-src ${webview.cspSource}`,
+    ].join('; ');
+    // No data in the HTML: the page receives the model by message and draws it with text nodes only.
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>Request Usage</title>
+</head>
+<body>
+<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+}
