@@ -3,7 +3,8 @@
  * may be written, and the one writer that does it: the owner of the rule "files stay where they belong".
  *
  * A cloned repository is not trusted to name a path. So the file is written only
- * - inside the workspace folder that holds the project, in the project's own `deployments/` directory,
+ * - inside the workspace folder that holds the project, in the project's own `deployments/` directory
+ *   (or the `deploymentsDir` of its `alephium.config.*`, a plain relative folder),
  * - after resolving real paths: a `deployments/` or a deployments file that is a symbolic link is refused,
  *   and so is any directory whose real path leaves the workspace folder,
  * - under a network name that is a plain word (a profile's `..` must not climb out of the folder),
@@ -16,6 +17,7 @@ import { constants as fsConstants, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { networkNameProblem } from '../gateway/profile';
+import { plainProjectDir, projectDirProblem } from './projectConfig';
 
 /** The directory of a project that holds its deployments files, as the CLI names it. */
 export const DEPLOYMENTS_DIR = 'deployments';
@@ -97,8 +99,14 @@ export async function resolveDeploymentsTarget(
   workspaceFolder: string,
   network: string,
   projectRoot: string = workspaceFolder,
+  deploymentsDir: string = DEPLOYMENTS_DIR,
 ): Promise<DeploymentsTarget> {
   const name = deploymentsFileName(network);
+  const dirProblem = projectDirProblem(deploymentsDir);
+  if (dirProblem)
+    throw new DeploymentsFileError(
+      `The project's deploymentsDir "${deploymentsDir.slice(0, 80)}" is not used: ${dirProblem}.`,
+    );
   const realFolder = await fs.realpath(workspaceFolder);
   const realRoot = await fs.realpath(projectRoot).catch(() => undefined);
   if (realRoot === undefined || !isInside(realFolder, realRoot)) {
@@ -106,23 +114,14 @@ export async function resolveDeploymentsTarget(
       'The project folder is not inside the workspace folder (after resolving links); the deployments file is written only inside it.',
     );
   }
-  const shownDir = [path.relative(realFolder, realRoot).split(path.sep).join('/'), DEPLOYMENTS_DIR]
-    .filter(Boolean)
-    .join('/');
-  const dir = path.join(realRoot, DEPLOYMENTS_DIR);
-  let dirStat = await lstatOrUndefined(dir);
-  if (dirStat === undefined) {
-    // Not recursive: the root exists (it resolved), so only this one directory is created, right here.
-    await fs.mkdir(dir).catch((error: unknown) => {
-      if (errorCode(error) !== 'EEXIST') throw error;
-    });
-    dirStat = await fs.lstat(dir);
+  const rootShown = path.relative(realFolder, realRoot).split(path.sep).join('/');
+  let dir = realRoot;
+  let shownDir = rootShown;
+  for (const segment of plainProjectDir(deploymentsDir).split('/')) {
+    dir = path.join(dir, segment);
+    shownDir = [shownDir, segment].filter(Boolean).join('/');
+    await requireRealDirectory(dir, shownDir);
   }
-  if (dirStat.isSymbolicLink())
-    throw new DeploymentsFileError(
-      `${shownDir} is a symbolic link; the deployments file is not written through links.`,
-    );
-  if (!dirStat.isDirectory()) throw new DeploymentsFileError(`${shownDir} is not a directory.`);
   const realDir = await fs.realpath(dir);
   if (!isInside(realFolder, realDir))
     throw new DeploymentsFileError(`${shownDir} leaves the workspace folder; nothing was written.`);
@@ -134,6 +133,25 @@ export async function resolveDeploymentsTarget(
   if (fileStat && !fileStat.isFile())
     throw new DeploymentsFileError(`${shown} is not a regular file; it was left as it is.`);
   return { file, dir: realDir, shown };
+}
+
+/**
+ * Makes sure `dir` is a directory and not a link, creating it when it is missing. Not recursive: its
+ * parent exists (the root resolved, or the previous segment was made), so only this one is created.
+ */
+async function requireRealDirectory(dir: string, shownDir: string): Promise<void> {
+  let dirStat = await lstatOrUndefined(dir);
+  if (dirStat === undefined) {
+    await fs.mkdir(dir).catch((error: unknown) => {
+      if (errorCode(error) !== 'EEXIST') throw error;
+    });
+    dirStat = await fs.lstat(dir);
+  }
+  if (dirStat.isSymbolicLink())
+    throw new DeploymentsFileError(
+      `${shownDir} is a symbolic link; the deployments file is not written through links.`,
+    );
+  if (!dirStat.isDirectory()) throw new DeploymentsFileError(`${shownDir} is not a directory.`);
 }
 
 /** Reads the file without following a link (where the platform can say so); undefined when absent. */
@@ -226,12 +244,13 @@ export async function updateDeploymentsFile<T>(
   network: string,
   merge: DeploymentsMerge<T>,
   projectRoot: string = workspaceFolder,
+  deploymentsDir: string = DEPLOYMENTS_DIR,
 ): Promise<{ readonly shown: string; readonly file: string } & { readonly text: string } & T> {
   // The name is checked before anything touches the disk, and again (with real paths) inside the queue.
   deploymentsFileName(network);
-  const key = path.join(path.resolve(projectRoot), DEPLOYMENTS_DIR, `.deployments.${network}.json`);
+  const key = path.join(path.resolve(projectRoot), deploymentsDir, `.deployments.${network}.json`);
   return serialized(key, async () => {
-    const target = await resolveDeploymentsTarget(workspaceFolder, network, projectRoot);
+    const target = await resolveDeploymentsTarget(workspaceFolder, network, projectRoot, deploymentsDir);
     const existing = await readExisting(target);
     if (existing) requireJson(existing.text, target.shown);
     const merged = await merge(existing?.text);

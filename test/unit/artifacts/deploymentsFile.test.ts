@@ -206,6 +206,36 @@ describe('the deployments file is written only where it belongs (core/artifacts/
     assert.ok(fs.existsSync(path.join(project, 'deployments', '.deployments.testnet.json')));
   });
 
+  it("writes into the project's deploymentsDir of alephium.config.*, creating each folder of it", async () => {
+    const written = await updateDeploymentsFile(
+      workspace,
+      'devnet',
+      addEntry('Counter'),
+      workspace,
+      './deploy/files/',
+    );
+    assert.equal(written.shown, 'deploy/files/.deployments.devnet.json');
+    assert.deepEqual(
+      Object.keys(readJson(path.join(workspace, 'deploy', 'files', '.deployments.devnet.json')).contracts),
+      ['Counter'],
+    );
+    assert.equal(fs.existsSync(path.join(workspace, 'deployments')), false);
+  });
+
+  it('refuses a deploymentsDir that climbs out or is a link, before writing anything', async () => {
+    await assert.rejects(
+      updateDeploymentsFile(workspace, 'devnet', addEntry('Counter'), workspace, '../outside'),
+      /deploymentsDir "..\/outside" is not used: it leaves/,
+    );
+    fs.mkdirSync(path.join(workspace, 'deploy'));
+    fs.symlinkSync(outside, path.join(workspace, 'deploy', 'files'));
+    await assert.rejects(
+      updateDeploymentsFile(workspace, 'devnet', addEntry('Counter'), workspace, 'deploy/files'),
+      /deploy\/files is a symbolic link/,
+    );
+    assert.deepEqual(listOutside(), []);
+  });
+
   it('resolves the target without creating the file', async () => {
     const target = await resolveDeploymentsTarget(workspace, 'mainnet');
     assert.equal(target.shown, 'deployments/.deployments.mainnet.json');
