@@ -1,0 +1,5 @@
+export { TokenCatalog, metaFromOutcomes, type TokenCallPort, type TokenMetaStore } from './catalog';
+export { tokenAmountShort, tokenAmountText } from './describe';
+export { cleanTokenLabel, type TokenMeta, type TokenSource } from './metadata';
+export { parseTokenList, type TokenList } from './tokenList';
+export { formatUnits, groupThousands, MAX_TOKEN_DECIMALS } from './units';
