@@ -246,41 +246,112 @@ interface OpenFrame extends Frame {
 
 /** Scans one `.ral` file. Never throws: unknown or broken syntax is skipped. */
 export function scanRalph(text: string): RalphScan {
-  const tokens = lex(text);
-  const pos = positionIndex(text);
-  const spanOf = (t: Token): Span => ({ start: pos(t.start), end: pos(t.end) });
-  const decls: RalphDecl[] = [];
-  const checks: RalphCheckSite[] = [];
-  const emits: RalphEmitSite[] = [];
-  const stack: OpenFrame[] = [];
-  /** A `{` that the next push should use (set by a declaration header), else a plain block. */
-  let pending: Frame | undefined;
+  return new RalphScanner(text).scan();
+}
 
-  const at = (i: number): Token | undefined => tokens[i];
-  const isPunct = (i: number, p: string) => at(i)?.kind === 'punct' && at(i)?.text === p;
-  const isIdent = (i: number, w?: string) =>
-    at(i)?.kind === 'ident' && (w === undefined || at(i)?.text === w);
-  const top = (): OpenFrame | undefined => stack[stack.length - 1];
-  const container = () => top()?.container;
-  const fnName = () => top()?.functionName;
-  const push = (frame: Frame) => {
-    const parent = top();
+/**
+ * One pass over the tokens of a file. Each declaration form has its own reader (`readContainer`,
+ * `readFunction`, ...) that returns the index after what it read, or undefined when the tokens at `i`
+ * are not that form; `scan` tries them in order.
+ */
+class RalphScanner {
+  private readonly tokens: Token[];
+  private readonly pos: (offset: number) => Position;
+  private readonly decls: RalphDecl[] = [];
+  private readonly checks: RalphCheckSite[] = [];
+  private readonly emits: RalphEmitSite[] = [];
+  private readonly stack: OpenFrame[] = [];
+  /** A `{` that the next push should use (set by a declaration header), else a plain block. */
+  private pending: Frame | undefined;
+
+  constructor(private readonly text: string) {
+    this.tokens = lex(text);
+    this.pos = positionIndex(text);
+  }
+
+  scan(): RalphScan {
+    const readers = [
+      (i: number) => this.readContainer(i),
+      (i: number) => this.readEnumOrStruct(i),
+      (i: number) => this.readEnumField(i),
+      (i: number) => (this.top()?.kind === 'struct' ? i + 1 : undefined),
+      (i: number) => this.readConstant(i),
+      (i: number) => this.readEvent(i),
+      (i: number) => this.readMapping(i),
+      (i: number) => this.readFunction(i),
+      (i: number) => this.readCheck(i),
+      (i: number) => this.readEmit(i),
+    ];
+    let i = 0;
+    while (i < this.tokens.length) {
+      const t = this.tokens[i]!;
+      if (t.kind === 'punct') {
+        if (t.text === '{') {
+          this.push(this.pending ?? { kind: 'block' });
+          this.pending = undefined;
+        } else if (t.text === '}') {
+          this.stack.pop();
+        }
+        i++;
+        continue;
+      }
+      let next: number | undefined;
+      if (t.kind === 'ident') {
+        for (const read of readers) {
+          next = read(i);
+          if (next !== undefined) break;
+        }
+      }
+      i = next ?? i + 1;
+    }
+    return { decls: this.decls, checks: this.checks, emits: this.emits };
+  }
+
+  // ---- token and frame helpers ----
+
+  private at(i: number): Token | undefined {
+    return this.tokens[i];
+  }
+  private isPunct(i: number, p: string): boolean {
+    return this.at(i)?.kind === 'punct' && this.at(i)?.text === p;
+  }
+  private isIdent(i: number, w?: string): boolean {
+    return this.at(i)?.kind === 'ident' && (w === undefined || this.at(i)?.text === w);
+  }
+  private spanOf(t: Token): Span {
+    return { start: this.pos(t.start), end: this.pos(t.end) };
+  }
+  private top(): OpenFrame | undefined {
+    return this.stack[this.stack.length - 1];
+  }
+  /** `{ container }` of the innermost container, or nothing (spread into a declaration). */
+  private inContainer(): { container?: string } {
+    const c = this.top()?.container;
+    return c ? { container: c } : {};
+  }
+  /** `{ functionName }` of the innermost function, or nothing. */
+  private inFunction(): { functionName?: string } {
+    const f = this.top()?.functionName;
+    return f ? { functionName: f } : {};
+  }
+  private push(frame: Frame): void {
+    const parent = this.top();
     const inContainer = frame.kind === 'container' ? frame.name : parent?.container;
     const inFunction = frame.kind === 'function' ? frame.name : parent?.functionName;
-    stack.push({
+    this.stack.push({
       ...frame,
       ...(inContainer !== undefined ? { container: inContainer } : {}),
       ...(inFunction !== undefined ? { functionName: inFunction } : {}),
     });
-  };
+  }
 
   /** Index after the group that opens at `i` ((, [ or {), or tokens.length when unbalanced. */
-  const skipGroup = (i: number): number => {
-    const open = at(i)!.text;
+  private skipGroup(i: number): number {
+    const open = this.at(i)!.text;
     const close = open === '(' ? ')' : open === '[' ? ']' : '}';
     let depth = 0;
-    for (let j = i; j < tokens.length; j++) {
-      const t = tokens[j]!;
+    for (let j = i; j < this.tokens.length; j++) {
+      const t = this.tokens[j]!;
       if (t.kind !== 'punct') continue;
       if (t.text === open) depth++;
       else if (t.text === close) {
@@ -288,239 +359,223 @@ export function scanRalph(text: string): RalphScan {
         if (depth === 0) return j + 1;
       }
     }
-    return tokens.length;
-  };
+    return this.tokens.length;
+  }
+
   /** Top-level arguments of the group opening at `i`, as source text. */
-  const groupArgs = (i: number): { args: string[]; next: number } => {
-    const next = skipGroup(i);
+  private groupArgs(i: number): { args: string[]; next: number } {
+    const next = this.skipGroup(i);
     const args: string[] = [];
     let depth = 0;
-    let argStart = at(i)!.end;
+    let argStart = this.at(i)!.end;
     for (let j = i; j < next; j++) {
-      const t = tokens[j]!;
+      const t = this.tokens[j]!;
       if (t.kind !== 'punct') continue;
       if ('([{'.includes(t.text)) depth++;
       else if (')]}'.includes(t.text)) {
         depth--;
-        if (depth === 0) args.push(text.slice(argStart, t.start).trim());
+        if (depth === 0) args.push(this.text.slice(argStart, t.start).trim());
       } else if (t.text === ',' && depth === 1) {
-        args.push(text.slice(argStart, t.start).trim());
+        args.push(this.text.slice(argStart, t.start).trim());
         argStart = t.end;
       }
     }
     // `f()` has no arguments, not one empty one.
     return { args: args.length === 1 && args[0] === '' ? [] : args, next };
-  };
-
-  let i = 0;
-  while (i < tokens.length) {
-    const t = tokens[i]!;
-    if (t.kind === 'punct') {
-      if (t.text === '{') {
-        push(pending ?? { kind: 'block' });
-        pending = undefined;
-      } else if (t.text === '}') {
-        stack.pop();
-      }
-      i++;
-      continue;
-    }
-    if (t.kind !== 'ident') {
-      i++;
-      continue;
-    }
-    const frame = top();
-    const inEnum = frame?.kind === 'enum';
-    const inStruct = frame?.kind === 'struct';
-
-    // Contract Name(fields) extends A(x), B(y) implements I { ... }
-    if (CONTAINER_WORDS.has(t.text) && isIdent(i + 1) && !fnName()) {
-      const abstract = isIdent(i - 1, 'Abstract');
-      const nameTok = at(i + 1)!;
-      const containerKind = (abstract ? 'Abstract Contract' : t.text) as ContainerKind;
-      const parents: string[] = [];
-      let j = i + 2;
-      if (isPunct(j, '(')) {
-        const end = skipGroup(j);
-        // Fields: `mut? name: Type` at the group's top level.
-        let depth = 0;
-        for (let k = j; k < end; k++) {
-          const f = tokens[k]!;
-          if (f.kind === 'punct' && '([{'.includes(f.text)) depth++;
-          else if (f.kind === 'punct' && ')]}'.includes(f.text)) depth--;
-          else if (depth === 1 && f.kind === 'ident' && isPunct(k + 1, ':') && !isPunct(k + 2, ':')) {
-            decls.push({ kind: 'field', name: f.text, span: spanOf(f), container: nameTok.text });
-          }
-        }
-        j = end;
-      }
-      let mode: 'extends' | 'implements' | undefined;
-      while (j < tokens.length && !isPunct(j, '{')) {
-        const h = tokens[j]!;
-        if (h.kind === 'ident' && (h.text === 'extends' || h.text === 'implements')) mode = h.text;
-        else if (h.kind === 'ident' && mode) {
-          parents.push(h.text);
-          if (isPunct(j + 1, '(')) {
-            j = skipGroup(j + 1);
-            continue;
-          }
-        } else if (h.kind === 'ident' && CONTAINER_WORDS.has(h.text)) break; // a broken header
-        j++;
-      }
-      decls.push({
-        kind: 'contract',
-        name: nameTok.text,
-        span: spanOf(nameTok),
-        containerKind,
-        parents,
-      });
-      if (isPunct(j, '{')) pending = { kind: 'container', name: nameTok.text };
-      i = j;
-      continue;
-    }
-
-    if ((t.text === 'enum' || t.text === 'struct') && isIdent(i + 1) && isPunct(i + 2, '{')) {
-      const nameTok = at(i + 1)!;
-      const c = container();
-      decls.push({
-        kind: t.text,
-        name: nameTok.text,
-        span: spanOf(nameTok),
-        ...(c ? { container: c } : {}),
-      });
-      pending = { kind: t.text, name: nameTok.text };
-      i += 2;
-      continue;
-    }
-
-    if (inEnum && isPunct(i + 1, '=')) {
-      const v = at(i + 2);
-      const owner = container();
-      decls.push({
-        kind: 'enumField',
-        name: t.text,
-        span: spanOf(t),
-        container: frame.name!,
-        ...(owner ? { owner } : {}),
-        ...(v && v.kind !== 'punct' ? { value: v.text } : {}),
-      });
-      i += 2;
-      continue;
-    }
-    if (inStruct) {
-      i++;
-      continue;
-    }
-
-    if (t.text === 'const' && isIdent(i + 1) && isPunct(i + 2, '=') && !fnName()) {
-      const nameTok = at(i + 1)!;
-      const v = at(i + 3);
-      const c = container();
-      decls.push({
-        kind: 'constant',
-        name: nameTok.text,
-        span: spanOf(nameTok),
-        ...(c ? { container: c } : {}),
-        ...(v && v.kind !== 'punct' && v.kind !== 'ident' ? { value: v.text } : {}),
-      });
-      i += 3;
-      continue;
-    }
-
-    if (t.text === 'event' && isIdent(i + 1) && isPunct(i + 2, '(') && !fnName()) {
-      const nameTok = at(i + 1)!;
-      const c = container();
-      decls.push({
-        kind: 'event',
-        name: nameTok.text,
-        span: spanOf(nameTok),
-        ...(c ? { container: c } : {}),
-      });
-      i = skipGroup(i + 2);
-      continue;
-    }
-
-    if (t.text === 'mapping' && isPunct(i + 1, '[') && !fnName()) {
-      const end = skipGroup(i + 1);
-      const nameTok = at(end);
-      const c = container();
-      if (nameTok?.kind === 'ident') {
-        decls.push({
-          kind: 'mapping',
-          name: nameTok.text,
-          span: spanOf(nameTok),
-          ...(c ? { container: c } : {}),
-        });
-      }
-      i = end + 1;
-      continue;
-    }
-
-    if (t.text === 'fn' && isIdent(i + 1) && isPunct(i + 2, '(')) {
-      const nameTok = at(i + 1)!;
-      const { args, next } = groupArgs(i + 2);
-      let j = next;
-      if (isPunct(j, '-') && isPunct(j + 1, '>')) j++; // never produced by the lexer; defensive
-      if (isPunct(j, '->')) {
-        j++;
-        if (isPunct(j, '(') || isPunct(j, '[')) j = skipGroup(j);
-        else if (isIdent(j)) j++;
-      }
-      const hasBody = isPunct(j, '{');
-      const c = container();
-      decls.push({
-        kind: 'function',
-        name: nameTok.text,
-        span: spanOf(nameTok),
-        ...(c ? { container: c } : {}),
-        isPublic: isIdent(i - 1, 'pub'),
-        hasBody,
-        params: args
-          .map((a) =>
-            a
-              .replace(/^mut\s+/, '')
-              .split(':')[0]!
-              .trim(),
-          )
-          .filter(Boolean),
-      });
-      if (hasBody) pending = { kind: 'function', name: nameTok.text };
-      i = j;
-      continue;
-    }
-
-    const check = CHECK_WORDS[t.text];
-    if (check && isPunct(i + 1, '!') && isPunct(i + 2, '(')) {
-      const { args, next } = groupArgs(i + 2);
-      const raw = check === 'panic' ? args[0] : args[1];
-      const c = container();
-      const f = fnName();
-      checks.push({
-        kind: check,
-        span: { start: pos(t.start), end: pos(tokens[next - 1]!.end) },
-        ...(c ? { container: c } : {}),
-        ...(f ? { functionName: f } : {}),
-        ...(raw ? { errorArg: raw.replace(/\s+/g, '') } : {}),
-      });
-      i = next;
-      continue;
-    }
-
-    if (t.text === 'emit' && isIdent(i + 1) && isPunct(i + 2, '(')) {
-      const { args, next } = groupArgs(i + 2);
-      const c = container();
-      const f = fnName();
-      emits.push({
-        event: at(i + 1)!.text,
-        span: { start: pos(t.start), end: pos(tokens[next - 1]!.end) },
-        ...(c ? { container: c } : {}),
-        ...(f ? { functionName: f } : {}),
-        args,
-      });
-      i = next;
-      continue;
-    }
-    i++;
   }
-  return { decls, checks, emits };
+
+  // ---- declaration readers ----
+
+  /** `Contract Name(fields) extends A(x), B(y) implements I { ... }` */
+  private readContainer(i: number): number | undefined {
+    const t = this.at(i)!;
+    if (!CONTAINER_WORDS.has(t.text) || !this.isIdent(i + 1) || this.top()?.functionName) return undefined;
+    const nameTok = this.at(i + 1)!;
+    const containerKind = (this.isIdent(i - 1, 'Abstract') ? 'Abstract Contract' : t.text) as ContainerKind;
+    let j = i + 2;
+    if (this.isPunct(j, '(')) j = this.readFields(j, nameTok.text);
+    const { parents, next } = this.readParents(j);
+    this.decls.push({
+      kind: 'contract',
+      name: nameTok.text,
+      span: this.spanOf(nameTok),
+      containerKind,
+      parents,
+    });
+    if (this.isPunct(next, '{')) this.pending = { kind: 'container', name: nameTok.text };
+    return next;
+  }
+
+  /** The fields `mut? name: Type` at the top level of the group at `open`; the index after it. */
+  private readFields(open: number, container: string): number {
+    const end = this.skipGroup(open);
+    let depth = 0;
+    for (let k = open; k < end; k++) {
+      const f = this.tokens[k]!;
+      if (f.kind === 'punct' && '([{'.includes(f.text)) depth++;
+      else if (f.kind === 'punct' && ')]}'.includes(f.text)) depth--;
+      else if (depth === 1 && f.kind === 'ident' && this.isPunct(k + 1, ':') && !this.isPunct(k + 2, ':')) {
+        this.decls.push({ kind: 'field', name: f.text, span: this.spanOf(f), container });
+      }
+    }
+    return end;
+  }
+
+  /** `extends A(x), B(y) implements I` up to the body's `{`. */
+  private readParents(from: number): { parents: string[]; next: number } {
+    const parents: string[] = [];
+    let mode: 'extends' | 'implements' | undefined;
+    let j = from;
+    while (j < this.tokens.length && !this.isPunct(j, '{')) {
+      const h = this.tokens[j]!;
+      if (h.kind === 'ident' && (h.text === 'extends' || h.text === 'implements')) mode = h.text;
+      else if (h.kind === 'ident' && mode) {
+        parents.push(h.text);
+        if (this.isPunct(j + 1, '(')) {
+          j = this.skipGroup(j + 1);
+          continue;
+        }
+      } else if (h.kind === 'ident' && CONTAINER_WORDS.has(h.text)) break; // a broken header
+      j++;
+    }
+    return { parents, next: j };
+  }
+
+  private readEnumOrStruct(i: number): number | undefined {
+    const t = this.at(i)!;
+    if ((t.text !== 'enum' && t.text !== 'struct') || !this.isIdent(i + 1) || !this.isPunct(i + 2, '{'))
+      return undefined;
+    const nameTok = this.at(i + 1)!;
+    this.decls.push({ kind: t.text, name: nameTok.text, span: this.spanOf(nameTok), ...this.inContainer() });
+    this.pending = { kind: t.text, name: nameTok.text };
+    return i + 2;
+  }
+
+  private readEnumField(i: number): number | undefined {
+    const frame = this.top();
+    if (frame?.kind !== 'enum' || !this.isPunct(i + 1, '=')) return undefined;
+    const t = this.at(i)!;
+    const v = this.at(i + 2);
+    const owner = frame.container;
+    this.decls.push({
+      kind: 'enumField',
+      name: t.text,
+      span: this.spanOf(t),
+      container: frame.name!,
+      ...(owner ? { owner } : {}),
+      ...(v && v.kind !== 'punct' ? { value: v.text } : {}),
+    });
+    return i + 2;
+  }
+
+  private readConstant(i: number): number | undefined {
+    if (
+      !this.isIdent(i, 'const') ||
+      !this.isIdent(i + 1) ||
+      !this.isPunct(i + 2, '=') ||
+      this.top()?.functionName
+    )
+      return undefined;
+    const nameTok = this.at(i + 1)!;
+    const v = this.at(i + 3);
+    this.decls.push({
+      kind: 'constant',
+      name: nameTok.text,
+      span: this.spanOf(nameTok),
+      ...this.inContainer(),
+      ...(v && v.kind !== 'punct' && v.kind !== 'ident' ? { value: v.text } : {}),
+    });
+    return i + 3;
+  }
+
+  private readEvent(i: number): number | undefined {
+    if (
+      !this.isIdent(i, 'event') ||
+      !this.isIdent(i + 1) ||
+      !this.isPunct(i + 2, '(') ||
+      this.top()?.functionName
+    )
+      return undefined;
+    const nameTok = this.at(i + 1)!;
+    this.decls.push({ kind: 'event', name: nameTok.text, span: this.spanOf(nameTok), ...this.inContainer() });
+    return this.skipGroup(i + 2);
+  }
+
+  private readMapping(i: number): number | undefined {
+    if (!this.isIdent(i, 'mapping') || !this.isPunct(i + 1, '[') || this.top()?.functionName)
+      return undefined;
+    const end = this.skipGroup(i + 1);
+    const nameTok = this.at(end);
+    if (nameTok?.kind === 'ident') {
+      this.decls.push({
+        kind: 'mapping',
+        name: nameTok.text,
+        span: this.spanOf(nameTok),
+        ...this.inContainer(),
+      });
+    }
+    return end + 1;
+  }
+
+  private readFunction(i: number): number | undefined {
+    if (!this.isIdent(i, 'fn') || !this.isIdent(i + 1) || !this.isPunct(i + 2, '(')) return undefined;
+    const nameTok = this.at(i + 1)!;
+    const { args, next } = this.groupArgs(i + 2);
+    let j = next;
+    if (this.isPunct(j, '-') && this.isPunct(j + 1, '>')) j++; // never produced by the lexer; defensive
+    if (this.isPunct(j, '->')) {
+      j++;
+      if (this.isPunct(j, '(') || this.isPunct(j, '[')) j = this.skipGroup(j);
+      else if (this.isIdent(j)) j++;
+    }
+    const hasBody = this.isPunct(j, '{');
+    this.decls.push({
+      kind: 'function',
+      name: nameTok.text,
+      span: this.spanOf(nameTok),
+      ...this.inContainer(),
+      isPublic: this.isIdent(i - 1, 'pub'),
+      hasBody,
+      params: args
+        .map((a) =>
+          a
+            .replace(/^mut\s+/, '')
+            .split(':')[0]!
+            .trim(),
+        )
+        .filter(Boolean),
+    });
+    if (hasBody) this.pending = { kind: 'function', name: nameTok.text };
+    return j;
+  }
+
+  private readCheck(i: number): number | undefined {
+    const t = this.at(i)!;
+    const check = Object.hasOwn(CHECK_WORDS, t.text) ? CHECK_WORDS[t.text] : undefined;
+    if (!check || !this.isPunct(i + 1, '!') || !this.isPunct(i + 2, '(')) return undefined;
+    const { args, next } = this.groupArgs(i + 2);
+    const raw = check === 'panic' ? args[0] : args[1];
+    this.checks.push({
+      kind: check,
+      span: { start: this.pos(t.start), end: this.pos(this.tokens[next - 1]!.end) },
+      ...this.inContainer(),
+      ...this.inFunction(),
+      ...(raw ? { errorArg: raw.replace(/\s+/g, '') } : {}),
+    });
+    return next;
+  }
+
+  private readEmit(i: number): number | undefined {
+    const t = this.at(i)!;
+    if (t.text !== 'emit' || !this.isIdent(i + 1) || !this.isPunct(i + 2, '(')) return undefined;
+    const { args, next } = this.groupArgs(i + 2);
+    this.emits.push({
+      event: this.at(i + 1)!.text,
+      span: { start: this.pos(t.start), end: this.pos(this.tokens[next - 1]!.end) },
+      ...this.inContainer(),
+      ...this.inFunction(),
+      args,
+    });
+    return next;
+  }
 }

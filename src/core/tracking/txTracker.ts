@@ -11,8 +11,8 @@
 import type { Clock } from '../util/clock';
 import type { GroupPair, RequestOptions } from '../gateway/client';
 import { Emitter, type Event } from '../util/emitter';
-import { GatewayError } from '../gateway/errors';
 import type { TxStatus } from '../gateway/schemas';
+import { confirmationsOf, TrackRun, type RunContext } from './trackRun';
 
 export type TrackState =
   /** Not visible yet; a failure only once `graceEndsAt` passes. */
@@ -121,35 +121,6 @@ const DEFAULTS: Required<TrackerOptions> = {
   maxConsecutiveErrors: 20,
 };
 
-/** Errors that asking again cannot fix: stop instead of polling a dead key or a malformed txId. */
-function isPermanent(error: unknown): boolean {
-  return (
-    error instanceof GatewayError &&
-    ['validation', 'unauthorized', 'missingKey', 'badRequest'].includes(error.kind)
-  );
-}
-
-function sameState(a: TrackState | undefined, b: TrackState): boolean {
-  if (!a || a.kind !== b.kind) return false;
-  if (a.kind === 'confirmed' && b.kind === 'confirmed')
-    return a.confirmations === b.confirmations && a.blockHash === b.blockHash;
-  if (a.kind === 'unknown' && b.kind === 'unknown') return a.rawType === b.rawType;
-  // The grace deadline moving does not make a new state worth announcing.
-  return true;
-}
-
-/**
- * Confirmations counted conservatively: for a cross-group transfer the destination group's chain
- * matters as much as the source's, so the smallest of the three counts is used.
- */
-function confirmationsOf(status: {
-  chainConfirmations: number;
-  fromGroupConfirmations: number;
-  toGroupConfirmations: number;
-}): number {
-  return Math.min(status.chainConfirmations, status.fromGroupConfirmations, status.toGroupConfirmations);
-}
-
 export class TxTracker {
   private readonly client: StatusClient;
   private readonly clock: Clock;
@@ -234,7 +205,7 @@ export class TxTracker {
     if (!/^[0-9a-f]{64}$/.test(txId))
       throw new RangeError(`txId must be 32 bytes of hex, got '${request.txId.slice(0, 80)}'`);
     const previous = 'version' in request ? request : undefined;
-    let record: TrackedTxRecord = {
+    const record: TrackedTxRecord = {
       version: 1,
       txId,
       ...(request.fromGroup !== undefined ? { fromGroup: request.fromGroup } : {}),
@@ -246,166 +217,19 @@ export class TxTracker {
       ...(previous?.lastSeenAt !== undefined ? { lastSeenAt: previous.lastSeenAt } : {}),
       ...(previous?.state !== undefined ? { state: previous.state } : {}),
     };
-    this.tracked.set(txId, record);
-    const groups: GroupPair = {
-      ...(record.fromGroup !== undefined ? { fromGroup: record.fromGroup } : {}),
-      ...(record.toGroup !== undefined ? { toGroup: record.toGroup } : {}),
-    };
-    const o = this.options;
-    let interval = o.initialIntervalMs;
-    let unknownPolls = 0;
-    let errors = 0;
-    /** Whether the script's execution was read as ok (script txs only); failures end tracking. */
-    let scriptOk = !record.hasScript || this.client.getTxDetails === undefined;
-
-    const update = (patch: Partial<TrackedTxRecord>): void => {
-      record = { ...record, ...patch };
-      this.tracked.set(txId, record);
-    };
-    const enter = (state: TrackState): boolean => {
-      const changed = !sameState(record.state, state);
-      update({ state });
-      if (changed) this.emitter.fire({ txId, state, record: structuredClone(record) });
-      return changed;
-    };
-    const finish = (outcome: TrackOutcome): TrackOutcome => {
-      if (outcome.kind !== 'cancelled') update({ outcome });
-      if (outcome.kind === 'gave-up')
-        this.emitter.fire({
-          txId,
-          state: record.state ?? { kind: 'mempool' },
-          record: structuredClone(record),
-        });
-      return outcome;
-    };
-
-    for (;;) {
-      if (signal?.aborted) return finish({ kind: 'cancelled' });
-      let status: TxStatus;
-      try {
-        status = await this.client.getTxStatus(txId, groups, {
-          priority: 'background',
-          purpose: 'tracking',
-          fresh: true,
-          ...(signal ? { signal } : {}),
-        });
-        errors = 0;
-      } catch (error) {
-        if (signal?.aborted) return finish({ kind: 'cancelled' });
-        if (isPermanent(error) || ++errors >= o.maxConsecutiveErrors) {
-          return finish({
-            kind: 'gave-up',
-            reason: `cannot read the status: ${error instanceof Error ? error.message : String(error)}`,
-          });
-        }
-        interval = Math.min(o.maxIntervalMs, interval * o.backoffFactor);
-        if (!(await this.pause(interval, signal))) return finish({ kind: 'cancelled' });
-        continue;
-      }
-
-      const now = this.clock.now();
-      let changed: boolean;
-      let graceCap = Number.POSITIVE_INFINITY;
-      switch (status.type) {
-        case 'MemPooled':
-          unknownPolls = 0;
-          update({ lastSeenAt: now });
-          changed = enter({ kind: 'mempool' });
-          break;
-        case 'Confirmed': {
-          unknownPolls = 0;
-          update({ lastSeenAt: now });
-          const blockHash = status.blockHash;
-          const inBlock = (confirmations: number): TrackState => ({
-            kind: 'confirmed',
-            confirmations,
-            required: record.requiredConfirmations,
-            blockHash,
-          });
-          if (!scriptOk) {
-            let ok: boolean | undefined;
-            try {
-              const details = await this.client.getTxDetails!(txId, groups, {
-                priority: 'background',
-                purpose: 'tracking',
-                ...(signal ? { signal } : {}),
-              });
-              ok = details.scriptExecutionOk;
-            } catch (error) {
-              if (signal?.aborted) return finish({ kind: 'cancelled' });
-              // Not known yet: ask again at the next poll, and give up as for status errors.
-              if (isPermanent(error) || ++errors >= o.maxConsecutiveErrors) {
-                return finish({
-                  kind: 'gave-up',
-                  reason: `in block ${status.blockHash}, but whether its script ran cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-                });
-              }
-              changed = enter(inBlock(confirmationsOf(status)));
-              break;
-            }
-            if (ok === false) {
-              const reason = `script failed: included in block ${status.blockHash}, but its script did not run to the end, so nothing it did was kept and only its gas was charged`;
-              enter({ kind: 'failed', reason });
-              return finish({ kind: 'failed', reason });
-            }
-            scriptOk = true;
-          }
-          const n = confirmationsOf(status);
-          if (n >= record.requiredConfirmations) {
-            // Announce the count that made it final, then final itself, so a UI shows both steps.
-            enter(inBlock(n));
-            enter({ kind: 'final', confirmations: n, blockHash: status.blockHash });
-            return finish({ kind: 'final', confirmations: n, blockHash: status.blockHash });
-          }
-          changed = enter(inBlock(n));
-          break;
-        }
-        case 'Conflicted': {
-          const reason = `conflicted: included in block ${status.blockHash}, but its inputs were spent by another transaction`;
-          enter({ kind: 'failed', reason });
-          return finish({ kind: 'failed', reason });
-        }
-        case 'TxNotFound': {
-          unknownPolls = 0;
-          // Counted from the last sighting too: a tx that left the mempool (or a block, in a reorg)
-          // gets a fresh grace period before it is declared lost.
-          const graceEndsAt = Math.max(record.submittedAt, record.lastSeenAt ?? 0) + o.notFoundGraceMs;
-          if (now >= graceEndsAt) {
-            const seconds = Math.round((now - Math.max(record.submittedAt, record.lastSeenAt ?? 0)) / 1000);
-            const reason = `not found: the gateway has not seen the transaction for ${seconds} s (grace ${Math.round(o.notFoundGraceMs / 1000)} s)`;
-            enter({ kind: 'failed', reason });
-            return finish({ kind: 'failed', reason });
-          }
-          changed = enter({ kind: 'pending-not-found', graceEndsAt });
-          // Look again right when the grace ends, so the failure is neither early nor late.
-          graceCap = graceEndsAt - now;
-          break;
-        }
-        default: {
-          changed = enter({ kind: 'unknown', rawType: status.rawType });
-          if (++unknownPolls >= o.maxUnknownPolls) {
-            return finish({
-              kind: 'gave-up',
-              reason: `the gateway kept answering the unknown status type '${status.rawType}'`,
-            });
-          }
-        }
-      }
-      // Back off while nothing changes; a change means things are moving, so look again soon.
-      interval = changed ? o.initialIntervalMs : Math.min(o.maxIntervalMs, interval * o.backoffFactor);
-      const wait = Math.min(interval, graceCap);
-      if (!(await this.pause(wait, signal))) return finish({ kind: 'cancelled' });
-    }
+    return new TrackRun(this.runContext, record, signal).run();
   }
 
-  private async pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-    try {
-      await this.clock.sleep(Math.max(0, ms), signal);
-      return true;
-    } catch (error) {
-      if (signal?.aborted) return false;
-      throw error;
-    }
+  /** What a run of `track` may touch: the tracker's client, clock, options, records and event. */
+  private get runContext(): RunContext {
+    return {
+      client: this.client,
+      clock: this.clock,
+      options: this.options,
+      save: (record) => this.tracked.set(record.txId, record),
+      announce: (state, record) =>
+        this.emitter.fire({ txId: record.txId, state, record: structuredClone(record) }),
+    };
   }
 
   dispose(): void {
