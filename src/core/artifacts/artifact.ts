@@ -220,6 +220,8 @@ export interface ProjectInfo {
   readonly sourceFile: string | undefined;
   /** Code hash of the debug build (devnets deploy debug bytecode, whose hash differs). */
   readonly codeHashDebug: string | undefined;
+  /** The compiler's patch from the release bytecode to the debug build (core/bytecode/debugPatch.ts). */
+  readonly bytecodeDebugPatch: string | undefined;
 }
 
 export interface ProjectFile {
@@ -322,6 +324,7 @@ export function parseProjectFile(json: unknown, file?: string): ProjectFile {
     infos.set(name, {
       sourceFile: info.sourceFile,
       codeHashDebug: info.codeHashDebug ? info.codeHashDebug.toLowerCase() : undefined,
+      bytecodeDebugPatch: info.bytecodeDebugPatch,
     });
   }
   return { kind: 'project', file, fullNodeVersion: p.fullNodeVersion, infos };

@@ -20,6 +20,9 @@ import {
   type Deployments,
 } from './deployments';
 import { ArtifactError } from './errors';
+import { buildDebugBytecode } from '../bytecode/debugPatch';
+import { bytesToHex, hexToBytes } from '../protocol/hex';
+import { blake2b256 } from '../protocol/hash';
 import type { StructSig } from './vals';
 
 export interface SourceFile {
@@ -64,6 +67,7 @@ export class ArtifactRegistry {
 
   private readonly byNameMap = new Map<string, ContractArtifact>();
   private readonly byHashMap = new Map<string, { artifact: ContractArtifact; debug: boolean }>();
+  private readonly debugPatches = new Map<ContractArtifact, { patch: string; codeHash: string }>();
 
   private constructor(parts: {
     contracts: ContractArtifact[];
@@ -98,6 +102,8 @@ export class ArtifactRegistry {
         const a = this.byNameMap.get(name);
         if (a && info.codeHashDebug && !this.byHashMap.has(info.codeHashDebug)) {
           this.byHashMap.set(info.codeHashDebug, { artifact: a, debug: true });
+          if (info.bytecodeDebugPatch !== undefined)
+            this.debugPatches.set(a, { patch: info.bytecodeDebugPatch, codeHash: info.codeHashDebug });
         }
       }
     }
@@ -165,6 +171,26 @@ export class ArtifactRegistry {
   /** Every code hash that is this artifact's code: its own, and its debug build's when `.project.json` has it. */
   codeHashesOf(artifact: ContractArtifact): string[] {
     return [...this.byHashMap].filter(([, v]) => v.artifact === artifact).map(([h]) => h);
+  }
+
+  /**
+   * The debug build of `artifact`, as `@alephium/cli` deploys it on a devnet: its release bytecode with
+   * the `.project.json` patch applied, and only when that code hashes to the `codeHashDebug` the
+   * compiler wrote beside the patch (else the patch is stale or altered, and undefined is returned).
+   */
+  debugBuildOf(
+    artifact: ContractArtifact,
+  ): { readonly bytecode: string; readonly codeHash: string } | undefined {
+    const entry = this.debugPatches.get(artifact);
+    if (entry === undefined) return undefined;
+    try {
+      const bytecode = buildDebugBytecode(artifact.bytecode, entry.patch);
+      return bytesToHex(blake2b256(hexToBytes(bytecode))) === entry.codeHash
+        ? { bytecode, codeHash: entry.codeHash }
+        : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Deployed contracts, of one network or of all files. */
