@@ -7,6 +7,7 @@
 import type { ArtifactRegistry, ContractArtifact, DriftCheck } from '../artifacts';
 import type { RalphDecl, RalphScan } from '../ralph/scanner';
 import { ageChangesAt, ageWords } from '../text/age';
+import { gasLens, type GasMemory } from './gasMemory';
 
 /** A contract instance the lenses talk about. */
 export interface Instance {
@@ -34,6 +35,8 @@ export interface LensData {
   instancesOf(artifact: ContractArtifact): Instance[];
   /** Events seen for a watched address (empty when none were loaded or delivered). */
   seenEvents(address: string): readonly SeenEvent[];
+  /** What each method cost when it last ran (core/debugging/gasMemory.ts); no gas lenses without it. */
+  readonly gas?: Pick<GasMemory, 'latest' | 'before'>;
 }
 
 export type LensCommand =
@@ -177,6 +180,8 @@ export function lensesFor(
       const list = instances(artifact);
       const address = list.length === 1 ? list[0]!.address : undefined;
       const target = address ? { address } : { candidates: list.map((x) => x.address) };
+      const gas = data.gas ? gasLens(data.gas, d.container, d.name, artifact.codeHash) : undefined;
+      if (gas) lenses.push({ ...at(d), ...gas, command: { kind: 'simulate', ...target, method: d.name } });
       lenses.push({
         ...at(d),
         title: 'Simulate',
