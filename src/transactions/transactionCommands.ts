@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { attoToAlph, decodeUnsignedTx } from '../core/protocol';
+import { attoToAlph, decodeUnsignedTx, shortTxId } from '../core/protocol';
 import { checkUnsignedTx, normalizeUnsignedTxHex } from '../core/signing/decodeCheck';
 import type { ProgressStep, SendDeps, SentSigned, SentTransfer } from '../core/transfers/sendTransfer';
 import {
@@ -17,7 +17,6 @@ import {
   parseTokens,
   parseTxId,
 } from '../core/transfers/transferInput';
-import { shortTxId } from '../core/tracking/txDetailsModel';
 import type { TransferRequest, VerifyOptions } from '../core/signing/verifyTransfer';
 import { inert, type Inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';

@@ -64,7 +64,9 @@ import {
   contractIdFromTx,
   decodeUnsignedTx,
   equalBytes,
+  formatAlph,
   groupOfAddress,
+  isHash32,
   lockupScriptFromAddress,
 } from '../protocol';
 import type {
@@ -93,11 +95,6 @@ import type {
 export interface ScriptVerifier {
   readonly verifyScriptTx: typeof verifyScriptTx;
   readonly TransferVerificationError: typeof TransferVerificationError;
-}
-
-/** "1.5 ALPH (1500000000000000000 atto)". */
-function formatAlph(atto: bigint): string {
-  return `${attoToAlph(atto)} ALPH (${atto} atto)`;
 }
 
 /** The smallest deposit a new contract may hold (0.1 ALPH since Rhone); the node's default too. */
@@ -166,7 +163,7 @@ function tokenAmounts(tokens: MethodCallRequest['tokens'], field: string): Appro
     const id = String(t?.id ?? '')
       .trim()
       .toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(id)) {
+    if (!isHash32(id)) {
       throw new ArgumentError(`${field}[${i}].id must be a 32-byte token id in hex`, `${field}[${i}].id`);
     }
     if (seen.has(id))

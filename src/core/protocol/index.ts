@@ -3,6 +3,7 @@ export * from './errors';
 export * from './hex';
 export * from './hash';
 export * from './units';
+export * from './format';
 export * from './codec';
 export * from './address';
 export * from './keys';

@@ -18,10 +18,10 @@ import {
   ProtocolError,
   UNLOCK_SCRIPT_TAGS,
   addressFromPublicKey,
-  attoToAlph,
   decodeUnsignedTx,
   encodeUnsignedTx,
   equalBytes,
+  formatAlph,
   groupOfAddress,
   groupsOfUnsignedTx,
   isHex,
@@ -246,11 +246,6 @@ function deepFreeze<T>(value: T): T {
 }
 
 // ---- helpers --------------------------------------------------------------------------------------------
-
-/** "1.5 ALPH (1500000000000000000 atto)": both, because a decimal slip is exactly what we guard against. */
-export function formatAlph(atto: bigint): string {
-  return `${attoToAlph(atto)} ALPH (${atto} atto)`;
-}
 
 function toBigInt(value: bigint | string | undefined, field: string): bigint {
   if (typeof value === 'bigint') {

@@ -22,7 +22,9 @@ import {
   UNLOCK_SCRIPT_TAGS,
   addressFromPublicKey,
   attoToAlph,
+  isHex,
   publicKeyOfUnlockScript,
+  shortTxId,
   type DecodedUnsignedTx,
 } from '../protocol';
 import type { TrackOutcome, TrackState, TrackedTxRecord } from './txTracker';
@@ -66,11 +68,6 @@ export interface TxDetailsSources {
 const TAG_NAMES = new Map<number, string>(
   Object.entries(UNLOCK_SCRIPT_TAGS).map(([name, tag]) => [tag as number, name]),
 );
-
-/** "abcdef0123…89abcd": enough to recognise a txId in a list without the full 64 digits. */
-export function shortTxId(txId: string): string {
-  return txId.length > 20 ? `${txId.slice(0, 10)}…${txId.slice(-6)}` : txId;
-}
 
 function confirmationsOf(s: {
   chainConfirmations: number;
@@ -248,7 +245,7 @@ const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** UTF-8 text of a message when it is printable text (no control characters); undefined otherwise. */
 export function messageText(hex: string): string | undefined {
-  if (hex === '' || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) return undefined;
+  if (hex === '' || !isHex(hex)) return undefined;
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   let text: string;

@@ -6,10 +6,11 @@
 import {
   DEFAULT_GAS_AMOUNT,
   DEFAULT_GAS_PRICE,
-  DUST_ATTO,
   MAX_GAS_PER_TX,
   alphToAtto,
-  attoToAlph,
+  dustProblem,
+  isHash32,
+  isTxId,
   parseAddress,
 } from '../protocol';
 import type { TokenAmountRequest } from '../signing/verifyTransfer';
@@ -36,11 +37,8 @@ export function parseAlphAmount(text: string): bigint {
   } catch (e) {
     throw new Error((e as Error).message);
   }
-  if (atto < DUST_ATTO) {
-    throw new Error(
-      `${attoToAlph(atto)} ALPH is below the dust minimum of ${attoToAlph(DUST_ATTO)} ALPH (${DUST_ATTO} atto); every output must carry at least that.`,
-    );
-  }
+  const dust = dustProblem(atto);
+  if (dust) throw new Error(dust);
   return atto;
 }
 
@@ -76,7 +74,7 @@ export function parseTokens(value: unknown): TokenAmountRequest[] {
         })();
   return entries.map((t, i) => {
     const id = typeof t?.id === 'string' ? t.id.trim().toLowerCase() : '';
-    if (!/^[0-9a-f]{64}$/.test(id)) throw new Error(`Token ${i + 1}: the id must be 32 bytes of hex.`);
+    if (!isHash32(id)) throw new Error(`Token ${i + 1}: the id must be 32 bytes of hex.`);
     const amount = typeof t.amount === 'bigint' ? t.amount.toString() : String(t.amount ?? '').trim();
     if (!/^\d+$/.test(amount) || BigInt(amount) === 0n) {
       throw new Error(`Token ${i + 1}: the amount must be a positive integer (smallest unit).`);
@@ -142,7 +140,7 @@ export function checkGas(text: string): string | undefined {
 
 export function parseTxId(text: unknown): string {
   const s = typeof text === 'string' ? text.trim().toLowerCase().replace(/^0x/, '') : '';
-  if (!/^[0-9a-f]{64}$/.test(s)) throw new Error('A transaction id is 64 hex digits.');
+  if (!isTxId(s)) throw new Error('A transaction id is 64 hex digits.');
   return s;
 }
 
