@@ -17,7 +17,7 @@ import {
   parseTokens,
   parseTxId,
 } from '../core/transfers/transferInput';
-import type { TransferRequest, VerifyOptions } from '../core/signing/verifyTransfer';
+import type { TransferRequest, VerifyOptions } from '../core/signing/verify';
 import { inert, type Inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import { actionsEngine } from '../platform/lazyEngine';

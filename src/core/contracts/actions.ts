@@ -85,7 +85,7 @@ import type {
   VerifiedTransfer,
   VerifyOptions,
   verifyScriptTx,
-} from '../signing/verifyTransfer';
+} from '../signing/verify';
 
 /**
  * The verifier is handed in by the caller instead of imported: the extension loads this module lazily as

@@ -32,7 +32,7 @@ import {
   type TransferRequest,
   type VerifiedSweep,
   type VerifyOptions,
-} from '../signing/verifyTransfer';
+} from '../signing/verify';
 
 export { TransferDeclinedError, type ConfirmStage, type SentTransfer } from '../signing/signingPath';
 

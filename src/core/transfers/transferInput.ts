@@ -13,7 +13,7 @@ import {
   isTxId,
   parseAddress,
 } from '../protocol';
-import type { TokenAmountRequest } from '../signing/verifyTransfer';
+import type { TokenAmountRequest } from '../signing/verify';
 
 export function checkRecipient(text: string): string | undefined {
   const value = text.trim();
