@@ -15,18 +15,61 @@ import {
 } from '../protocol';
 import type { TokenAmountRequest } from '../signing/verify';
 
-export function checkRecipient(text: string): string | undefined {
-  const value = text.trim();
-  if (value === '') return 'A recipient address is required.';
-  if (/^[0-9a-fA-F]{64,}$/.test(value)) return 'That is hex; Alephium addresses are base58.';
+/**
+ * The one rule for where a transfer or a sweep may pay: an asset address (base58, not a contract). Each
+ * surface words it for its reader (the input box here, the field errors of sendTransfer and sendSweep),
+ * but none re-implements it.
+ */
+export type RecipientVerdict =
+  | { readonly kind: 'ok'; readonly address: Recipient }
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'hex' }
+  | { readonly kind: 'invalid'; readonly reason: string }
+  | { readonly kind: 'contract' };
+
+declare const recipientBrand: unique symbol;
+/** An address that passed {@link recipientVerdict}: trimmed, base58, an asset (not a contract) address. */
+export type Recipient = string & { readonly [recipientBrand]: true };
+
+export function recipientVerdict(text: unknown): RecipientVerdict {
+  const value = typeof text === 'string' ? text.trim() : '';
+  if (value === '') return { kind: 'empty' };
+  if (/^[0-9a-fA-F]{64,}$/.test(value)) return { kind: 'hex' };
   let type: string;
   try {
     type = parseAddress(value).type;
   } catch (e) {
-    return `Not an Alephium address: ${(e as Error).message}`;
+    return { kind: 'invalid', reason: (e as Error).message };
   }
-  if (type === 'P2C') return 'That is a contract address; paying a contract needs a script, not a transfer.';
-  return undefined;
+  if (type === 'P2C') return { kind: 'contract' };
+  return { kind: 'ok', address: value as Recipient };
+}
+
+/** The input box's sentence for a recipient, or undefined when it is one. */
+export function checkRecipient(text: string): string | undefined {
+  const verdict = recipientVerdict(text);
+  switch (verdict.kind) {
+    case 'ok':
+      return undefined;
+    case 'empty':
+      return 'A recipient address is required.';
+    case 'hex':
+      return 'That is hex; Alephium addresses are base58.';
+    case 'invalid':
+      return `Not an Alephium address: ${verdict.reason}`;
+    case 'contract':
+      return 'That is a contract address; paying a contract needs a script, not a transfer.';
+  }
+}
+
+/**
+ * The recipient as a validated value, or an Error saying `${role}: <the input box's sentence>`, so an
+ * argument passed by automation is held to the rule the input box applies.
+ */
+export function parseRecipient(text: string, role = 'Recipient'): Recipient {
+  const verdict = recipientVerdict(text);
+  if (verdict.kind === 'ok') return verdict.address;
+  throw new Error(`${role}: ${checkRecipient(text) as string}`);
 }
 
 /** Exact ALPH → atto (no floats), at least the dust minimum. */
