@@ -9,3 +9,4 @@ export * from './address';
 export * from './keys';
 export * from './unsignedTx';
 export * from './script';
+export * from './balances';

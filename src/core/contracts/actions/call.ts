@@ -16,6 +16,7 @@ import {
 } from '../../artifacts';
 import type { AddressAssetState, CallContractSucceeded, Val } from '../../gateway/schemas';
 import {
+  AssetTally,
   DUST_ATTO,
   attoToAlph,
   Reader,
@@ -247,45 +248,31 @@ function signedAlph(delta: bigint): string {
   return delta < 0n ? `-${attoToAlph(-delta)}` : `+${attoToAlph(delta)}`;
 }
 
-function tokenMap(tokens: readonly { id: string; amount: string }[] | undefined): Map<string, bigint> {
-  const m = new Map<string, bigint>();
-  for (const t of tokens ?? [])
-    m.set(t.id.toLowerCase(), (m.get(t.id.toLowerCase()) ?? 0n) + BigInt(t.amount));
-  return m;
-}
-
 /** Per address, after minus before: ALPH and each token. Unchanged addresses are left out. */
 export function balanceChanges(
   before: readonly AddressAssetState[],
   after: readonly AddressAssetState[],
   tokenName?: (id: string) => string | undefined,
 ): BalanceChangeView[] {
-  const addresses = [...new Set([...before, ...after].map((s) => s.address))];
-  const sum = (list: readonly AddressAssetState[], address: string) => {
-    let alph = 0n;
-    const tokens = new Map<string, bigint>();
-    for (const s of list.filter((x) => x.address === address)) {
-      alph += BigInt(s.attoAlphAmount);
-      for (const [id, v] of tokenMap(s.tokens)) tokens.set(id, (tokens.get(id) ?? 0n) + v);
-    }
-    return { alph, tokens };
-  };
-  const out: BalanceChangeView[] = [];
-  for (const address of addresses) {
-    const b = sum(before, address);
-    const a = sum(after, address);
-    const ids = [...new Set([...b.tokens.keys(), ...a.tokens.keys()])].sort();
-    const tokens = ids
-      .map((id) => ({ id, delta: (a.tokens.get(id) ?? 0n) - (b.tokens.get(id) ?? 0n) }))
-      .filter((t) => t.delta !== 0n)
-      .map((t) => {
+  const tally = new AssetTally();
+  const lowerIds = (s: AddressAssetState) => (s.tokens ?? []).map((t) => ({ ...t, id: t.id.toLowerCase() }));
+  for (const s of before) tally.add(s.address, BigInt(s.attoAlphAmount), lowerIds(s), -1n);
+  for (const s of after) tally.add(s.address, BigInt(s.attoAlphAmount), lowerIds(s));
+  return tally
+    .entries()
+    .filter((c) => c.atto !== 0n || c.tokens.length > 0)
+    .map((c) => ({
+      address: c.address,
+      alph: signedAlph(c.atto),
+      tokens: c.tokens.map((t) => {
         const name = tokenName?.(t.id);
-        return { id: t.id, ...(name ? { name } : {}), amount: t.delta < 0n ? `${t.delta}` : `+${t.delta}` };
-      });
-    if (a.alph === b.alph && tokens.length === 0) continue;
-    out.push({ address, alph: signedAlph(a.alph - b.alph), tokens });
-  }
-  return out;
+        return {
+          id: t.id,
+          ...(name ? { name } : {}),
+          amount: t.amount < 0n ? `${t.amount}` : `+${t.amount}`,
+        };
+      }),
+    }));
 }
 
 export interface SimulateDeps {
