@@ -17,6 +17,7 @@ import type { VerifiedFields, VerifiedOutput, VerifiedScript, VerifiedToken } fr
 import { checkScriptTx, type ScriptTxRequest } from './verify/script';
 import {
   checkSweep,
+  type CheckedSweep,
   type SweepRequestToVerify,
   type SweepTxToVerify,
   type SweepVerifyOptions,
@@ -85,16 +86,8 @@ export function verifyTransfer(
   return new VerifiedTransfer(ISSUE, checkTransfer(request, response, gatewayDecode, options));
 }
 
-export interface VerifiedSweep {
-  readonly fromAddress: string;
-  readonly toAddress: string;
-  /** In the order they must be signed and submitted. */
-  readonly txs: readonly VerifiedTransfer[];
-  /** ALPH arriving at the destination, over all transactions. */
-  readonly totalSwept: bigint;
-  readonly totalFee: bigint;
-  readonly tokensSwept: readonly VerifiedToken[];
-}
+/** A verified sweep: its transactions, each a {@link VerifiedTransfer}, in the order they must be signed and submitted. */
+export type VerifiedSweep = Omit<CheckedSweep, 'txs'> & { readonly txs: readonly VerifiedTransfer[] };
 
 /**
  * Verifies every transaction of a sweep: txId recomputed, no script, inputs the sender's (and no input

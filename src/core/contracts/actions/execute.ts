@@ -16,7 +16,6 @@ import {
 import { balanceChanges, type PreparedMethodCall } from './call';
 
 /** Builds the execute-script transaction for a prepared call and verifies it. Throws TransferVerificationError. */
-
 export async function buildAndVerifyExecute(
   client: Pick<ScriptClient, 'buildExecuteScript'>,
   call: PreparedMethodCall,
