@@ -13,7 +13,7 @@ import {
   type ResolvedContract,
 } from '../core/artifacts';
 
-import { attoToAlph, decodeUnsignedTx, groupOfAddress } from '../core/protocol';
+import { attoToAlph, decodeUnsignedTx, groupOfAddress, shortTxId } from '../core/protocol';
 import type {
   ArtifactLookup,
   BuiltScriptTx,
@@ -22,7 +22,6 @@ import type {
 } from '../core/contracts/actions';
 import { actionsEngine, type ActionsEngine } from '../platform/lazyEngine';
 import { argumentHint, argumentProblem, functionSignature, findMethod } from '../core/contracts/call';
-import { shortTxId } from '../core/tracking/txDetailsModel';
 import type {
   DeployRequest,
   DeployView,

@@ -5,11 +5,7 @@
 // signing path accepts (the brand is a WeakSet of this bundle).
 export * from '../core/contracts/actions';
 export { projectRootOf, updateDeploymentsFile } from '../core/artifacts/deploymentsFile';
-export {
-  TransferVerificationError,
-  verifyScriptTx,
-  isVerifiedTransfer,
-} from '../core/signing/verifyTransfer';
+export { TransferVerificationError, verifyScriptTx, isVerifiedTransfer } from '../core/signing/verify';
 export { SweepIncompleteError, sendSweep, sendTransfer } from '../core/transfers/sendTransfer';
 export { scriptConfirmation } from '../core/signing/confirmation';
 export { TransferDeclinedError, confirmSignAndSubmit, networkPin } from '../core/signing/signingPath';

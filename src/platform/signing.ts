@@ -12,7 +12,7 @@ import { addressFromPublicKey } from '../core/protocol';
 import { UserCancelledError } from '../core/util/errors';
 import type { ConfirmStage, Confirmation, SigningDeps } from '../core/signing/signingPath';
 import { inert, inertLines } from '../core/text/inert';
-import type { TransferVerificationError, VerifyOptions } from '../core/signing/verifyTransfer';
+import type { TransferVerificationError, VerifyOptions } from '../core/signing/verify';
 import * as config from './config';
 import type { ConnectionManager } from './connection';
 import type { SecretStore } from './secrets';

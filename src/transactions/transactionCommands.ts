@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { attoToAlph, decodeUnsignedTx } from '../core/protocol';
+import { attoToAlph, decodeUnsignedTx, shortTxId } from '../core/protocol';
 import { checkUnsignedTx, normalizeUnsignedTxHex } from '../core/signing/decodeCheck';
 import type { ProgressStep, SendDeps, SentSigned, SentTransfer } from '../core/transfers/sendTransfer';
 import {
@@ -10,6 +10,7 @@ import {
   checkTokens,
   checkTxId,
   parseAlphAmount,
+  parseRecipient,
   parseGas,
   parseGasAmount,
   parseGasPrice,
@@ -17,8 +18,7 @@ import {
   parseTokens,
   parseTxId,
 } from '../core/transfers/transferInput';
-import { shortTxId } from '../core/tracking/txDetailsModel';
-import type { TransferRequest, VerifyOptions } from '../core/signing/verifyTransfer';
+import type { TransferRequest, VerifyOptions } from '../core/signing/verify';
 import { inert, type Inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import { actionsEngine } from '../platform/lazyEngine';
@@ -111,16 +111,14 @@ function offerDetails(txId: string, message: Inert): void {
 
 async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) {
   const ctx = await signerContext(deps);
-  const to = (
+  const to = parseRecipient(
     argString(args, 'to') ??
-    (await askText({
-      title: 'Send Transfer (1/4): recipient',
-      prompt: `From ${ctx.fromAddress} on ${ctx.network} ("${ctx.profileName}")`,
-      validate: checkRecipient,
-    }))
-  ).trim();
-  const recipientProblem = checkRecipient(to);
-  if (recipientProblem) throw new Error(`Recipient: ${recipientProblem}`);
+      (await askText({
+        title: 'Send Transfer (1/4): recipient',
+        prompt: `From ${ctx.fromAddress} on ${ctx.network} ("${ctx.profileName}")`,
+        validate: checkRecipient,
+      })),
+  );
   const amountText =
     argString(args, 'amount') ??
     (await askText({
@@ -194,16 +192,15 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
 
 async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   const ctx = await signerContext(deps);
-  const to = (
+  const to = parseRecipient(
     argString(args, 'to') ??
-    (await askText({
-      title: `Sweep ${ctx.fromAddress}: destination`,
-      prompt: 'Every output of the signer address moves there (after gas)',
-      validate: checkRecipient,
-    }))
-  ).trim();
-  const problem = checkRecipient(to);
-  if (problem) throw new Error(`Destination: ${problem}`);
+      (await askText({
+        title: `Sweep ${ctx.fromAddress}: destination`,
+        prompt: 'Every output of the signer address moves there (after gas)',
+        validate: checkRecipient,
+      })),
+    'Destination',
+  );
   const gasPrice = parseGasPrice(argValue(args, 'gasPrice'));
   let swept;
   try {

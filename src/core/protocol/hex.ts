@@ -9,6 +9,17 @@ export function isHex(s: unknown, byteLength?: number): s is string {
 }
 
 /**
+ * 32 bytes of hex, either case, no prefix: the shape of a txId, a block hash, a token id and a contract
+ * id. The one check of that shape; callers that want lowercase lowercase first.
+ */
+export function isHash32(s: unknown): s is string {
+  return isHex(s, 32);
+}
+
+/** A transaction id: 32 bytes of hex ({@link isHash32}). */
+export const isTxId = isHash32;
+
+/**
  * Decodes hex (either case, no `0x` prefix: the node never sends one, so accepting it would hide mistakes).
  * `what` names the field in error messages.
  */

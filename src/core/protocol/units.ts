@@ -47,6 +47,16 @@ export function alphToAtto(text: string): bigint {
   return atto;
 }
 
+/**
+ * The dust rule, said once: every output carries at least {@link DUST_ATTO} (0.001 ALPH), also one that
+ * carries tokens, or the node refuses the transaction. A sentence for the user, or undefined.
+ */
+export function dustProblem(atto: bigint): string | undefined {
+  if (atto < 0n) return `${atto} atto is negative`;
+  if (atto >= DUST_ATTO) return undefined;
+  return `${attoToAlph(atto)} ALPH is below the dust minimum of ${attoToAlph(DUST_ATTO)} ALPH (${DUST_ATTO} atto); every output must carry at least that.`;
+}
+
 /** Formats atto as an exact ALPH decimal string without trailing zeros ("0" for zero). */
 export function attoToAlph(atto: bigint | string): string {
   const v = typeof atto === 'bigint' ? atto : parseAtto(atto, 'atto amount');

@@ -9,7 +9,7 @@ import { networkText, type NetworkText } from './confirmPolicy';
 
 export { networkText, type NetworkText } from './confirmPolicy';
 import type { Confirmation } from './signingPath';
-import type { VerifiedOutput, VerifiedSweep, VerifiedToken, VerifiedTransfer } from './verifyTransfer';
+import type { VerifiedOutput, VerifiedSweep, VerifiedToken, VerifiedTransfer } from './verify';
 
 export interface AmountText {
   /** Exact decimal ALPH, e.g. "1.5". */

@@ -1,6 +1,6 @@
 /**
  * How much gas a script transaction may carry when the user did not ask for an amount: the one owner of
- * the gas bounds of Execute and Deploy (transfers have theirs in verifyTransfer's `transferGasBound`).
+ * the gas bounds of Execute and Deploy (transfers have theirs in verify/envelope.ts's `transferGasBound`).
  *
  * The gateway builds the transaction and chooses its gas; a tampering gateway can raise it, and the fee
  * with it (gas × price), up to the node's 1 ALPH cap. So every script transaction has a bound that does

@@ -21,7 +21,7 @@ import {
   signVerifiedTransfer,
   type VerifiedTransfer,
   type VerifyOptions,
-} from './verifyTransfer';
+} from './verify';
 import { confirmationDecision, type NetworkText, type RunMode } from './confirmPolicy';
 
 /** The signer as the signing path sees it: a public key, and a way to read the private key when allowed. */

@@ -15,14 +15,16 @@ import type {
   TxInputView,
   TxOutputView,
   TxStatusKind,
-  TxTokenView,
 } from '../../transactions/txDetails/protocol';
 import type { EventByTxId, TxDetails, TxStatus } from '../gateway/schemas';
 import {
+  AssetTally,
   UNLOCK_SCRIPT_TAGS,
   addressFromPublicKey,
   attoToAlph,
+  isHex,
   publicKeyOfUnlockScript,
+  shortTxId,
   type DecodedUnsignedTx,
 } from '../protocol';
 import type { TrackOutcome, TrackState, TrackedTxRecord } from './txTracker';
@@ -66,11 +68,6 @@ export interface TxDetailsSources {
 const TAG_NAMES = new Map<number, string>(
   Object.entries(UNLOCK_SCRIPT_TAGS).map(([name, tag]) => [tag as number, name]),
 );
-
-/** "abcdef0123…89abcd": enough to recognise a txId in a list without the full 64 digits. */
-export function shortTxId(txId: string): string {
-  return txId.length > 20 ? `${txId.slice(0, 10)}…${txId.slice(-6)}` : txId;
-}
 
 function confirmationsOf(s: {
   chainConfirmations: number;
@@ -248,7 +245,7 @@ const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** UTF-8 text of a message when it is printable text (no control characters); undefined otherwise. */
 export function messageText(hex: string): string | undefined {
-  if (hex === '' || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) return undefined;
+  if (hex === '' || !isHex(hex)) return undefined;
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   let text: string;
@@ -328,17 +325,6 @@ function inputViews(inputs: readonly { outputRef: { hint: number; key: string };
   return { views, spenders: unknown ? undefined : spenders };
 }
 
-function addTokens(map: Map<string, bigint>, tokens: readonly { id: string; amount: string }[], sign = 1n) {
-  for (const t of tokens) map.set(t.id, (map.get(t.id) ?? 0n) + sign * BigInt(t.amount));
-}
-
-function tokenViews(map: Map<string, bigint>): TxTokenView[] {
-  return [...map]
-    .filter(([, v]) => v !== 0n)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([id, v]) => ({ id, amount: v > 0n ? `+${v}` : v.toString() }));
-}
-
 /**
  * Per-address changes. Exact for a single spender without contract inputs (ALPH and tokens are
  * conserved there); otherwise only credits are shown and `note` says why.
@@ -349,38 +335,27 @@ export function balanceChanges(
   fee: bigint,
   contractInputs: number,
 ): { changes: TxBalanceChangeView[]; note?: string } {
-  const alph = new Map<string, bigint>();
-  const tokens = new Map<string, Map<string, bigint>>();
-  const order: string[] = [];
-  const touch = (address: string) => {
-    if (!alph.has(address)) {
-      alph.set(address, 0n);
-      tokens.set(address, new Map());
-      order.push(address);
-    }
-  };
+  const tally = new AssetTally();
   const exact = spenders !== undefined && spenders.size === 1 && contractInputs === 0;
   const spender = exact ? ([...spenders][0] as string) : undefined;
-  if (spender) touch(spender);
-  for (const o of outputs) {
-    touch(o.address);
-    alph.set(o.address, (alph.get(o.address) as bigint) + BigInt(o.attoAlphAmount));
-    addTokens(tokens.get(o.address) as Map<string, bigint>, o.tokens);
-  }
+  if (spender) tally.touch(spender);
+  for (const o of outputs) tally.add(o.address, BigInt(o.attoAlphAmount), o.tokens);
   if (spender) {
     // Everything that left the spender: all outputs plus the fee (inputs = outputs + fee).
     const totalOut = outputs.reduce((s, o) => s + BigInt(o.attoAlphAmount), 0n);
-    alph.set(spender, (alph.get(spender) as bigint) - totalOut - fee);
-    const spenderTokens = tokens.get(spender) as Map<string, bigint>;
-    for (const o of outputs) addTokens(spenderTokens, o.tokens, -1n);
+    tally.add(spender, totalOut + fee, [], -1n);
+    for (const o of outputs) tally.add(spender, 0n, o.tokens, -1n);
   }
-  const changes = order
-    .map((address) => ({ address, atto: alph.get(address) as bigint, tk: tokens.get(address) }))
-    .filter((c) => c.atto !== 0n || tokenViews(c.tk as Map<string, bigint>).length > 0)
+  const changes = tally
+    .entries()
+    .filter((c) => c.atto !== 0n || c.tokens.length > 0)
     .map((c) => ({
       address: c.address,
       ...signedAmount(c.atto),
-      tokens: tokenViews(c.tk as Map<string, bigint>),
+      tokens: c.tokens.map((t) => ({
+        id: t.id,
+        amount: t.amount > 0n ? `+${t.amount}` : t.amount.toString(),
+      })),
     }));
   if (exact) return { changes };
   const note =

@@ -12,6 +12,7 @@ import type { Clock } from '../util/clock';
 import type { GroupPair, RequestOptions } from '../gateway/client';
 import { Emitter, type Event } from '../util/emitter';
 import type { TxStatus } from '../gateway/schemas';
+import { isTxId } from '../protocol';
 import { confirmationsOf, TrackRun, type RunContext } from './trackRun';
 
 export type TrackState =
@@ -202,7 +203,7 @@ export class TxTracker {
   /** Polls until the outcome is known, the signal aborts, or tracking gives up. Never rejects. */
   async track(request: TrackRequest | TrackedTxRecord, signal?: AbortSignal): Promise<TrackOutcome> {
     const txId = request.txId.toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(txId))
+    if (!isTxId(txId))
       throw new RangeError(`txId must be 32 bytes of hex, got '${request.txId.slice(0, 80)}'`);
     const previous = 'version' in request ? request : undefined;
     const record: TrackedTxRecord = {
@@ -241,7 +242,7 @@ export class TxTracker {
 export function parseRecord(raw: unknown): TrackedTxRecord | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
-  if (r.version !== 1 || typeof r.txId !== 'string' || !/^[0-9a-fA-F]{64}$/.test(r.txId)) return undefined;
+  if (r.version !== 1 || typeof r.txId !== 'string' || !isTxId(r.txId)) return undefined;
   if (typeof r.submittedAt !== 'number' || !Number.isFinite(r.submittedAt)) return undefined;
   if (
     typeof r.requiredConfirmations !== 'number' ||

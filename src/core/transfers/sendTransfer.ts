@@ -8,6 +8,7 @@
  */
 import { DEFAULT_GAS_AMOUNT, DEFAULT_GAS_PRICE, MAX_GAS_PER_TX, isHex, parseAddress } from '../protocol';
 import { ValidationError } from '../gateway/errors';
+import { recipientVerdict, type Recipient, type RecipientVerdict } from './transferInput';
 import type {
   BuildTransferRequest,
   RequestOptions,
@@ -32,7 +33,7 @@ import {
   type TransferRequest,
   type VerifiedSweep,
   type VerifyOptions,
-} from '../signing/verifyTransfer';
+} from '../signing/verify';
 
 export { TransferDeclinedError, type ConfirmStage, type SentTransfer } from '../signing/signingPath';
 
@@ -95,11 +96,50 @@ function amountOf(field: string, value: unknown): bigint {
   return BigInt(value);
 }
 
+/** Why a field's address was refused, in the address parser's own words where it has some. */
+function addressReason(verdict: RecipientVerdict, address: unknown): string {
+  if (verdict.kind === 'invalid') return verdict.reason;
+  try {
+    parseAddress(address as string);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return verdict.kind === 'hex'
+    ? 'is hex; Alephium addresses are base58'
+    : 'must be written without surrounding spaces';
+}
+
+/**
+ * A destination's address under the one recipient rule (transferInput.ts `recipientVerdict`), worded as a
+ * field error. The address must be exactly as the gateway will get it, so surrounding spaces are refused.
+ */
+function destinationAddress(field: string, address: unknown): Recipient {
+  const verdict = recipientVerdict(address);
+  if (verdict.kind === 'contract') {
+    throw new ValidationError(
+      field,
+      'is a contract address; paying a contract needs a script, not a transfer',
+    );
+  }
+  if (verdict.kind === 'ok' && verdict.address === address) return verdict.address;
+  throw new ValidationError(field, addressReason(verdict, address));
+}
+
+declare const validatedBrand: unique symbol;
+/**
+ * A transfer request that passed {@link validateTransferRequest}: the one shape the gateway's build body
+ * and the verifier's reference are both made from, so neither re-checks what it holds.
+ */
+export type ValidatedTransfer = TransferRequest & { readonly [validatedBrand]: true };
+
 /**
  * Everything that can be checked without the network. Throws a ValidationError naming the field, so
  * the UI can point at it, and so no request (and no rate-limit headroom) is spent on a typo.
  */
-export function validateTransferRequest(request: TransferRequest, signerPublicKey?: string): void {
+export function validateTransferRequest(
+  request: TransferRequest,
+  signerPublicKey?: string,
+): ValidatedTransfer {
   if (typeof request !== 'object' || request === null) throw new ValidationError('request', 'is required');
   if (!isHex(request.fromPublicKey, 33)) {
     throw new ValidationError('fromPublicKey', 'must be a 33-byte compressed public key in hex');
@@ -123,18 +163,7 @@ export function validateTransferRequest(request: TransferRequest, signerPublicKe
   dests.forEach((d, i) => {
     const at = `destinations[${i}]`;
     if (typeof d !== 'object' || d === null) throw new ValidationError(at, 'must be an object');
-    let type: string;
-    try {
-      type = parseAddress(d.address).type;
-    } catch (e) {
-      throw new ValidationError(`${at}.address`, (e as Error).message);
-    }
-    if (type === 'P2C') {
-      throw new ValidationError(
-        `${at}.address`,
-        'is a contract address; paying a contract needs a script, not a transfer',
-      );
-    }
+    destinationAddress(`${at}.address`, d.address);
     const amount = amountOf(`${at}.attoAlphAmount`, d.attoAlphAmount);
     if (amount < DUST_ATTO) {
       throw new ValidationError(
@@ -177,9 +206,11 @@ export function validateTransferRequest(request: TransferRequest, signerPublicKe
   if (request.gasPrice !== undefined && amountOf('gasPrice', request.gasPrice) < DEFAULT_GAS_PRICE) {
     throw new ValidationError('gasPrice', `must be at least ${DEFAULT_GAS_PRICE} atto (the node's minimum)`);
   }
+  return request as ValidatedTransfer;
 }
 
-function toBuildRequest(request: TransferRequest): BuildTransferRequest {
+/** The gateway's build body, from the validated request (the only shape the transfer is written in). */
+function toBuildRequest(request: ValidatedTransfer): BuildTransferRequest {
   return {
     fromPublicKey: request.fromPublicKey,
     destinations: request.destinations.map((d) => ({
@@ -203,12 +234,12 @@ function toBuildRequest(request: TransferRequest): BuildTransferRequest {
  */
 export async function sendTransfer(deps: SendDeps, request: TransferRequest): Promise<SentSigned> {
   deps.onProgress?.('validating');
-  validateTransferRequest(request, deps.key.publicKey);
+  const validated = validateTransferRequest(request, deps.key.publicKey);
   throwIfAborted(deps.signal);
   const opts = deps.signal ? { signal: deps.signal } : undefined;
 
   deps.onProgress?.('building');
-  const built = await deps.client.buildTransfer(toBuildRequest(request), opts);
+  const built = await deps.client.buildTransfer(toBuildRequest(validated), opts);
   deps.onProgress?.('verifying');
   let gatewayDecode: GatewayDecoded | undefined;
   if (deps.crossCheckDecode) {
@@ -216,7 +247,7 @@ export async function sendTransfer(deps: SendDeps, request: TransferRequest): Pr
       throw new Error('crossCheckDecode needs a client with decodeUnsignedTx');
     gatewayDecode = await deps.client.decodeUnsignedTx(built.unsignedTx, opts);
   }
-  const verified = verifyTransfer(request, built, gatewayDecode, deps.verify);
+  const verified = verifyTransfer(validated, built, gatewayDecode, deps.verify);
   throwIfAborted(deps.signal);
 
   const signed = await confirmAndSign(deps, [verified], transferConfirmation(verified, deps.confirmation));
@@ -251,13 +282,12 @@ export async function sendSweep(deps: SendDeps, request: SweepToSend): Promise<S
   if (request.fromPublicKey.toLowerCase() !== deps.key.publicKey.toLowerCase()) {
     throw new ValidationError('fromPublicKey', "is not the signing key's public key");
   }
-  try {
-    if (parseAddress(request.toAddress).type === 'P2C') {
-      throw new ValidationError('toAddress', 'is a contract address; sweep to an asset address');
-    }
-  } catch (e) {
-    if (e instanceof ValidationError) throw e;
-    throw new ValidationError('toAddress', (e as Error).message);
+  const destination = recipientVerdict(request.toAddress);
+  if (destination.kind === 'contract') {
+    throw new ValidationError('toAddress', 'is a contract address; sweep to an asset address');
+  }
+  if (destination.kind !== 'ok' || destination.address !== request.toAddress) {
+    throw new ValidationError('toAddress', addressReason(destination, request.toAddress));
   }
   if (request.gasPrice !== undefined && amountOf('gasPrice', request.gasPrice) < DEFAULT_GAS_PRICE) {
     throw new ValidationError('gasPrice', `must be at least ${DEFAULT_GAS_PRICE} atto`);

@@ -6,26 +6,70 @@
 import {
   DEFAULT_GAS_AMOUNT,
   DEFAULT_GAS_PRICE,
-  DUST_ATTO,
   MAX_GAS_PER_TX,
   alphToAtto,
-  attoToAlph,
+  dustProblem,
+  isHash32,
+  isTxId,
   parseAddress,
 } from '../protocol';
-import type { TokenAmountRequest } from '../signing/verifyTransfer';
+import type { TokenAmountRequest } from '../signing/verify';
 
-export function checkRecipient(text: string): string | undefined {
-  const value = text.trim();
-  if (value === '') return 'A recipient address is required.';
-  if (/^[0-9a-fA-F]{64,}$/.test(value)) return 'That is hex; Alephium addresses are base58.';
+/**
+ * The one rule for where a transfer or a sweep may pay: an asset address (base58, not a contract). Each
+ * surface words it for its reader (the input box here, the field errors of sendTransfer and sendSweep),
+ * but none re-implements it.
+ */
+export type RecipientVerdict =
+  | { readonly kind: 'ok'; readonly address: Recipient }
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'hex' }
+  | { readonly kind: 'invalid'; readonly reason: string }
+  | { readonly kind: 'contract' };
+
+declare const recipientBrand: unique symbol;
+/** An address that passed {@link recipientVerdict}: trimmed, base58, an asset (not a contract) address. */
+export type Recipient = string & { readonly [recipientBrand]: true };
+
+export function recipientVerdict(text: unknown): RecipientVerdict {
+  const value = typeof text === 'string' ? text.trim() : '';
+  if (value === '') return { kind: 'empty' };
+  if (/^[0-9a-fA-F]{64,}$/.test(value)) return { kind: 'hex' };
   let type: string;
   try {
     type = parseAddress(value).type;
   } catch (e) {
-    return `Not an Alephium address: ${(e as Error).message}`;
+    return { kind: 'invalid', reason: (e as Error).message };
   }
-  if (type === 'P2C') return 'That is a contract address; paying a contract needs a script, not a transfer.';
-  return undefined;
+  if (type === 'P2C') return { kind: 'contract' };
+  return { kind: 'ok', address: value as Recipient };
+}
+
+/** The input box's sentence for a recipient, or undefined when it is one. */
+export function checkRecipient(text: string): string | undefined {
+  const verdict = recipientVerdict(text);
+  switch (verdict.kind) {
+    case 'ok':
+      return undefined;
+    case 'empty':
+      return 'A recipient address is required.';
+    case 'hex':
+      return 'That is hex; Alephium addresses are base58.';
+    case 'invalid':
+      return `Not an Alephium address: ${verdict.reason}`;
+    case 'contract':
+      return 'That is a contract address; paying a contract needs a script, not a transfer.';
+  }
+}
+
+/**
+ * The recipient as a validated value, or an Error saying `${role}: <the input box's sentence>`, so an
+ * argument passed by automation is held to the rule the input box applies.
+ */
+export function parseRecipient(text: string, role = 'Recipient'): Recipient {
+  const verdict = recipientVerdict(text);
+  if (verdict.kind === 'ok') return verdict.address;
+  throw new Error(`${role}: ${checkRecipient(text) as string}`);
 }
 
 /** Exact ALPH → atto (no floats), at least the dust minimum. */
@@ -36,11 +80,8 @@ export function parseAlphAmount(text: string): bigint {
   } catch (e) {
     throw new Error((e as Error).message);
   }
-  if (atto < DUST_ATTO) {
-    throw new Error(
-      `${attoToAlph(atto)} ALPH is below the dust minimum of ${attoToAlph(DUST_ATTO)} ALPH (${DUST_ATTO} atto); every output must carry at least that.`,
-    );
-  }
+  const dust = dustProblem(atto);
+  if (dust) throw new Error(dust);
   return atto;
 }
 
@@ -76,7 +117,7 @@ export function parseTokens(value: unknown): TokenAmountRequest[] {
         })();
   return entries.map((t, i) => {
     const id = typeof t?.id === 'string' ? t.id.trim().toLowerCase() : '';
-    if (!/^[0-9a-f]{64}$/.test(id)) throw new Error(`Token ${i + 1}: the id must be 32 bytes of hex.`);
+    if (!isHash32(id)) throw new Error(`Token ${i + 1}: the id must be 32 bytes of hex.`);
     const amount = typeof t.amount === 'bigint' ? t.amount.toString() : String(t.amount ?? '').trim();
     if (!/^\d+$/.test(amount) || BigInt(amount) === 0n) {
       throw new Error(`Token ${i + 1}: the amount must be a positive integer (smallest unit).`);
@@ -142,7 +183,7 @@ export function checkGas(text: string): string | undefined {
 
 export function parseTxId(text: unknown): string {
   const s = typeof text === 'string' ? text.trim().toLowerCase().replace(/^0x/, '') : '';
-  if (!/^[0-9a-f]{64}$/.test(s)) throw new Error('A transaction id is 64 hex digits.');
+  if (!isTxId(s)) throw new Error('A transaction id is 64 hex digits.');
   return s;
 }
 

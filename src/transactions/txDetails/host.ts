@@ -6,7 +6,8 @@ import type { EventByTxId, TxDetails, TxStatus } from '../../core/gateway';
 import type { Logger } from '../../core/util/log';
 import { groupsOfUnsignedTx, txIdFromUnsignedTx } from '../../core/protocol';
 import { checkUnsignedTx, type DecodeCheck } from '../../core/signing/decodeCheck';
-import { buildTxDetailsModel, shortTxId, type DecodedEventLike } from '../../core/tracking/txDetailsModel';
+import { buildTxDetailsModel, type DecodedEventLike } from '../../core/tracking/txDetailsModel';
+import { shortTxId } from '../../core/protocol';
 import {
   TX_DETAILS_VIEW_TYPE,
   adoptPageState,

@@ -35,7 +35,7 @@ import {
   TransferVerificationError,
   signVerifiedTransfer,
   verifyScriptTx,
-} from '../../../src/core/signing/verifyTransfer';
+} from '../../../src/core/signing/verify';
 
 const VERIFIER = { verifyScriptTx, TransferVerificationError };
 import { ATTACKER, SENDER, TOKEN_ID, honestTx, out, responseFor } from '../signing/verifyFixtures';

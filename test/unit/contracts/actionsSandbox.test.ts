@@ -21,7 +21,7 @@ import {
   TransferVerificationError,
   signVerifiedTransfer,
   verifyScriptTx,
-} from '../../../src/core/signing/verifyTransfer';
+} from '../../../src/core/signing/verify';
 
 const VERIFIER = { verifyScriptTx, TransferVerificationError };
 import { SCRIPT_TAMPER_MODES } from '../../../sandbox/chain';

@@ -8,8 +8,13 @@ import {
   alphToAtto,
   attoToAlph,
   bytesToHex,
+  dustProblem,
+  formatAlph,
   hexToBytes,
+  isHash32,
   isHex,
+  isTxId,
+  shortTxId,
   parseAtto,
 } from '../../../src/core/protocol';
 import { Rng, assertProtocolError } from './helpers';
@@ -107,5 +112,39 @@ describe('protocol/units', () => {
       assert.equal(alphToAtto(text), atto, `round trip of ${atto}`);
       assert.equal(convertAlphAmountWithDecimals(text), atto, `SDK parse of ${text}`);
     }
+  });
+});
+
+describe('protocol/hex, units and format: the shared shapes and sentences', () => {
+  it('isHash32 (and isTxId) accept 32 bytes of hex in either case and nothing else', () => {
+    assert.equal(isHash32('ab'.repeat(32)), true);
+    assert.equal(isHash32('AB'.repeat(32)), true);
+    assert.equal(isTxId('0f'.repeat(32)), true);
+    for (const bad of [
+      'ab'.repeat(31),
+      'ab'.repeat(33),
+      `${'ab'.repeat(31)}zz`,
+      `0x${'ab'.repeat(31)}`,
+      42,
+      undefined,
+    ]) {
+      assert.equal(isHash32(bad), false, String(bad));
+    }
+  });
+
+  it('dustProblem says the one dust rule, and nothing at or above 0.001 ALPH', () => {
+    assert.equal(dustProblem(DUST_ATTO), undefined);
+    assert.equal(dustProblem(ONE_ALPH), undefined);
+    assert.match(
+      dustProblem(DUST_ATTO - 1n) ?? '',
+      /below the dust minimum of 0\.001 ALPH \(1000000000000000 atto\)/,
+    );
+    assert.match(dustProblem(-1n) ?? '', /negative/);
+  });
+
+  it('formats ALPH with its atto, and shortens a txId', () => {
+    assert.equal(formatAlph(ONE_ALPH + ONE_ALPH / 2n), '1.5 ALPH (1500000000000000000 atto)');
+    assert.equal(shortTxId('0123456789abcdef'.repeat(4)), '0123456789…abcdef');
+    assert.equal(shortTxId('short'), 'short');
   });
 });

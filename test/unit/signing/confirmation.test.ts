@@ -6,7 +6,7 @@ import {
   sweepConfirmation,
   transferConfirmation,
 } from '../../../src/core/signing/confirmation';
-import { verifySweep, verifyTransfer } from '../../../src/core/signing/verifyTransfer';
+import { verifySweep, verifyTransfer } from '../../../src/core/signing/verify';
 import {
   RECIPIENT,
   SECOND,

@@ -11,7 +11,7 @@ import {
 } from '../../../src/core/signing/signingPath';
 import { verifyTxIdSignature } from '../../../src/core/protocol';
 import { scriptConfirmation, transferConfirmation } from '../../../src/core/signing/confirmation';
-import { NotVerifiedError, verifyTransfer } from '../../../src/core/signing/verifyTransfer';
+import { NotVerifiedError, verifyTransfer } from '../../../src/core/signing/verify';
 import { ATTACKER, SENDER, honestRequest, honestTx, responseFor } from './verifyFixtures';
 
 function harness(answers: boolean[] = [true, true]) {

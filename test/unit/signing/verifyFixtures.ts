@@ -18,11 +18,7 @@ import {
   txIdFromUnsignedTx,
   type UnsignedTxInput,
 } from '../../../src/core/protocol';
-import type {
-  BuildResponse,
-  GatewayDecodeResponse,
-  TransferRequest,
-} from '../../../src/core/signing/verifyTransfer';
+import type { BuildResponse, GatewayDecodeResponse, TransferRequest } from '../../../src/core/signing/verify';
 
 export function keyOf(label: string): { privateKey: string; publicKey: string; address: string } {
   const privateKey = bytesToHex(blake2b256(new TextEncoder().encode(`workflows test key ${label}`)));

@@ -16,7 +16,7 @@ import {
   signVerifiedTransfer,
   verifyTransfer,
   type VerificationCheck,
-} from '../../../src/core/signing/verifyTransfer';
+} from '../../../src/core/signing/verify';
 import {
   ATTACKER,
   RECIPIENT,

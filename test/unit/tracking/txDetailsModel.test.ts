@@ -5,6 +5,7 @@ import {
   encodeUnsignedTx,
   p2pkhUnlockScript,
   publicKeyFromPrivateKey,
+  shortTxId,
 } from '../../../src/core/protocol';
 import type { TxDetails } from '../../../src/core/gateway';
 import { checkUnsignedTx, normalizeUnsignedTxHex } from '../../../src/core/signing/decodeCheck';
@@ -12,7 +13,6 @@ import {
   balanceChanges,
   buildTxDetailsModel,
   messageText,
-  shortTxId,
   statusOfGateway,
   statusOfTracked,
   trackedRowsChangeAt,

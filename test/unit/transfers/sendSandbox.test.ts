@@ -15,7 +15,7 @@ import {
 import type { SignerKey } from '../../../src/core/signing/signingPath';
 import { sendSweep, sendTransfer, type SendDeps } from '../../../src/core/transfers/sendTransfer';
 import { TxTracker, type TrackState } from '../../../src/core/tracking/txTracker';
-import { TransferVerificationError, type VerificationCheck } from '../../../src/core/signing/verifyTransfer';
+import { TransferVerificationError, type VerificationCheck } from '../../../src/core/signing/verify';
 import type { TamperMode } from '../../../sandbox/chain';
 import { startSandbox, type Sandbox } from '../../../sandbox/server';
 import { keyOf } from '../signing/verifyFixtures';

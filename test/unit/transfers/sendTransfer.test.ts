@@ -13,7 +13,7 @@ import {
   type SendDeps,
   type TransferClient,
 } from '../../../src/core/transfers/sendTransfer';
-import { TransferVerificationError, type BuildResponse } from '../../../src/core/signing/verifyTransfer';
+import { TransferVerificationError, type BuildResponse } from '../../../src/core/signing/verify';
 import {
   ATTACKER,
   RECIPIENT,

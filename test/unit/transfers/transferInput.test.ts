@@ -1,9 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { addressFromPublicKey, publicKeyFromPrivateKey } from '../../../src/core/protocol';
+import {
+  addressFromContractId,
+  addressFromPublicKey,
+  publicKeyFromPrivateKey,
+} from '../../../src/core/protocol';
 import {
   checkAlphAmount,
   checkRecipient,
   parseAlphAmount,
+  parseRecipient,
   parseGas,
   parseGasPrice,
   parseGroups,
@@ -19,6 +24,14 @@ describe('transferInput: prompts checked as typed, arguments held to the same ru
     assert.match(checkRecipient('ab'.repeat(32)) ?? '', /hex/);
     assert.match(checkRecipient('not-an-address') ?? '', /Not an Alephium address/);
     assert.match(checkRecipient('') ?? '', /required/);
+  });
+
+  it('gives the recipient as a trimmed value, or the input box sentence under the role', () => {
+    assert.equal(parseRecipient(` ${address} `), address);
+    assert.throws(() => parseRecipient(''), /^Error: Recipient: A recipient address is required\.$/);
+    assert.throws(() => parseRecipient('ab'.repeat(32), 'Destination'), /^Error: Destination: That is hex/);
+    const contract = addressFromContractId('11'.repeat(32));
+    assert.throws(() => parseRecipient(contract), /Recipient: That is a contract address/);
   });
 
   it('parses ALPH exactly and refuses dust before any request', () => {
