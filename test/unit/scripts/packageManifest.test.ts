@@ -15,6 +15,7 @@ interface SettingSchema {
 }
 
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
   icon: string;
   repository?: { url: string };
   categories: string[];
@@ -87,5 +88,17 @@ describe('package.json: what the marketplaces and the Settings editor show', () 
       return s.order;
     });
     assert.equal(new Set(orders).size, orders.length, 'two settings share an order');
+  });
+
+  it("releases package.json's version as the changelog's newest section, under an [Unreleased] one", () => {
+    const changelog = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
+    const sections = [...changelog.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => m[1]);
+    assert.equal(sections[0], 'Unreleased');
+    assert.equal(sections[1], manifest.version);
+    assert.match(
+      changelog,
+      new RegExp(`^## \\[${manifest.version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'),
+    );
+    assert.match(changelog, new RegExp(`^\\[${manifest.version.replace(/\./g, '\\.')}\\]: https://`, 'm'));
   });
 });
