@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * README's Performance table, regenerated from bench/results.json so it cannot drift from what the
- * benchmarks measured. Replaces what lies between the two markers in README.md:
+ * The Performance table of CONTRIBUTING.md, regenerated from bench/results.json so it cannot drift from what the
+ * benchmarks measured. Replaces what lies between the two markers in CONTRIBUTING.md:
  *
  *   <!-- perf-table:start -->  …  <!-- perf-table:end -->
  *
- *   node scripts/perfTable.mjs            rewrite README.md (run at the end of `npm run bench`)
- *   node scripts/perfTable.mjs --check    exit 1 if README.md is not what the results give
+ *   node scripts/perfTable.mjs            rewrite CONTRIBUTING.md (run at the end of `npm run bench`)
+ *   node scripts/perfTable.mjs --check    exit 1 if CONTRIBUTING.md is not what the results give
  *
  * Node builtins only.
  */
@@ -56,26 +56,28 @@ export function renderPerfTable(results) {
 export function replaceBetweenMarkers(readme, table) {
   const a = readme.indexOf(START);
   const b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${START} … ${END} markers`);
+  if (a < 0 || b < a) throw new Error(`the file has no ${START} … ${END} markers`);
   // Blank lines around the table, as Prettier formats Markdown.
   return `${readme.slice(0, a + START.length)}\n\n${table}\n\n${readme.slice(b)}`;
 }
 
 function main() {
   const results = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'results.json'), 'utf8'));
-  const file = path.join(root, 'README.md');
+  const file = path.join(root, 'CONTRIBUTING.md');
   const readme = fs.readFileSync(file, 'utf8');
   const next = replaceBetweenMarkers(readme, renderPerfTable(results));
   if (process.argv.includes('--check')) {
     if (next !== readme) {
-      console.error('README.md Performance table differs from bench/results.json: run `npm run bench:table`');
+      console.error(
+        'CONTRIBUTING.md Performance table differs from bench/results.json: run `npm run bench:table`',
+      );
       process.exit(1);
     }
     return;
   }
   if (next !== readme) fs.writeFileSync(file, next);
   console.log(
-    `README.md: Performance table from bench/results.json (${(results.figures ?? []).length} figures)`,
+    `CONTRIBUTING.md: Performance table from bench/results.json (${(results.figures ?? []).length} figures)`,
   );
 }
 
