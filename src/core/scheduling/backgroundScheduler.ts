@@ -27,11 +27,12 @@
  *   user action). A job's next run is due one interval after its last start; first runs are staggered
  *   across the interval instead of all at once.
  *
- * Time is injected ({@link SchedulerTimers}), so tests and the bench run months in seconds.
+ * Time is injected ({@link Timers}), so tests and the bench run months in seconds.
  */
 import { Emitter, type Disposable, type Event } from '../util/emitter';
 import { MonthPace, msUntilNextUtcMonth, type ActivityStore } from './monthPace';
 import { withListenerRoom } from '../util/abort';
+import { systemTimers, type Timers } from '../util/clock';
 
 export { msUntilNextUtcMonth, type ActivityStore, type ActivityRecord } from './monthPace';
 
@@ -63,23 +64,6 @@ const STARVATION_FRACTION = 0.2;
 const STAGGER_FRACTION = 0.8;
 /** Weight of the latest run in a job's learned cost. */
 const COST_SMOOTHING = 0.2;
-
-export interface SchedulerTimers {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemSchedulerTimers: SchedulerTimers = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => {
-    const t = setTimeout(callback, ms);
-    // A pending background run must not keep a test runner or a CLI alive.
-    t.unref?.();
-    return t;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export interface SchedulerBudget {
   /** Requests per month of the plan; undefined (a local node): no budget, every job at its floor. */
@@ -212,7 +196,7 @@ interface Job {
 
 export interface BackgroundSchedulerOptions {
   readonly budget?: SchedulerBudget;
-  readonly timers?: SchedulerTimers;
+  readonly timers?: Timers;
   /** Where this month's activity and spending persist (see {@link setActivityStore}). */
   readonly activity?: ActivityStore;
 }
@@ -227,7 +211,7 @@ export interface RunRecord {
 }
 
 export class BackgroundScheduler implements Disposable {
-  private readonly timers: SchedulerTimers;
+  private readonly timers: Timers;
   private budget: SchedulerBudget;
   private readonly jobs = new Map<number, Job>();
   /**
@@ -266,7 +250,7 @@ export class BackgroundScheduler implements Disposable {
   readonly onDidChangePlan: Event<SchedulePlan> = this.planEmitter.event;
 
   constructor(options: BackgroundSchedulerOptions = {}) {
-    this.timers = options.timers ?? systemSchedulerTimers;
+    this.timers = options.timers ?? systemTimers;
     this.budget = options.budget ?? { monthlyLimit: undefined };
     this.tokensAt = this.timers.now();
     this.pace = new MonthPace(this.tokensAt);

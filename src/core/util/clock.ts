@@ -39,3 +39,24 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
+
+/**
+ * Time and timers for the work that runs on its own (the background scheduler, the event watcher): `now()`
+ * plus a timer that can be cancelled, injected so tests and the bench run months in seconds.
+ */
+export interface Timers {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const t = setTimeout(callback, ms);
+    // A pending background run or poll must not keep a test runner or a CLI alive.
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};

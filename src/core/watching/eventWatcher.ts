@@ -41,6 +41,7 @@ import {
   type JobRun,
 } from '../scheduling/backgroundScheduler';
 import { withListenerRoom } from '../util/abort';
+import { systemTimers, type Timers } from '../util/clock';
 
 /** The spec: poll a contract no faster than once per 16 s. */
 export const MIN_POLL_INTERVAL_MS = DEFAULT_MIN_INTERVAL_MS;
@@ -70,24 +71,6 @@ export interface CursorStore {
   get(key: string): unknown;
   set(key: string, value: unknown): void | PromiseLike<void>;
 }
-
-/** Time and timers, injected so tests never wait. */
-export interface WatcherTimers {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemTimers: WatcherTimers = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => {
-    const t = setTimeout(callback, ms);
-    // A pending poll must not keep a test runner or a CLI alive.
-    t.unref?.();
-    return t;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /** Requests per poll, learned per contract, of the two ways to poll. */
 export interface PollCosts {
@@ -153,7 +136,7 @@ export interface WatcherBudget {
 export interface EventWatcherOptions {
   readonly client: WatcherClient;
   readonly store: CursorStore;
-  readonly timers?: WatcherTimers;
+  readonly timers?: Timers;
   /** The least time between two polls of one contract; never below 16 s (the default). */
   readonly intervalMs?: number;
   /** The plan's monthly limit and the background's share of it, handed to the scheduler. */
@@ -224,7 +207,7 @@ export function cheaperWay(costs: PollCosts | undefined): keyof PollCosts {
 export class EventWatcher {
   private readonly client: WatcherClient;
   private readonly store: CursorStore;
-  private readonly timers: WatcherTimers;
+  private readonly timers: Timers;
   private readonly whenUnfocused: 'slow' | 'pause';
   private readonly unfocusedFactor: number;
   private readonly pageSize: number;

@@ -17,8 +17,8 @@ import {
   type EventWatcherOptions,
   type WatchError,
   type WatcherClient,
-  type WatcherTimers,
 } from '../../../src/core/watching/eventWatcher';
+import type { Timers } from '../../../src/core/util/clock';
 
 const A = '29E9VSez1vizNkuXApftPc6dkT4tGrHbNKVfyHDannagG';
 const B = 'w7vg5opWnKUh2zKYFHBqyTghAJQrag6V3rzRd9PuNKF7';
@@ -26,7 +26,7 @@ const B = 'w7vg5opWnKUh2zKYFHBqyTghAJQrag6V3rzRd9PuNKF7';
 const T0 = Date.UTC(2025, 5, 1, 9, 0, 0);
 
 /** Time that only moves when the test says so; timers fire in order on `advance`. */
-class FakeTimers implements WatcherTimers {
+class FakeTimers implements Timers {
   time = T0;
   private seq = 0;
   timers: { id: number; at: number; cb: () => void }[] = [];
