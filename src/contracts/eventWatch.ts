@@ -4,7 +4,7 @@ import { errorMessage } from '../core/util/errors';
 import { limitsOf, type ContractEvent, type GatewayClient } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import { EventWatcher, eventKey, type CursorStore } from '../core/watching/eventWatcher';
-import { cursorKeyPrefix } from '../core/watching/watchedContracts';
+import { cursorKeyPrefix } from '../core/watching/watchList';
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import * as config from '../platform/config';

@@ -17,7 +17,7 @@ import { EventWatcher, type CursorStore } from '../../../src/core/watching/event
 import { fetchNodeStatus } from '../../../src/core/node/nodeStatus';
 import { NodeStatusModel } from '../../../src/core/node/nodeStatusModel';
 import { TxTracker } from '../../../src/core/tracking/txTracker';
-import { makeWatched } from '../../../src/core/watching/watchedContracts';
+import { makeWatched } from '../../../src/core/watching/watchList';
 import { WatchedContractsModel } from '../../../src/core/watching/watchedContractsModel';
 import { control, newSandbox, sandboxProfile } from '../../../sandbox/helpers';
 import type { Sandbox } from '../../../sandbox/server';
