@@ -20,11 +20,9 @@
  */
 import type { RequestRecord } from '../src/core/gateway';
 import { abortError, type Clock } from '../src/core/util/clock';
-import {
-  BackgroundScheduler,
-  PLAN_UTILISATION,
-  type RunRecord,
-} from '../src/core/scheduling/backgroundScheduler';
+import { BackgroundScheduler } from '../src/core/scheduling/backgroundScheduler';
+import { type RunRecord } from '../src/core/scheduling/jobs';
+import { PLAN_UTILISATION } from '../src/core/scheduling/policy';
 import { EventWatcher, eventKey } from '../src/core/watching/eventWatcher';
 import { NodeStatusModel } from '../src/core/node/nodeStatusModel';
 import { TxTracker } from '../src/core/tracking/txTracker';

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { Emitter, type Disposable, type Event } from '../util/emitter';
 import type { GatewayClient } from '../gateway';
-import type { BackgroundScheduler, JobHandle, JobRun } from '../scheduling/backgroundScheduler';
+import type { BackgroundScheduler } from '../scheduling/backgroundScheduler';
+import type { JobHandle, JobRun } from '../scheduling/jobs';
 import { clientScheduler } from '../scheduling/clientScheduler';
 import { fetchChainHeights, fetchNodeStatus, syncStateOfError, type NodeStatus } from './nodeStatus';
 

@@ -33,13 +33,9 @@ import { Emitter, type Event } from '../util/emitter';
 import { GatewayClient, type RequestOptions } from '../gateway/client';
 import { clientScheduler } from '../scheduling/clientScheduler';
 import type { ContractEvent, ContractEventsPage } from '../gateway/schemas';
-import {
-  BackgroundScheduler,
-  DEFAULT_MIN_INTERVAL_MS,
-  sharedScheduler,
-  type JobHandle,
-  type JobRun,
-} from '../scheduling/backgroundScheduler';
+import { BackgroundScheduler, sharedScheduler } from '../scheduling/backgroundScheduler';
+import { type JobHandle, type JobRun } from '../scheduling/jobs';
+import { DEFAULT_MIN_INTERVAL_MS } from '../scheduling/policy';
 import { withListenerRoom } from '../util/abort';
 import { systemTimers, type Timers } from '../util/clock';
 

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import {
   BackgroundScheduler,
-  HEARTBEAT_MS,
-  OTHERS_RESERVE,
-  PLAN_UTILISATION,
-  freshnessLine,
   sharedScheduler,
   type ActivityRecord,
   type ActivityStore,
-  type JobRun,
-  type RunRecord,
 } from '../../../src/core/scheduling/backgroundScheduler';
+import { type JobRun, type RunRecord } from '../../../src/core/scheduling/jobs';
+import { HEARTBEAT_MS, OTHERS_RESERVE, PLAN_UTILISATION } from '../../../src/core/scheduling/policy';
+import { freshnessLine } from '../../../src/core/scheduling/freshness';
 import type { Timers } from '../../../src/core/util/clock';
 
 /** June 2025: a 30-day month, so from its first moment the month is 720 hours. */

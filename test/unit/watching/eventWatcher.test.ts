@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import type { RequestOptions } from '../../../src/core/gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../../../src/core/gateway/schemas';
 import { addressFromContractId } from '../../../src/core/protocol';
-import {
-  BackgroundScheduler,
-  sharedScheduler,
-  type RunRecord,
-} from '../../../src/core/scheduling/backgroundScheduler';
+import { BackgroundScheduler, sharedScheduler } from '../../../src/core/scheduling/backgroundScheduler';
+import { type RunRecord } from '../../../src/core/scheduling/jobs';
 import {
   COUNT_CHECK_EVERY,
   EventWatcher,
