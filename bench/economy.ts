@@ -18,7 +18,8 @@
  *   measures whole months).
  */
 import { clientScheduler } from '../src/core/scheduling/clientScheduler';
-import { EventWatcher, eventKey } from '../src/core/watching/eventWatcher';
+import { EventWatcher } from '../src/core/watching/eventWatcher';
+import { eventKey } from '../src/core/watching/watcherTypes';
 import {
   countingTransport,
   counters,

@@ -21,9 +21,10 @@
 import type { RequestRecord } from '../src/core/gateway';
 import { abortError, type Clock } from '../src/core/util/clock';
 import { BackgroundScheduler } from '../src/core/scheduling/backgroundScheduler';
-import { type RunRecord } from '../src/core/scheduling/jobs';
+import type { RunRecord } from '../src/core/scheduling/jobs';
 import { PLAN_UTILISATION } from '../src/core/scheduling/policy';
-import { EventWatcher, eventKey } from '../src/core/watching/eventWatcher';
+import { EventWatcher } from '../src/core/watching/eventWatcher';
+import { eventKey } from '../src/core/watching/watcherTypes';
 import { NodeStatusModel } from '../src/core/node/nodeStatusModel';
 import { TxTracker } from '../src/core/tracking/txTracker';
 import {

@@ -3,7 +3,7 @@ import { GatewayClient } from '../../../src/core/gateway';
 import type { NodeStatus } from '../../../src/core/node/nodeStatus';
 import { NodeStatusModel, type Schedule } from '../../../src/core/node/nodeStatusModel';
 import { BackgroundScheduler } from '../../../src/core/scheduling/backgroundScheduler';
-import { type RunRecord } from '../../../src/core/scheduling/jobs';
+import type { RunRecord } from '../../../src/core/scheduling/jobs';
 import { newSandbox, sandboxProfile } from '../../../sandbox/helpers';
 import type { Sandbox } from '../../../sandbox/server';
 import type { Timers } from '../../../src/core/util/clock';

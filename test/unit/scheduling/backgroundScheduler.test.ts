@@ -5,7 +5,7 @@ import {
   type ActivityRecord,
   type ActivityStore,
 } from '../../../src/core/scheduling/backgroundScheduler';
-import { type JobRun, type RunRecord } from '../../../src/core/scheduling/jobs';
+import type { JobRun, RunRecord } from '../../../src/core/scheduling/jobs';
 import { HEARTBEAT_MS, OTHERS_RESERVE, PLAN_UTILISATION } from '../../../src/core/scheduling/policy';
 import { freshnessLine } from '../../../src/core/scheduling/freshness';
 import type { Timers } from '../../../src/core/util/clock';

@@ -3,18 +3,20 @@ import type { RequestOptions } from '../../../src/core/gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../../../src/core/gateway/schemas';
 import { addressFromContractId } from '../../../src/core/protocol';
 import { BackgroundScheduler, sharedScheduler } from '../../../src/core/scheduling/backgroundScheduler';
-import { type RunRecord } from '../../../src/core/scheduling/jobs';
+import type { RunRecord } from '../../../src/core/scheduling/jobs';
 import {
   COUNT_CHECK_EVERY,
   EventWatcher,
   MIN_POLL_INTERVAL_MS,
   URGENT_POLLS,
+} from '../../../src/core/watching/eventWatcher';
+import {
   eventKey,
   type CursorStore,
   type EventWatcherOptions,
   type WatchError,
   type WatcherClient,
-} from '../../../src/core/watching/eventWatcher';
+} from '../../../src/core/watching/watcherTypes';
 import type { Timers } from '../../../src/core/util/clock';
 
 const A = '29E9VSez1vizNkuXApftPc6dkT4tGrHbNKVfyHDannagG';

@@ -39,11 +39,8 @@ import { ArtifactRegistry, decodeEvent, formatEventSummary } from '../../../src/
 import { GatewayClient } from '../../../src/core/gateway';
 import type { ContractEvent } from '../../../src/core/gateway/schemas';
 import { BackgroundScheduler } from '../../../src/core/scheduling/backgroundScheduler';
-import {
-  EventWatcher,
-  MIN_POLL_INTERVAL_MS,
-  type CursorStore,
-} from '../../../src/core/watching/eventWatcher';
+import { EventWatcher, MIN_POLL_INTERVAL_MS } from '../../../src/core/watching/eventWatcher';
+import type { CursorStore } from '../../../src/core/watching/watcherTypes';
 import { control, newSandbox, sandboxProfile } from '../../../sandbox/helpers';
 import type { Sandbox } from '../../../sandbox/server';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
