@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { GatewayClient } from '../../../src/core/gateway';
 import type { NodeStatus } from '../../../src/core/node/nodeStatus';
-import { NodeStatusModel, type Schedule } from '../../../src/core/node/nodeStatusModel';
+import { NodeStatusModel } from '../../../src/core/node/nodeStatusModel';
 import { BackgroundScheduler } from '../../../src/core/scheduling/backgroundScheduler';
 import type { RunRecord } from '../../../src/core/scheduling/jobs';
 import { newSandbox, sandboxProfile } from '../../../sandbox/helpers';
 import type { Sandbox } from '../../../sandbox/server';
-import type { Timers } from '../../../src/core/util/clock';
+import type { Schedule, Timers } from '../../../src/core/util/clock';
 
 /** A schedule driven by hand: `runDue()` fires what is pending, as the next timer tick would. */
 function manualSchedule(): { schedule: Schedule; pending: { ms: number; run: () => void }[] } {
