@@ -17,9 +17,9 @@
  *   share left over 8 working hours a day); each hour stays within the pace's hour (bench/month.ts
  *   measures whole months).
  */
-import type { WatcherTimers } from '../src/core/watching/eventWatcher';
 import { clientScheduler } from '../src/core/scheduling/clientScheduler';
-import { EventWatcher, eventKey } from '../src/core/watching/eventWatcher';
+import { EventWatcher } from '../src/core/watching/eventWatcher';
+import { eventKey } from '../src/core/watching/watcherTypes';
 import {
   countingTransport,
   counters,
@@ -30,6 +30,7 @@ import {
   type CountingTransport,
 } from './lib/sandbox';
 import { figure, log, seededRandom, type Figure } from './lib/stats';
+import type { Timers } from '../src/core/util/clock';
 
 const HOUR = 3_600_000;
 const EVENT_MEAN_GAP_MS = 10 * 60_000;
@@ -37,7 +38,7 @@ const FREE_MONTHLY = 100_000;
 const SHARE = 0.5;
 
 /** Injected timers on a virtual clock, advanced by the bench. */
-class VirtualTimers implements WatcherTimers {
+class VirtualTimers implements Timers {
   time = Date.UTC(2025, 5, 10);
   private nextId = 1;
   readonly pending = new Map<number, { due: number; callback: () => void }>();

@@ -20,13 +20,11 @@
  */
 import type { RequestRecord } from '../src/core/gateway';
 import { abortError, type Clock } from '../src/core/util/clock';
-import {
-  BackgroundScheduler,
-  PLAN_UTILISATION,
-  type RunRecord,
-  type SchedulerTimers,
-} from '../src/core/scheduling/backgroundScheduler';
-import { EventWatcher, eventKey } from '../src/core/watching/eventWatcher';
+import { BackgroundScheduler } from '../src/core/scheduling/backgroundScheduler';
+import type { RunRecord } from '../src/core/scheduling/jobs';
+import { PLAN_UTILISATION } from '../src/core/scheduling/policy';
+import { EventWatcher } from '../src/core/watching/eventWatcher';
+import { eventKey } from '../src/core/watching/watcherTypes';
 import { NodeStatusModel } from '../src/core/node/nodeStatusModel';
 import { TxTracker } from '../src/core/tracking/txTracker';
 import {
@@ -39,6 +37,7 @@ import {
   type CountingTransport,
 } from './lib/sandbox';
 import { figure, log, seededRandom, type Figure } from './lib/stats';
+import type { Timers } from '../src/core/util/clock';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -52,7 +51,7 @@ const VISIBLE_TO = 17 * HOUR;
 const SENDS_AT = [10 * HOUR, 11.5 * HOUR, 14 * HOUR, 16 * HOUR];
 const CALLS_AT = Array.from({ length: 12 }, (_, i) => 9.25 * HOUR + i * 0.6 * HOUR);
 
-class VirtualTimers implements SchedulerTimers {
+class VirtualTimers implements Timers {
   time = Date.UTC(2025, 5, 10);
   private nextId = 1;
   readonly pending = new Map<number, { due: number; callback: () => void }>();

@@ -4,7 +4,7 @@
  * timer to the next. Timers sit in a binary heap, so a month of polls costs milliseconds of bookkeeping.
  */
 import { abortError, type Clock } from '../../src/core/util/clock';
-import type { SchedulerTimers } from '../../src/core/scheduling/backgroundScheduler';
+import type { Timers } from '../../src/core/util/clock';
 
 interface Entry {
   readonly id: number;
@@ -12,7 +12,7 @@ interface Entry {
   readonly callback: () => void;
 }
 
-export class VirtualClock implements SchedulerTimers {
+export class VirtualClock implements Timers {
   time: number;
   private nextId = 1;
   private heap: Entry[] = [];

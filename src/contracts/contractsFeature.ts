@@ -25,17 +25,15 @@ import {
 import {
   addToWatchList,
   contractAddressProblem,
-  decodeListing,
-  eventsMarkdown,
-  latestEventsTitle,
   makeWatched,
   parseWatchList,
   removeFromWatchList,
   resolveWatched,
-  shortAddress,
   watchListKey,
   type WatchedContract,
-} from '../core/watching/watchedContracts';
+} from '../core/watching/watchList';
+import { latestEventsTitle, shortAddress } from '../core/watching/rows';
+import { decodeListing, eventsMarkdown } from '../core/watching/eventsMarkdown';
 import { costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
 import { inert } from '../core/text/inert';
 import { askModal, showInfo } from '../platform/notify';

@@ -4,19 +4,18 @@ import type { ArtifactRegistry, ResolvedContract } from '../core/artifacts';
 import type { ContractEvent, GatewayClient } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import { WatchedContractsModel } from '../core/watching/watchedContractsModel';
+import { resolveWatched, type WatchedContract } from '../core/watching/watchList';
 import {
   contractRow,
   eventRow,
   eventsHeader,
-  resolveWatched,
   ROW_LABEL_CHARS,
   ROW_TOOLTIP_CHARS,
   shortAddress,
   stateRows,
   type FieldRow,
   type Row,
-  type WatchedContract,
-} from '../core/watching/watchedContracts';
+} from '../core/watching/rows';
 import { formatValue } from '../core/artifacts';
 import { plainText } from '../core/text/inert';
 import { asOfSuffix, nextAgeChange } from '../core/text/age';

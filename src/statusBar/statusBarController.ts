@@ -5,7 +5,7 @@ import { statusBarView, userHeadroomAfter, type UserWindow } from '../core/statu
 import { forecastMonth } from '../core/ledger/forecast';
 import { ledgerTooltipLines } from '../core/ledger/usageTooltip';
 import type { SafeMarkdown } from '../core/text/inert';
-import { freshnessLine } from '../core/scheduling/backgroundScheduler';
+import { freshnessLine } from '../core/scheduling/freshness';
 import { clientScheduler } from '../core/scheduling/clientScheduler';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';

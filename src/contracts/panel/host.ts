@@ -14,7 +14,8 @@ import {
   simulationResult,
   type TrackedStatus,
 } from '../../core/contracts/panelModel';
-import { contractAddressProblem, shortAddress } from '../../core/watching/watchedContracts';
+import { contractAddressProblem } from '../../core/watching/watchList';
+import { shortAddress } from '../../core/watching/rows';
 import type { ExecuteRequest, ExecutionView, MethodCallRequest } from '../../core/contracts/actionViews';
 import {
   CONTRACT_PANEL_VIEW_TYPE,

@@ -8,7 +8,7 @@ import type { ContractCall, GatewayClient, RequestOptions } from './client';
 import { ContractCallFailedError, ValidationError, type GatewayError } from './errors';
 import type { Priority } from './rateLimiter';
 import type { CallContractResult, CallContractSucceeded } from './schemas';
-import { MAX_MULTICALL } from './validate';
+import { MAX_MULTICALL } from './requests';
 
 export type CallOutcome =
   | { readonly ok: true; readonly result: CallContractSucceeded }

@@ -72,8 +72,8 @@ export {
   type EventsSlice,
   type LatestEvents,
 } from './paging';
-export type { Destination, TokenTransfer } from './validate';
-export * as validate from './validate';
+export type { Destination, TokenTransfer } from './requests';
+export * as validate from './requests';
 export type {
   Token,
   Val,

@@ -5,7 +5,7 @@
  */
 import type { GatewayClient, RequestOptions } from './client';
 import type { ContractEvent, ContractEventsPage } from './schemas';
-import { MAX_EVENT_PAGE, validateInt, validateLimit } from './validate';
+import { MAX_EVENT_PAGE, validateInt, validateLimit } from './requests';
 
 export interface PagingOptions extends RequestOptions {
   /** Page size, 1 to 100 (default 100). */

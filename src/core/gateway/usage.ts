@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../util/clock';
 import { Emitter, type Event } from '../util/emitter';
+import { daysInMonthOf, monthOf } from '../util/month';
 import type { Priority } from './rateLimiter';
 
 /** What a request was for, in words a person understands; the ledger counts per kind. */
@@ -64,16 +65,8 @@ export function keyFingerprint(key: string): string {
   return createHash('sha256').update(`alephium-gateway-usage:${key}`).digest('hex').slice(0, 16);
 }
 
-export function monthOf(time: number): string {
-  const d = new Date(time);
-  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
-}
-
-/** Days in the UTC month of `time`. */
-export function daysInMonthOf(time: number): number {
-  const d = new Date(time);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-}
+// The ledger's callers ask their month questions here; the arithmetic lives in util/month.
+export { daysInMonthOf, monthOf };
 
 /** The sum of a day's kinds. */
 export function dayTotal(day: DayUsage): number {

@@ -1,17 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { Emitter, type Disposable, type Event } from '../util/emitter';
 import type { GatewayClient } from '../gateway';
-import type { BackgroundScheduler, JobHandle, JobRun } from '../scheduling/backgroundScheduler';
+import type { BackgroundScheduler } from '../scheduling/backgroundScheduler';
+import type { JobHandle, JobRun } from '../scheduling/jobs';
 import { clientScheduler } from '../scheduling/clientScheduler';
+import { realSchedule, type Schedule } from '../util/clock';
 import { fetchChainHeights, fetchNodeStatus, syncStateOfError, type NodeStatus } from './nodeStatus';
-
-/** Runs `run` after `ms`; the returned handle cancels it. Injected so tests can drive time by hand. */
-export type Schedule = (run: () => void, ms: number) => Disposable;
-
-export const realSchedule: Schedule = (run, ms) => {
-  const timer = setTimeout(run, ms);
-  return { dispose: () => clearTimeout(timer) };
-};
 
 export interface NodeStatusModelOptions {
   readonly now?: () => number;

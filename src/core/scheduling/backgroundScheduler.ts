@@ -27,207 +27,49 @@
  *   user action). A job's next run is due one interval after its last start; first runs are staggered
  *   across the interval instead of all at once.
  *
- * Time is injected ({@link SchedulerTimers}), so tests and the bench run months in seconds.
+ * Time is injected ({@link Timers}), so tests and the bench run months in seconds.
  */
 import { Emitter, type Disposable, type Event } from '../util/emitter';
 import { MonthPace, msUntilNextUtcMonth, type ActivityStore } from './monthPace';
 import { withListenerRoom } from '../util/abort';
+import { systemTimers, type Timers } from '../util/clock';
+import {
+  checkBudget,
+  jobHandle,
+  type Job,
+  type JobHandle,
+  type JobOptions,
+  type JobRun,
+  type RunRecord,
+  type SchedulePlan,
+  type SchedulerBudget,
+} from './jobs';
+import { HourLog } from './hourLog';
+import { planRounds } from './rounds';
+import {
+  BUCKET_CAPACITY,
+  BUCKET_UTILISATION,
+  COST_SMOOTHING,
+  DEFAULT_MIN_INTERVAL_MS,
+  HEARTBEAT_MS,
+  MAX_LATE_FRACTION,
+  PLAN_UTILISATION,
+  STAGGER_FRACTION,
+  STARVATION_FRACTION,
+} from './policy';
+import { HOUR_MS } from '../util/month';
 
 export { msUntilNextUtcMonth, type ActivityStore, type ActivityRecord } from './monthPace';
 
-/** The spec: poll `current-count` no faster than once per 16 s per contract. */
-export const DEFAULT_MIN_INTERVAL_MS = 16_000;
-const HOUR_MS = 3_600_000;
-/** Intervals are planned for this fraction of the share: the rest absorbs costlier runs than learned. */
-export const PLAN_UTILISATION = 0.9;
-/** Tokens arrive at this fraction of the share: above the plan (jobs run on time), below the share. */
-export const BUCKET_UTILISATION = 0.95;
-/** Requests the bucket can hold: enough to start any job at once after a quiet spell, never a burst. */
-export const BUCKET_CAPACITY = 2;
-/**
- * How late past its due time a job may be held for tokens. Beyond it only the sliding hour holds it: a
- * burst of other background work (a tracked transaction) must not starve a contract for several of its
- * intervals, and the hour is what the share promises.
- */
-export const MAX_LATE_FRACTION = 0.1;
-/**
- * The part of the planned rate the jobs nobody looks at keep when the visible ones would take it all:
- * they come second, but they do not starve.
- */
-export const OTHERS_RESERVE = 0.1;
-/** How often the activity of this month is observed and saved while jobs exist. */
-export const HEARTBEAT_MS = 5 * 60_000;
-/** A job this late (a fraction of its interval past due) runs whatever the hour says: nothing starves. */
-const STARVATION_FRACTION = 0.2;
-/** First runs are staggered over this fraction of the interval. */
-const STAGGER_FRACTION = 0.8;
-/** Weight of the latest run in a job's learned cost. */
-const COST_SMOOTHING = 0.2;
-
-export interface SchedulerTimers {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemSchedulerTimers: SchedulerTimers = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => {
-    const t = setTimeout(callback, ms);
-    // A pending background run must not keep a test runner or a CLI alive.
-    t.unref?.();
-    return t;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
-export interface SchedulerBudget {
-  /** Requests per month of the plan; undefined (a local node): no budget, every job at its floor. */
-  readonly monthlyLimit: number | undefined;
-  /** Fraction of the monthly limit for all background work, in (0, 1]. Default 0.5. */
-  readonly share?: number;
-  /**
-   * Requests the key used this (UTC) month, user actions included. The background never plans to spend
-   * more than its share of what is left of the quota: heavy manual use leaves it less.
-   */
-  readonly requestsUsedThisMonth?: () => number | undefined;
-  /**
-   * The plan's requests per second: the background never plans to go faster than one less than it (the
-   * last slot of every second is the user's). A budget set without it keeps the previous one's.
-   */
-  readonly perSecond?: number;
-}
-
-/** What a job's run reports. */
-export interface JobRun {
-  /** Requests the run sent (it is charged to the budget). */
-  readonly requests: number;
-  /** Someone is still waiting for this job's result: run again as soon as the floor allows (runSoon). */
-  readonly urgent?: boolean;
-  /** Run again no sooner than this (a backoff after errors); the planned interval otherwise. */
-  readonly retryInMs?: number;
-  /** The job has nothing left to do (a transaction reached its confirmations): remove it. */
-  readonly done?: boolean;
-}
-
-export interface JobOptions {
-  /** What the job is, for explanations: 'contract', 'node', 'chains', 'tx', 'state'… */
-  readonly kind: string;
-  /** Label for logs and tooltips (an address, a txId). */
-  readonly label?: string;
-  /** Never run more often than this (default 16 s, the spec's floor). */
-  readonly minIntervalMs?: number;
-  /** Expected requests per run before any run was seen (default 1). */
-  readonly expectedCost?: number;
-  /** A one-shot job runs once, as soon as the budget allows, then is removed. */
-  readonly once?: boolean;
-  /**
-   * The first run is due now and waits only for the sliding hour, not its staggered turn: a contract
-   * never seen before must read its count at once, or events emitted before its first poll would
-   * never be news (with a stored cursor, a late first poll loses nothing, so those are staggered).
-   */
-  readonly startNow?: boolean;
-  /**
-   * Someone looks at what this job keeps fresh (default true: most jobs exist only while their view is
-   * open). Visible jobs are planned first; the others get what is left.
-   */
-  readonly visible?: boolean;
-  /** The slow-down factor from the start (see `setSlowdown`): first runs are staggered over it too. */
-  readonly slowdown?: number;
-  /** Paused from the start (see `setPaused`). */
-  readonly paused?: boolean;
-  readonly run: (signal: AbortSignal) => Promise<JobRun>;
-}
-
-export interface JobHandle extends Disposable {
-  readonly kind: string;
-  /** Milliseconds between two runs as planned now (Infinity while paused). */
-  readonly intervalMs: number;
-  /** Start of the last run (ms), or undefined before the first. */
-  readonly lastRunAt: number | undefined;
-  /** When the next run is due (ms). */
-  readonly dueAt: number;
-  /** Learned requests per run. */
-  readonly cost: number;
-  /** Multiplies the interval (e.g. 4 while the window is unfocused); 1 by default. */
-  setSlowdown(factor: number): void;
-  /** Changes the job's floor (a new setting). */
-  setMinInterval(ms: number): void;
-  /** A paused job is not run and takes no share of the budget. */
-  setPaused(paused: boolean): void;
-  /** Someone looks at what the job keeps fresh (it is planned first) or not (it gets what is left). */
-  setVisible(visible: boolean): void;
-  /**
-   * Someone is waiting for this job (the user just changed the contract): its next run is due now, or
-   * once its floor has passed, and is held by nothing else. Still charged to the share.
-   */
-  runSoon(): void;
-}
-
-/** The plan as a whole, for tooltips and logs. */
-export interface SchedulePlan {
-  /**
-   * Requests per hour the pace allows now while the person works (Infinity without a monthly limit):
-   * the share left this month over the working time expected to be left, within the per-hour cap.
-   */
-  readonly hourlyShare: number;
-  /** Requests of this month's share not yet spent (Infinity without a monthly limit). */
-  readonly monthShareLeft: number;
-  /** Full-speed hours a day learned from this month's activity (the prior until there is history). */
-  readonly activeHoursPerDay: number;
-  /** Requests per hour the plan intends to spend. */
-  readonly plannedPerHour: number;
-  /** The round length of the jobs nobody looks at (0 when every job runs at its floor). */
-  readonly roundMs: number;
-  /** The round length of the visible jobs (0 when they run at their floors). */
-  readonly visibleRoundMs: number;
-  /** Interval per kind (the smallest one among the jobs of that kind) and how many jobs. */
-  readonly kinds: ReadonlyArray<{ kind: string; jobs: number; intervalMs: number }>;
-  /** True when the share cannot give every job its floor. */
-  readonly budgetBound: boolean;
-}
-
-interface Job {
-  readonly id: number;
-  readonly options: JobOptions;
-  cost: number;
-  minIntervalMs: number;
-  slowdown: number;
-  paused: boolean;
-  visible: boolean;
-  lastRunAt: number | undefined;
-  /** Due time of the first run, or a retry/runSoon override of the next one. */
-  dueOverride: number | undefined;
-  removed: boolean;
-  /** runSoon was asked: the next run waits for its floor only. */
-  urgent: boolean;
-  /**
-   * The second run of a job whose first ran at once (startNow) together with others: paced by tokens like
-   * a staggered first run, not held to a due time. Contracts added together read their counts together;
-   * their next runs must not all come due together too, or the starvation guard would push that hour
-   * over the share. A job added alone keeps its usual turn (the user who just watched it is waiting).
-   */
-  staggering: boolean;
-}
-
 export interface BackgroundSchedulerOptions {
   readonly budget?: SchedulerBudget;
-  readonly timers?: SchedulerTimers;
+  readonly timers?: Timers;
   /** Where this month's activity and spending persist (see {@link setActivityStore}). */
   readonly activity?: ActivityStore;
 }
 
-/** Reported after every run (the bench and the tests read the gaps from it). */
-export interface RunRecord {
-  readonly kind: string;
-  readonly label: string | undefined;
-  readonly startedAt: number;
-  readonly requests: number;
-  readonly intervalMs: number;
-}
-
 export class BackgroundScheduler implements Disposable {
-  private readonly timers: SchedulerTimers;
+  private readonly timers: Timers;
   private budget: SchedulerBudget;
   private readonly jobs = new Map<number, Job>();
   /**
@@ -266,7 +108,7 @@ export class BackgroundScheduler implements Disposable {
   readonly onDidChangePlan: Event<SchedulePlan> = this.planEmitter.event;
 
   constructor(options: BackgroundSchedulerOptions = {}) {
-    this.timers = options.timers ?? systemSchedulerTimers;
+    this.timers = options.timers ?? systemTimers;
     this.budget = options.budget ?? { monthlyLimit: undefined };
     this.tokensAt = this.timers.now();
     this.pace = new MonthPace(this.tokensAt);
@@ -445,13 +287,7 @@ export class BackgroundScheduler implements Disposable {
     return [...this.jobs.values()].filter((j) => !j.paused && !j.options.once);
   }
 
-  /**
-   * The round lengths: visible jobs first, the others with what is left. Each is the L of
-   * Σ cost / (max(floor, L) × slowdown) = rate over its jobs (monotone in L, so a bisection finds it;
-   * 0 when the floors already fit). The visible jobs get the planned rate less {@link OTHERS_RESERVE}
-   * when others exist; the others get the rest. If that would make the others faster than the visible
-   * ones (few others, many visible), both share one round: nobody looked at goes before a visible job.
-   */
+  /** The round lengths of this moment (see {@link planRounds}), computed once per moment. */
   private rounds(now: number): { visible: number; others: number } {
     if (this.roundsCache?.at === now) return this.roundsCache.rounds;
     const rounds = this.computeRounds(now);
@@ -464,42 +300,7 @@ export class BackgroundScheduler implements Disposable {
     // around: the jobs get what it leaves of the planned rate (never less than a tenth of it).
     const planned = this.pacedRate(now) * PLAN_UTILISATION;
     const rate = Math.max(planned / 10, planned - this.otherLastHour(now) / HOUR_MS);
-    const jobs = this.activeJobs();
-    if (!Number.isFinite(rate) || jobs.length === 0) return { visible: 0, others: 0 };
-    if (this.demand(jobs, 0) <= rate) return { visible: 0, others: 0 };
-    if (rate <= 0) return { visible: Infinity, others: Infinity };
-    const visible = jobs.filter((j) => j.visible);
-    const others = jobs.filter((j) => !j.visible);
-    if (visible.length > 0 && others.length > 0) {
-      const v = this.solveRound(visible, rate * (1 - OTHERS_RESERVE));
-      const o = this.solveRound(others, rate - this.demand(visible, v));
-      if (o >= v) return { visible: v, others: o };
-    }
-    const common = this.solveRound(jobs, rate);
-    return { visible: common, others: common };
-  }
-
-  /**
-   * Requests per ms of `jobs` with round length `l`. Planned as if every job ran at full speed: a slowed
-   * job (unfocused window) saves its part instead of handing it to the others, so slowing down really
-   * means fewer requests.
-   */
-  private demand(jobs: readonly Job[], l: number): number {
-    return jobs.reduce((sum, j) => sum + this.costOf(j) / Math.max(j.minIntervalMs, l, 1), 0);
-  }
-
-  private solveRound(jobs: readonly Job[], rate: number): number {
-    if (this.demand(jobs, 0) <= rate) return 0;
-    if (rate <= 0) return Infinity;
-    let lo = 0;
-    let hi = 1;
-    while (this.demand(jobs, hi) > rate) hi *= 2;
-    for (let i = 0; i < 60 && hi - lo > 1; i++) {
-      const mid = (lo + hi) / 2;
-      if (this.demand(jobs, mid) > rate) lo = mid;
-      else hi = mid;
-    }
-    return Math.ceil(hi);
+    return planRounds(this.activeJobs(), rate, (job) => this.costOf(job));
   }
 
   /**
@@ -831,131 +632,16 @@ export class BackgroundScheduler implements Disposable {
   }
 
   private handle(job: Job): JobHandle {
-    // Closures, not `this` inside the literal: its getters have their own `this`.
     const intervalOf = (): number => this.intervals(this.timers.now()).get(job.id) ?? Infinity;
-    const dueOf = (): number => this.dueOf(job, intervalOf());
-    const changed = (): void => this.changed();
-    const markUrgent = (): void => this.markUrgent(job);
-    const remove = (): void => this.remove(job);
-    return {
-      kind: job.options.kind,
-      get intervalMs() {
-        return intervalOf();
-      },
-      get lastRunAt() {
-        return job.lastRunAt;
-      },
-      get dueAt() {
-        return dueOf();
-      },
-      get cost() {
-        return job.cost;
-      },
-      setSlowdown(factor: number) {
-        const f = Math.max(1, Number.isFinite(factor) ? factor : 1);
-        if (f === job.slowdown) return;
-        job.slowdown = f;
-        changed();
-      },
-      setMinInterval(ms: number) {
-        const m = Math.max(0, Number.isFinite(ms) ? ms : 0);
-        if (m === job.minIntervalMs) return;
-        job.minIntervalMs = m;
-        changed();
-      },
-      setPaused(paused: boolean) {
-        if (paused === job.paused) return;
-        job.paused = paused;
-        changed();
-      },
-      setVisible(visible: boolean) {
-        if (visible === job.visible) return;
-        job.visible = visible;
-        changed();
-      },
-      runSoon() {
-        if (job.removed) return;
-        markUrgent();
-        changed();
-      },
-      dispose() {
-        remove();
-      },
-    };
-  }
-}
-
-/** Requests of the last hour: a queue with its running total, pruned as time moves on. */
-class HourLog {
-  private list: Array<[number, number]> = [];
-  private head = 0;
-  private total = 0;
-
-  add(at: number, requests: number): void {
-    this.list.push([at, requests]);
-    this.total += requests;
-  }
-
-  sum(now: number): number {
-    this.prune(now);
-    return this.total;
-  }
-
-  /** The last hour's entries, oldest first. */
-  *entries(now: number): Generator<[number, number]> {
-    this.prune(now);
-    for (let i = this.head; i < this.list.length; i++) yield this.list[i] as [number, number];
-  }
-
-  private prune(now: number): void {
-    while (this.head < this.list.length && (this.list[this.head] as [number, number])[0] <= now - HOUR_MS) {
-      this.total -= (this.list[this.head] as [number, number])[1];
-      this.head++;
-    }
-    if (this.head > 1_000 && this.head * 2 > this.list.length) {
-      this.list = this.list.slice(this.head);
-      this.head = 0;
-    }
-  }
-}
-
-function checkBudget(budget: SchedulerBudget): void {
-  const share = budget.share ?? 0.5;
-  if (!(share > 0 && share <= 1)) throw new RangeError(`share must be in (0, 1], got ${share}`);
-  const limit = budget.monthlyLimit;
-  if (limit !== undefined && !(limit > 0 && Number.isFinite(limit)))
-    throw new RangeError(`monthlyLimit must be positive, got ${limit}`);
-}
-
-function duration(ms: number): string {
-  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
-  if (ms < 2 * HOUR_MS) return `${Math.round(ms / 60_000)} min`;
-  return `${Math.round((ms / HOUR_MS) * 10) / 10} h`;
-}
-
-/**
- * One line for the status bar's tooltip when the share cannot give every contract the 16 s floor: what
- * freshness the plan buys, e.g. "10 contracts on Free: each every 6 min". Undefined when the floor holds.
- */
-export function freshnessLine(plan: SchedulePlan, planName: string | undefined): string | undefined {
-  if (!plan.budgetBound) return undefined;
-  const on = planName ? ` on ${planName[0]?.toUpperCase()}${planName.slice(1)}` : '';
-  const parts = plan.kinds
-    .filter((k) => Number.isFinite(k.intervalMs))
-    .map((k) => {
-      const noun = KIND_NOUNS[k.kind] ?? [k.kind, `${k.kind}s`];
-      const name = k.jobs === 1 ? noun[0] : noun[1];
-      return `${k.jobs} ${name}${on}: ${k.jobs === 1 ? '' : 'each '}every ${duration(k.intervalMs)}`;
+    return jobHandle(job, {
+      intervalOf,
+      dueOf: () => this.dueOf(job, intervalOf()),
+      changed: () => this.changed(),
+      markUrgent: () => this.markUrgent(job),
+      remove: () => this.remove(job),
     });
-  return parts.length ? parts.join('; ') : undefined;
+  }
 }
-
-const KIND_NOUNS: Record<string, [string, string]> = {
-  contract: ['contract', 'contracts'],
-  node: ['node status check', 'node status checks'],
-  chains: ['chain heights read', 'chain heights reads'],
-  tx: ['tracked transaction', 'tracked transactions'],
-};
 
 /**
  * The scheduler shared by everything that talks through one client: the watcher, the Node view and

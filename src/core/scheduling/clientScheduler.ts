@@ -7,9 +7,10 @@
  */
 import type { GatewayClient } from '../gateway/client';
 import { limitsOf } from '../gateway/profile';
-import { BackgroundScheduler, sharedScheduler, type SchedulerTimers } from './backgroundScheduler';
+import { BackgroundScheduler, sharedScheduler } from './backgroundScheduler';
+import type { Timers } from '../util/clock';
 
-export function clientScheduler(client: GatewayClient, timers?: SchedulerTimers): BackgroundScheduler {
+export function clientScheduler(client: GatewayClient, timers?: Timers): BackgroundScheduler {
   return sharedScheduler(client, () => {
     const limits = limitsOf(client.profile);
     const scheduler = new BackgroundScheduler({

@@ -27,8 +27,15 @@
  * - Time between two observations longer than {@link MAX_ACCRUAL_GAP_MS} counts only up to it: the
  *   machine slept, or the window was gone.
  */
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import {
+  DAY_MS,
+  HOUR_MS,
+  endOfMonthNamed,
+  monthOf as monthKey,
+  msUntilNextUtcMonth,
+  startOfNextUtcMonth,
+  startOfUtcMonth,
+} from '../util/month';
 
 /** The prior before this month has history (and there is no last month's figure). */
 export const PRIOR_ACTIVE_HOURS_PER_DAY = 8;
@@ -75,22 +82,7 @@ export interface PaceLimits {
   readonly quotaShareLeft?: number;
 }
 
-export function monthKey(now: number): string {
-  const d = new Date(now);
-  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
-}
-
-/** Milliseconds from `now` to the start of the next UTC calendar month. */
-export function msUntilNextUtcMonth(now: number): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - now;
-}
-
-/** The start of the UTC month after the one named `month` ('YYYY-MM'). */
-function endOfMonth(month: string): number {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return Date.UTC(y, m, 1);
-}
+export { monthKey, msUntilNextUtcMonth };
 
 /** A stored record, or undefined when it is not one (the store is ours, but never trusted blindly). */
 function parseRecord(value: unknown): ActivityRecord | undefined {
@@ -130,9 +122,8 @@ export class MonthPace {
   }
 
   private setMonthBounds(now: number): void {
-    const d = new Date(now);
-    this.monthStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    this.monthEnd = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    this.monthStart = startOfUtcMonth(now);
+    this.monthEnd = startOfNextUtcMonth(now);
   }
 
   private static fresh(since: number, month: string, priorDayMs?: number): ActivityRecord {
@@ -165,7 +156,7 @@ export class MonthPace {
       };
     } else if (stored) {
       // Last month's record: what it taught is this month's prior; the month starts at its start.
-      const start = endOfMonth(stored.month);
+      const start = endOfMonthNamed(stored.month);
       const prior = MonthPace.learnedPerDay(stored);
       this.record = {
         ...mine,
@@ -286,7 +277,7 @@ export class MonthPace {
 
   /** What a month's record learned per day, when it had a few completed days. */
   private static learnedPerDay(old: ActivityRecord): number | undefined {
-    const days = Math.min(old.day, (endOfMonth(old.month) - old.since) / DAY_MS);
+    const days = Math.min(old.day, (endOfMonthNamed(old.month) - old.since) / DAY_MS);
     if (!(days >= PRIOR_WEIGHT_DAYS)) return old.priorDayMs;
     return Math.min(DAY_MS, (old.activeMs - old.todayMs) / Math.floor(days));
   }

@@ -10,3 +10,30 @@ export function withListenerRoom(controller: AbortController, inFlight = 256): A
   setMaxListeners(inFlight, controller.signal);
   return controller;
 }
+
+/**
+ * Resolves/rejects with `promise`, or rejects with `makeError()` as soon as `signal` aborts (without
+ * cancelling `promise`: others may still wait for it).
+ */
+export function raceAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  makeError: () => Error,
+): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(makeError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(makeError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -2,6 +2,8 @@
  * Time as an injected dependency: retries, backoff, pacing and cache lifetimes all read `now()` and wait
  * with `sleep()`, so unit tests can drive them with a fake clock instead of waiting in real time.
  */
+import type { Disposable } from './emitter';
+
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
@@ -38,4 +40,36 @@ export const systemClock: Clock = {
       );
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
+};
+
+/**
+ * Time and timers for the work that runs on its own (the background scheduler, the event watcher): `now()`
+ * plus a timer that can be cancelled, injected so tests and the bench run months in seconds.
+ */
+export interface Timers {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const t = setTimeout(callback, ms);
+    // A pending background run or poll must not keep a test runner or a CLI alive.
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * A one-shot timer as a disposable, for code that only cancels what it started (the Node view's model):
+ * runs `run` after `ms`; the returned handle cancels it. Injected so tests can drive time by hand.
+ */
+export type Schedule = (run: () => void, ms: number) => Disposable;
+
+export const realSchedule: Schedule = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  return { dispose: () => clearTimeout(timer) };
 };

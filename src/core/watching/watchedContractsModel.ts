@@ -10,14 +10,9 @@ import {
   type RequestOptions,
 } from '../gateway';
 import type { Logger } from '../util/log';
-import {
-  EventFeed,
-  MAX_FEED_EVENTS,
-  olderWindow,
-  problemBadge,
-  resolveWatched,
-  type WatchedContract,
-} from './watchedContracts';
+import { resolveWatched, type WatchedContract } from './watchList';
+import { EventFeed, MAX_FEED_EVENTS, olderWindow } from './eventFeed';
+import { problemBadge } from './rows';
 
 /** What the model needs from its host: the client, the artifacts and the profile's settings. */
 export interface WatchedContractsModelDeps {

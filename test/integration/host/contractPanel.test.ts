@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox/server';
 import type { AlephiumGatewayApi } from '../../../src/extension';
-import type { WatchedContract } from '../../../src/core/watching/watchedContracts';
+import type { WatchedContract } from '../../../src/core/watching/watchList';
 import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
 import type { HostToWebviewMessage, MethodResultView } from '../../../src/contracts/panel/protocol';
 import { PANEL_LIMITS } from '../../../src/contracts/panel/protocol';

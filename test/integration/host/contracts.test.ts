@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox/server';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { CallSummary } from '../../../src/core/contracts/call';
-import type { WatchedContract } from '../../../src/core/watching/watchedContracts';
+import type { WatchedContract } from '../../../src/core/watching/watchList';
 import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
 import { CommandIds } from '../../../src/constants';
 import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';

@@ -1,14 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { GatewayClient } from '../../../src/core/gateway';
 import type { NodeStatus } from '../../../src/core/node/nodeStatus';
-import { NodeStatusModel, type Schedule } from '../../../src/core/node/nodeStatusModel';
-import {
-  BackgroundScheduler,
-  type RunRecord,
-  type SchedulerTimers,
-} from '../../../src/core/scheduling/backgroundScheduler';
+import { NodeStatusModel } from '../../../src/core/node/nodeStatusModel';
+import { BackgroundScheduler } from '../../../src/core/scheduling/backgroundScheduler';
+import type { RunRecord } from '../../../src/core/scheduling/jobs';
 import { newSandbox, sandboxProfile } from '../../../sandbox/helpers';
 import type { Sandbox } from '../../../sandbox/server';
+import type { Schedule, Timers } from '../../../src/core/util/clock';
 
 /** A schedule driven by hand: `runDue()` fires what is pending, as the next timer tick would. */
 function manualSchedule(): { schedule: Schedule; pending: { ms: number; run: () => void }[] } {
@@ -147,7 +145,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     const timers: { at: number; cb: () => void; id: number }[] = [];
     let seq = 0;
     let time = Date.UTC(2025, 4, 10);
-    const manual: SchedulerTimers = {
+    const manual: Timers = {
       now: () => time,
       setTimeout: (cb, ms) => {
         timers.push({ at: time + ms, cb, id: ++seq });

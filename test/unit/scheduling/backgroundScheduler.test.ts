@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import {
   BackgroundScheduler,
-  HEARTBEAT_MS,
-  OTHERS_RESERVE,
-  PLAN_UTILISATION,
-  freshnessLine,
   sharedScheduler,
   type ActivityRecord,
   type ActivityStore,
-  type JobRun,
-  type RunRecord,
-  type SchedulerTimers,
 } from '../../../src/core/scheduling/backgroundScheduler';
+import type { JobRun, RunRecord } from '../../../src/core/scheduling/jobs';
+import { HEARTBEAT_MS, OTHERS_RESERVE, PLAN_UTILISATION } from '../../../src/core/scheduling/policy';
+import { freshnessLine } from '../../../src/core/scheduling/freshness';
+import type { Timers } from '../../../src/core/util/clock';
 
 /** June 2025: a 30-day month, so from its first moment the month is 720 hours. */
 const T0 = Date.UTC(2025, 5, 1);
@@ -27,7 +24,7 @@ const FREE_HOURLY_LIMIT = FREE_HOURLY / PLAN_UTILISATION;
 const FREE_HOURLY_8H = (100_000 * 0.5) / 240;
 
 /** Virtual time: timers fire in order on `advance`, with the microtasks of each run settled. */
-class VirtualTimers implements SchedulerTimers {
+class VirtualTimers implements Timers {
   time = T0;
   private seq = 0;
   timers: { id: number; at: number; cb: () => void }[] = [];

@@ -4,7 +4,8 @@ import {
   userHeadroomAfter,
   type StatusBarInput,
 } from '../../../src/core/status/statusBarView';
-import { BackgroundScheduler, freshnessLine } from '../../../src/core/scheduling/backgroundScheduler';
+import { BackgroundScheduler } from '../../../src/core/scheduling/backgroundScheduler';
+import { freshnessLine } from '../../../src/core/scheduling/freshness';
 import { safeMarkdown } from '../../../src/core/text/inert';
 
 /** The tooltip as a person reads it: Markdown's backslash escapes removed. */

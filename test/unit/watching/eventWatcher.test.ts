@@ -2,23 +2,22 @@ import assert from 'node:assert/strict';
 import type { RequestOptions } from '../../../src/core/gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../../../src/core/gateway/schemas';
 import { addressFromContractId } from '../../../src/core/protocol';
-import {
-  BackgroundScheduler,
-  sharedScheduler,
-  type RunRecord,
-} from '../../../src/core/scheduling/backgroundScheduler';
+import { BackgroundScheduler, sharedScheduler } from '../../../src/core/scheduling/backgroundScheduler';
+import type { RunRecord } from '../../../src/core/scheduling/jobs';
 import {
   COUNT_CHECK_EVERY,
   EventWatcher,
   MIN_POLL_INTERVAL_MS,
   URGENT_POLLS,
+} from '../../../src/core/watching/eventWatcher';
+import {
   eventKey,
   type CursorStore,
   type EventWatcherOptions,
   type WatchError,
   type WatcherClient,
-  type WatcherTimers,
-} from '../../../src/core/watching/eventWatcher';
+} from '../../../src/core/watching/watcherTypes';
+import type { Timers } from '../../../src/core/util/clock';
 
 const A = '29E9VSez1vizNkuXApftPc6dkT4tGrHbNKVfyHDannagG';
 const B = 'w7vg5opWnKUh2zKYFHBqyTghAJQrag6V3rzRd9PuNKF7';
@@ -26,7 +25,7 @@ const B = 'w7vg5opWnKUh2zKYFHBqyTghAJQrag6V3rzRd9PuNKF7';
 const T0 = Date.UTC(2025, 5, 1, 9, 0, 0);
 
 /** Time that only moves when the test says so; timers fire in order on `advance`. */
-class FakeTimers implements WatcherTimers {
+class FakeTimers implements Timers {
   time = T0;
   private seq = 0;
   timers: { id: number; at: number; cb: () => void }[] = [];

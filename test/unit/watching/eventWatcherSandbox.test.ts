@@ -5,7 +5,7 @@
  */
 
 /** Timers that fire only when the test moves the clock (the requests themselves are real HTTP). */
-class StepTimers implements WatcherTimers {
+class StepTimers implements Timers {
   time = Date.UTC(2025, 5, 1);
   private seq = 0;
   private pending: { id: number; at: number; cb: () => void }[] = [];
@@ -39,15 +39,12 @@ import { ArtifactRegistry, decodeEvent, formatEventSummary } from '../../../src/
 import { GatewayClient } from '../../../src/core/gateway';
 import type { ContractEvent } from '../../../src/core/gateway/schemas';
 import { BackgroundScheduler } from '../../../src/core/scheduling/backgroundScheduler';
-import {
-  EventWatcher,
-  MIN_POLL_INTERVAL_MS,
-  type CursorStore,
-  type WatcherTimers,
-} from '../../../src/core/watching/eventWatcher';
+import { EventWatcher, MIN_POLL_INTERVAL_MS } from '../../../src/core/watching/eventWatcher';
+import type { CursorStore } from '../../../src/core/watching/watcherTypes';
 import { control, newSandbox, sandboxProfile } from '../../../sandbox/helpers';
 import type { Sandbox } from '../../../sandbox/server';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
+import type { Timers } from '../../../src/core/util/clock';
 
 describe('event watcher against the sandbox gateway', () => {
   let sb: Sandbox;

@@ -9,16 +9,16 @@ import type { ContractArtifact, DecodedEvent } from '../../../src/core/artifacts
 import { addressFromContractId } from '../../../src/core/protocol';
 import { callMarkdown, type CallSummary } from '../../../src/core/contracts/call';
 import { addressInfoMarkdown, checkAddress } from '../../../src/core/node/nodeQueries';
+import { makeWatched } from '../../../src/core/watching/watchList';
 import {
   ROW_DESCRIPTION_CHARS,
   ROW_LABEL_CHARS,
   ROW_TOOLTIP_CHARS,
   contractRow,
   eventRow,
-  eventsMarkdown,
-  makeWatched,
   stateRows,
-} from '../../../src/core/watching/watchedContracts';
+} from '../../../src/core/watching/rows';
+import { eventsMarkdown } from '../../../src/core/watching/eventsMarkdown';
 
 const ADDRESS = addressFromContractId('33'.repeat(32));
 const LINK = '[Retry now](command:alephium.sendTransfer?%7B%22confirm%22%3Afalse%7D)';

@@ -6,19 +6,14 @@ import { addressFromContractId, groupOfAddress } from '../../../src/core/protoco
 import {
   addToWatchList,
   contractAddressProblem,
-  contractRow,
-  EventFeed,
-  MAX_FEED_EVENTS,
-  eventRow,
-  eventsMarkdown,
-  decodeListing,
   makeWatched,
-  olderWindow,
   parseWatchList,
   removeFromWatchList,
   resolveWatched,
-  stateRows,
-} from '../../../src/core/watching/watchedContracts';
+} from '../../../src/core/watching/watchList';
+import { EventFeed, MAX_FEED_EVENTS, olderWindow } from '../../../src/core/watching/eventFeed';
+import { contractRow, eventRow, stateRows } from '../../../src/core/watching/rows';
+import { eventsMarkdown, decodeListing } from '../../../src/core/watching/eventsMarkdown';
 import {
   argumentProblem,
   buildCall,

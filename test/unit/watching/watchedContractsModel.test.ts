@@ -9,7 +9,8 @@ import {
   type ContractEvent,
 } from '../../../src/core/gateway';
 import { silentLogger } from '../../../src/core/util/log';
-import { MAX_FEED_EVENTS, makeWatched } from '../../../src/core/watching/watchedContracts';
+import { makeWatched } from '../../../src/core/watching/watchList';
+import { MAX_FEED_EVENTS } from '../../../src/core/watching/eventFeed';
 import { WatchedContractsModel } from '../../../src/core/watching/watchedContractsModel';
 import { control, newSandbox, sandboxProfile } from '../../../sandbox/helpers';
 import type { Sandbox } from '../../../sandbox/server';
