@@ -6,7 +6,7 @@
  */
 import type { ContractCall } from '../gateway/client';
 import type { CallOutcome } from '../gateway/batching';
-import { MAX_MULTICALL } from '../gateway/validate';
+import { MAX_MULTICALL } from '../gateway/requests';
 import { addressFromContractId } from '../protocol/address';
 import { cleanTokenLabel, MAX_NAME_CHARS, MAX_SYMBOL_CHARS, type TokenMeta } from './metadata';
 import type { TokenList } from './tokenList';
