@@ -33,7 +33,6 @@ import {
   removeFromWatchList,
   resolveWatched,
   shortAddress,
-  watchListKey,
   type WatchedContract,
 } from '../core/watching/watchedContracts';
 import { costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
@@ -41,7 +40,7 @@ import { inert } from '../core/text/inert';
 import { askModal, showInfo } from '../platform/notify';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
-import { CommandIds, ViewIds } from '../constants';
+import { CommandIds, StorageKeys, ViewIds } from '../constants';
 import { showResult } from '../platform/resultsDocument';
 import { registerCommand, type CommandContext } from '../platform/commands';
 import { argString, argValue, askText, onlyCandidates, pick } from '../platform/prompts';
@@ -119,7 +118,7 @@ export function registerContractsFeature(
   const profileName = () => connection.state.profile?.name;
   const readList = (): WatchedContract[] => {
     const name = profileName();
-    return name ? parseWatchList(context.workspaceState.get(watchListKey(name))) : [];
+    return name ? parseWatchList(context.workspaceState.get(StorageKeys.watchList(name))) : [];
   };
   const tree = new ContractsTreeProvider({
     log,
@@ -139,7 +138,7 @@ export function registerContractsFeature(
   const saveList = async (list: WatchedContract[]): Promise<void> => {
     const name = profileName();
     if (!name) throw new Error('No gateway profile is active. Run "Alephium: Add Profile".');
-    await context.workspaceState.update(watchListKey(name), list);
+    await context.workspaceState.update(StorageKeys.watchList(name), list);
     tree.setList(list);
   };
   const requireClient = (): GatewayClient => connection.requireClient();

@@ -20,7 +20,7 @@ import {
 import { formatValue } from '../core/artifacts';
 import { plainText } from '../core/text/inert';
 import { asOfSuffix, nextAgeChange } from '../core/text/age';
-import { CommandIds } from '../constants';
+import { CommandIds, TreeItemContexts } from '../constants';
 import { DisposableBase } from '../platform/lifecycle';
 
 /** Tree elements. Each kind has a stable id and a contextValue that menus match on. */
@@ -38,15 +38,15 @@ export type ContractNode =
   | { readonly kind: 'loadMore'; readonly id: string; readonly address: string }
   | { readonly kind: 'message'; readonly id: string; readonly row: Row };
 
-export const ContextValues = {
-  contract: 'alephium.contract',
-  contractDrift: 'alephium.contract.drift',
-  state: 'alephium.contractState',
-  events: 'alephium.contractEvents',
-  value: 'alephium.value',
-  event: 'alephium.event',
-  loadMore: 'alephium.loadMore',
-  message: 'alephium.message',
+const ContextValues = {
+  contract: TreeItemContexts.contract,
+  contractDrift: TreeItemContexts.contractDrift,
+  state: TreeItemContexts.contractState,
+  events: TreeItemContexts.contractEvents,
+  value: TreeItemContexts.value,
+  event: TreeItemContexts.event,
+  loadMore: TreeItemContexts.loadMore,
+  message: TreeItemContexts.message,
 } as const;
 
 /** What the tree needs from the feature: the client, the registry and the profile's network. */

@@ -4,12 +4,12 @@ import { errorMessage } from '../core/util/errors';
 import { limitsOf, type ContractEvent, type GatewayClient } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import { EventWatcher, eventKey, type CursorStore } from '../core/watching/eventWatcher';
-import { cursorKeyPrefix } from '../core/watching/watchedContracts';
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { DisposableBase } from '../platform/lifecycle';
+import { StorageKeys } from '../constants';
 import type { ContractsTreeProvider } from './contractsTree';
 
 /** What the watcher delivered in this session (bounded), for the API's read-only view. */
@@ -93,7 +93,7 @@ export class EventWatch extends DisposableBase {
     const watcher = new EventWatcher({
       client,
       store,
-      storeKeyPrefix: cursorKeyPrefix(profileName),
+      storeKeyPrefix: StorageKeys.eventCursorPrefix(profileName),
       // Only what happens from now on is news: the view reads recent history itself, and a backlog
       // would notify about old events.
       backlog: 0,
@@ -134,7 +134,11 @@ export class EventWatch extends DisposableBase {
     if (this.watcher) await this.watcher.unwatch(address, { forget: true });
     else {
       const profile = this.connection.state.profile;
-      if (profile) await this.workspaceState.update(`${cursorKeyPrefix(profile.name)}${address}`, undefined);
+      if (profile)
+        await this.workspaceState.update(
+          `${StorageKeys.eventCursorPrefix(profile.name)}${address}`,
+          undefined,
+        );
     }
   }
 

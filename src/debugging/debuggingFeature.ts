@@ -31,8 +31,6 @@ import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
 
 const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
-/** The Execute command of "Execute and deploy"; its lens shows only when the command exists. */
-const EXECUTE_COMMAND = 'alephium.executeContractMethod';
 const SEEN_LIMIT = 2000;
 
 /** What the contracts feature lends the editor features (no client: nothing here sends requests). */
@@ -248,7 +246,7 @@ function toCodeLens(l: Lens): vscode.CodeLens {
     case 'execute':
       return new vscode.CodeLens(
         range,
-        cmd(c.kind === 'simulate' ? CommandIds.callContractMethod : EXECUTE_COMMAND, {
+        cmd(c.kind === 'simulate' ? CommandIds.callContractMethod : CommandIds.executeContractMethod, {
           ...(c.address ? { address: c.address } : {}),
           ...(c.candidates ? { candidates: c.candidates } : {}),
           method: c.method,
@@ -321,7 +319,7 @@ export function registerDebuggingEditor(
     if (asked) return;
     asked = true;
     void vscode.commands.getCommands(true).then((all) => {
-      executeAvailable = all.includes(EXECUTE_COMMAND);
+      executeAvailable = all.includes(CommandIds.executeContractMethod);
       if (executeAvailable) lenses.invalidate();
       else asked = false; // not yet: ask again with the next lenses
     });
