@@ -22,7 +22,8 @@ import { CommandIds } from '../constants';
 import { commandLink, inert, joinMarkdown, markdownCode, plainText, safeMarkdown } from '../core/text/inert';
 import { markdownString } from '../platform/markdown';
 import { showInfo } from '../platform/notify';
-import type { ContractNode, ContractsTreeProvider } from '../contracts/contractsTree';
+import type { ContractNode } from '../contracts/contractsTree';
+import type { ContractsService } from '../contracts/contractsService';
 import type { WorkspaceArtifacts } from '../contracts/workspaceArtifacts';
 import { FROM_EDITOR, registerCommand, type CommandContext } from '../platform/commands';
 import { DisposableBase } from '../platform/lifecycle';
@@ -33,14 +34,6 @@ import { WorkspaceRalphSources } from './ralphSources';
 const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
 const SEEN_LIMIT = 2000;
 
-/** What the contracts feature lends the editor features (no client: nothing here sends requests). */
-export interface ContractsSupport {
-  readonly tree: ContractsTreeProvider;
-  /** Artifact of any contract address, without a request (watch list state, deployments file). */
-  artifactOf(address: string): Promise<ContractArtifact | undefined>;
-  network(): string | undefined;
-}
-
 /**
  * The failure explainer's VS Code side, for every workflow that can fail on the VM (Simulate, Execute,
  * tracked transactions). Built before the features that report to it.
@@ -48,7 +41,7 @@ export interface ContractsSupport {
 export class FailureReporter extends DisposableBase {
   readonly diagnostics = this.register(new FailureDiagnostics());
   readonly sources: WorkspaceRalphSources;
-  private contracts: ContractsSupport | undefined;
+  private contracts: ContractsService | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -58,7 +51,8 @@ export class FailureReporter extends DisposableBase {
     this.sources = this.register(new WorkspaceRalphSources(log));
   }
 
-  attach(contracts: ContractsSupport): void {
+  /** The contracts service resolves watched and deployed addresses as every view does. */
+  attach(contracts: ContractsService): void {
     this.contracts = contracts;
   }
 
@@ -71,7 +65,7 @@ export class FailureReporter extends DisposableBase {
     const map = new Map<string, ContractArtifact | undefined>(known ?? []);
     for (const a of addresses) {
       if (!a || map.has(a)) continue;
-      map.set(a, (await this.contracts?.artifactOf(a)) ?? registry.matchAddress(a)?.artifact);
+      map.set(a, (await this.contracts?.resolve(a))?.artifact ?? registry.matchAddress(a)?.artifact);
     }
     let sources: RalphSourceMap | undefined;
     try {
@@ -300,7 +294,7 @@ export interface DebuggingEditorDeps extends CommandContext {
   readonly connection: Pick<ConnectionManager, 'requireClient'>;
   readonly artifacts: WorkspaceArtifacts;
   readonly reporter: FailureReporter;
-  readonly contracts: ContractsSupport;
+  readonly contracts: ContractsService;
 }
 
 /** Lenses, hover and Go to Declaration. Registered once; cheap until a `.ral` file is shown. */
@@ -309,7 +303,6 @@ export function registerDebuggingEditor(
   deps: DebuggingEditorDeps,
 ): { lenses: { lastRenderMs: number }; seen: ReadonlyMap<string, readonly SeenEvent[]> } {
   const { artifacts, reporter, contracts } = deps;
-  const tree = contracts.tree;
   const seen = new Map<string, SeenEvent[]>();
   // Execute belongs to another feature; its lens shows once the command is registered (asked when
   // lenses are first computed, after activation has registered every command).
@@ -327,14 +320,14 @@ export function registerDebuggingEditor(
 
   const instancesOf = (artifact: ContractArtifact): Instance[] => {
     const registry = artifacts.latest;
-    const network = contracts.network();
+    const network = contracts.network;
     const out = new Map<string, Instance>();
     for (const d of registry.deployments(network)) {
       if (d.artifactName !== artifact.name) continue;
       out.set(d.address, { address: d.address, group: d.group, deployed: true, watched: false });
     }
-    for (const w of tree.watched) {
-      const state = tree.model.stateOf(w.address)?.state;
+    for (const w of contracts.watched) {
+      const state = contracts.model.stateOf(w.address)?.state;
       const byEntry = w.artifactName ? registry.byName(w.artifactName) : undefined;
       const resolved = registry.resolve(w.address, state?.codeHash, network);
       const a = byEntry ?? resolved.artifact;
@@ -351,7 +344,7 @@ export function registerDebuggingEditor(
     return [...out.values()];
   };
   const seenEvents = (address: string): SeenEvent[] => {
-    const feed = tree.model.feedIfAny(address);
+    const feed = contracts.model.feedIfAny(address);
     const fromFeed: SeenEvent[] =
       feed?.loaded === true
         ? feed.items().map((i) => ({
@@ -368,7 +361,7 @@ export function registerDebuggingEditor(
   const lenses = new RalphLenses(
     async () => {
       await artifacts.registry();
-      return { registry: artifacts.latest, network: contracts.network(), instancesOf, seenEvents };
+      return { registry: artifacts.latest, network: contracts.network, instancesOf, seenEvents };
     },
     () => {
       askExecute();
@@ -400,7 +393,7 @@ export function registerDebuggingEditor(
     const address = node && 'address' in node ? node.address : undefined;
     if (!address)
       throw new Error('Go to Declaration runs on an event, a field or a getter in Watched Contracts.');
-    const artifact = await contracts.artifactOf(address);
+    const artifact = (await contracts.resolve(address)).artifact;
     if (!artifact) throw new Error(`No artifact in the workspace describes ${address}.`);
     const sources = await reporter.sources.mapFor([artifact.name]);
     let target;
@@ -483,11 +476,11 @@ export function registerDebuggingEditor(
       provideHover: (document, position) => {
         const range = document.getWordRangeAtPosition(position, ADDRESS_RE);
         if (!range) return undefined;
-        return addressHover(document.getText(range), artifacts.latest, contracts.network());
+        return addressHover(document.getText(range), artifacts.latest, contracts.network);
       },
     }),
-    tree.onWatcherEvents(({ address, events }) => onWatcher(address, events)),
-    tree.model.onDidChange(() => lenses.invalidate()),
+    contracts.onWatcherEvents(({ address, events }) => onWatcher(address, events)),
+    contracts.model.onDidChange(() => lenses.invalidate()),
     artifacts.onDidChange(() => lenses.invalidate()),
     reporter.sources.onDidChange(() => lenses.invalidate()),
     registerCommand(deps, CommandIds.goToDeclaration, goToDeclaration),

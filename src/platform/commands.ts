@@ -62,3 +62,14 @@ export function registerCommand(
     }
   });
 }
+
+/** A feature's commands: each id with the module function that runs it over the feature's deps. */
+export type CommandTable<D> = readonly (readonly [CommandId, (deps: D, args: unknown) => unknown])[];
+
+/** Registers every command of a table through {@link registerCommand}. */
+export function registerCommands<D extends CommandContext>(
+  deps: D,
+  table: CommandTable<D>,
+): vscode.Disposable[] {
+  return table.map(([id, run]) => registerCommand(deps, id, (args) => run(deps, args)));
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ArtifactRegistry, ContractArtifact, DriftCheck } from '../../core/artifacts';
+import type { ArtifactRegistry } from '../../core/artifacts';
 import { errorMessage } from '../../core/util/errors';
 import type { Logger } from '../../core/util/log';
 import {
@@ -26,6 +26,7 @@ import {
 import { CommandIds } from '../../constants';
 import { registerCommand, type CommandContext } from '../../platform/commands';
 import { DisposableBase } from '../../platform/lifecycle';
+import { watchedOrPick, type ContractsService } from '../contractsService';
 
 /**
  * The commands the panel drives. They belong to the execute/deploy feature (the shapes are fixed in
@@ -46,21 +47,21 @@ export const commandActions: ContractActions = {
   execute: (request) => Promise.resolve(vscode.commands.executeCommand(EXECUTE_COMMAND, request)),
 };
 
-export interface ResolvedForPanel {
-  readonly artifact?: ContractArtifact;
-  readonly drift?: DriftCheck;
-  readonly registry: ArtifactRegistry;
+/** The Transactions view's tracker, which keeps following a tx after Execute returns. */
+export interface TrackedStatuses {
+  /** Fires when a tracked tx changes (its txId; undefined: the whole list). */
+  readonly onDidChange: vscode.Event<string | undefined>;
+  /** The status the Transactions view shows for a tx. */
+  status(txId: string): TrackedStatus | undefined;
 }
 
 export interface ContractPanelDeps extends CommandContext {
   readonly extensionUri: vscode.Uri;
   readonly log: Logger;
-  /** The artifact that describes a contract, as the Watched Contracts view resolves it (drift included). */
-  resolve(address: string): Promise<ResolvedForPanel>;
-  /** Fires when the workspace's artifacts change: open panels rebuild their forms from the new ones. */
-  readonly onDidChangeArtifacts?: vscode.Event<unknown>;
+  /** Resolves a contract's artifact as the Watched Contracts view does (drift included), and picks one. */
+  readonly contracts: ContractsService;
   /** The Transactions view's status of a tx (it keeps tracking after Execute returns). */
-  trackedStatus(txId: string): TrackedStatus | undefined;
+  readonly tracked: TrackedStatuses;
   actions: ContractActions;
 }
 
@@ -82,8 +83,6 @@ export interface ContractPanelSnapshot {
   readonly busy: boolean;
 }
 
-/** How often the panel re-reads the Transactions view's status of a submitted tx (in memory, no request). */
-const TRACK_EVERY_MS = 1_000;
 /** After this long the panel stops following a tx; the Transactions view still does. */
 const TRACK_FOR_MS = 15 * 60_000;
 
@@ -110,12 +109,11 @@ export class ContractPanels extends DisposableBase implements vscode.WebviewPane
       },
     });
     // A recompiled artifact may add, remove or retype methods: forms must follow what will be called.
-    if (deps.onDidChangeArtifacts)
-      this.register(
-        deps.onDidChangeArtifacts(() => {
-          for (const p of this.panels.values()) void p.load();
-        }),
-      );
+    this.register(
+      deps.contracts.onDidChangeArtifacts(() => {
+        for (const p of this.panels.values()) void p.load();
+      }),
+    );
   }
 
   /** Opens (or reveals) the panel of a contract and waits until its model is built. */
@@ -195,7 +193,7 @@ export class ContractPanel extends DisposableBase {
   private readonly posted: string[] = [];
   private readonly requests: { action: 'simulate' | 'execute'; request: MethodCallRequest }[] = [];
   private readonly results = new Map<number, MethodResultView>();
-  private readonly followers = new Set<ReturnType<typeof setInterval>>();
+  private readonly followers = new Set<vscode.Disposable>();
   private readonly html: string;
 
   constructor(
@@ -215,8 +213,7 @@ export class ContractPanel extends DisposableBase {
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
     this.register({
       dispose: () => {
-        for (const f of this.followers) clearInterval(f);
-        this.followers.clear();
+        for (const f of [...this.followers]) f.dispose();
       },
     });
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'alephium.svg');
@@ -244,9 +241,10 @@ export class ContractPanel extends DisposableBase {
   async load(): Promise<void> {
     const deps = this.manager.deps;
     try {
-      const resolved = await deps.resolve(this.address);
+      const resolved = await deps.contracts.resolve(this.address);
+      const registry = await deps.contracts.registry();
       if (this.isDisposed) return;
-      this.registry = resolved.registry;
+      this.registry = registry;
       this.model = buildPanelModel({
         address: this.address,
         ...(resolved.artifact ? { artifact: resolved.artifact } : {}),
@@ -335,7 +333,7 @@ export class ContractPanel extends DisposableBase {
                 headline: 'Not executed: cancelled before signing',
               }
             : isExecutionView(view)
-              ? executionResult(view, view.txId ? deps.trackedStatus(view.txId) : undefined)
+              ? executionResult(view, view.txId ? deps.tracked.status(view.txId) : undefined)
               : failureResult('execution', 'the execute command returned no result');
         if (view !== undefined && isExecutionView(view)) this.follow(form.method, view);
       }
@@ -352,36 +350,40 @@ export class ContractPanel extends DisposableBase {
 
   /**
    * A submitted tx keeps its row in the Transactions view, whose tracker polls the gateway. The panel
-   * only re-reads that status (in memory, no request) and re-renders when its text changes, until final.
+   * follows that tracker's change event (in memory, no request) and re-renders when the status text
+   * changes, until final.
    */
   private follow(method: number, view: ExecutionView): void {
     const txId = view.txId;
     if (view.status !== 'submitted' || !txId) return;
-    const deps = this.manager.deps;
+    const { tracked } = this.manager.deps;
     const started = Date.now();
-    let lastText: string | undefined = deps.trackedStatus(txId)?.text;
-    const timer = setInterval(() => {
-      const status = deps.trackedStatus(txId);
+    let lastText: string | undefined = tracked.status(txId)?.text;
+    const following: vscode.Disposable = {
+      dispose: () => {
+        listener.dispose();
+        clearTimeout(deadline);
+        this.followers.delete(following);
+      },
+    };
+    const listener = tracked.onDidChange((changed) => {
+      if (changed !== undefined && changed.toLowerCase() !== txId.toLowerCase()) return;
+      const status = tracked.status(txId);
       const done = status?.kind === 'confirmed' || status?.kind === 'failed';
       // A later run of the same method replaced the result: it is no longer this tx's to update.
       const shown = this.results.get(method);
-      if (shown?.kind !== 'execution' || shown.txId !== txId) {
-        clearInterval(timer);
-        this.followers.delete(timer);
-        return;
-      }
+      if (shown?.kind !== 'execution' || shown.txId !== txId) return following.dispose();
       if (status && status.text !== lastText) {
         lastText = status.text;
         const result = executionResult(view, status);
         this.results.set(method, result);
         this.post({ type: 'result', method, result });
       }
-      if (done || Date.now() - started > TRACK_FOR_MS || this.isDisposed) {
-        clearInterval(timer);
-        this.followers.delete(timer);
-      }
-    }, TRACK_EVERY_MS);
-    this.followers.add(timer);
+      if (done || Date.now() - started > TRACK_FOR_MS || this.isDisposed) following.dispose();
+    });
+    // After TRACK_FOR_MS the panel lets go even if the tracker never speaks again.
+    const deadline = setTimeout(() => following.dispose(), TRACK_FOR_MS);
+    this.followers.add(following);
   }
 
   private post(message: HostToWebviewMessage): void {
@@ -432,18 +434,13 @@ export interface ContractPanelFeature {
  * or a Watched Contracts tree element (which carries `address`); without one it asks with the picker
  * of the other contract commands.
  */
-export function registerContractPanel(
-  deps: ContractPanelDeps & {
-    /** The watched contract named by the argument, or the one picked from the watch list. */
-    watchedOrPick(args: unknown, title: string): Promise<{ address: string }>;
-  },
-): ContractPanelFeature {
+export function registerContractPanel(deps: ContractPanelDeps): ContractPanelFeature {
   const panels = new ContractPanels(deps);
   const open = async (args?: unknown): Promise<{ address: string; methods: string[] }> => {
     const address =
       typeof args === 'string'
         ? args.trim()
-        : (await deps.watchedOrPick(args, 'Open Contract Panel')).address;
+        : (await watchedOrPick(deps.contracts, args, 'Open Contract Panel')).address;
     const panel = await panels.show(address);
     const model = panel.snapshot().model;
     return { address, methods: model?.methods.map((m) => m.name) ?? [] };
