@@ -41,10 +41,10 @@ import {
   signingDeps,
   type SignerContext,
 } from '../platform/signing';
-import type { TrackedTransactions } from '../transactions/trackedTransactions';
+import type { TrackedTransactions } from '../transactions';
 import { registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
 import { argString, argValue, askMethodCall, askText, pick } from '../platform/prompts';
-import type { FailureReporter } from '../debugging/debuggingFeature';
+import type { FailureReporter } from '../debugging';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 import { watchedOrPick, type ContractsService } from './contractsService';
 import { writeDeploymentsEntry } from './deploymentsWriter';

@@ -21,7 +21,7 @@ import { CommandIds, ViewIds } from '../constants';
 import { showResult } from '../platform/resultsDocument';
 import { registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
 import { argString, argValue, askMethodCall, askText, pick } from '../platform/prompts';
-import type { FailureReporter } from '../debugging/debuggingFeature';
+import type { FailureReporter } from '../debugging';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
 import { watchedOrPick, type ContractsService, type DeliveredEvent } from './contractsService';
 

@@ -22,10 +22,8 @@ import { CommandIds } from '../constants';
 import { commandLink, inert, joinMarkdown, markdownCode, plainText, safeMarkdown } from '../core/text/inert';
 import { markdownString } from '../platform/markdown';
 import { showInfo } from '../platform/notify';
-import type { ContractNode } from '../contracts/contractsTree';
-import type { ContractsService } from '../contracts/contractsService';
-import type { WorkspaceArtifacts } from '../contracts/workspaceArtifacts';
-import { FROM_EDITOR, registerCommand, type CommandContext } from '../platform/commands';
+import type { ContractNode, ContractsService, WorkspaceArtifacts } from '../contracts';
+import { FROM_EDITOR, registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
 import { DisposableBase } from '../platform/lifecycle';
 import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
@@ -387,90 +385,9 @@ export function registerDebuggingEditor(
     lenses.invalidate();
   };
 
-  const goToDeclaration = async (args?: unknown): Promise<{ uri: string; line: number } | undefined> => {
-    const node = args as
-      ContractNode | { address?: string; event?: string; method?: string; field?: string } | undefined;
-    const address = node && 'address' in node ? node.address : undefined;
-    if (!address)
-      throw new Error('Go to Declaration runs on an event, a field or a getter in Watched Contracts.');
-    const artifact = (await contracts.resolve(address)).artifact;
-    if (!artifact) throw new Error(`No artifact in the workspace describes ${address}.`);
-    const sources = await reporter.sources.mapFor([artifact.name]);
-    let target;
-    let what: string;
-    if (node && 'kind' in node && node.kind === 'event') {
-      what = node.row.label;
-      target = sources.member(artifact.name, 'event', what);
-    } else if (node && 'kind' in node && node.kind === 'value') {
-      what = node.row.label;
-      target =
-        sources.member(artifact.name, 'field', what) ??
-        sources.member(artifact.name, 'function', what) ??
-        sources.member(artifact.name, 'mapping', what);
-    } else if (node && 'kind' in node && node.kind === 'contract') {
-      what = artifact.name;
-      target = sources.contract(artifact.name);
-    } else {
-      const plain = node as { event?: string; method?: string; field?: string };
-      what = plain.event ?? plain.method ?? plain.field ?? artifact.name;
-      target = plain.event
-        ? sources.member(artifact.name, 'event', plain.event)
-        : plain.method
-          ? sources.member(artifact.name, 'function', plain.method)
-          : plain.field
-            ? sources.member(artifact.name, 'field', plain.field)
-            : sources.contract(artifact.name);
-    }
-    if (!target)
-      throw new Error(`${what} of ${artifact.name} is not declared in the workspace's .ral files.`);
-    const uri = vscode.Uri.parse(target.path);
-    const range = new vscode.Range(
-      target.span.start.line,
-      target.span.start.character,
-      target.span.end.line,
-      target.span.end.character,
-    );
-    await vscode.window.showTextDocument(uri, { selection: range, preview: true });
-    return { uri: target.path, line: target.span.start.line };
-  };
-
-  /** The hover's on-demand part: balance, and for a contract its code hash matched against artifacts. */
-  const identifyAddress = async (args?: unknown) => {
-    const address = argString(args, 'address');
-    if (!address || !isValidAddress(address))
-      throw new Error('Identify Address needs a valid base58 address.');
-    const client = deps.connection.requireClient();
-    const type = addressType(address);
-    const balance = await client.getAddressBalance(address);
-    let contract: { codeHash: string; artifact?: string } | undefined;
-    if (type === 'P2C') {
-      const state = await client.getContractState(address);
-      const artifact = (await artifacts.registry()).byCodeHash(state.codeHash);
-      contract = { codeHash: state.codeHash, ...(artifact ? { artifact: artifact.name } : {}) };
-    }
-    const result = {
-      address,
-      type,
-      group: groupOfAddress(address),
-      balance: `${attoToAlph(balance.balance)} ALPH`,
-      ...(contract ? { contract } : {}),
-    };
-    if (argString(args, 'show') !== 'none')
-      void showInfo(
-        inert`${type} · group ${result.group} · ${result.balance}${
-          contract
-            ? contract.artifact
-              ? inert` · contract ${contract.artifact}`
-              : inert` · code hash ${contract.codeHash.slice(0, 12)}… matches no artifact`
-            : inert``
-        }`,
-      );
-    return result;
-  };
-
   context.subscriptions.push(
     lenses,
-    registerCommand(deps, CommandIds.identifyAddress, identifyAddress),
+    ...registerCommands(deps, DEBUGGING_COMMANDS),
     vscode.languages.registerCodeLensProvider(RAL_SELECTOR, lenses),
     vscode.languages.registerHoverProvider('*', {
       provideHover: (document, position) => {
@@ -483,9 +400,96 @@ export function registerDebuggingEditor(
     contracts.model.onDidChange(() => lenses.invalidate()),
     artifacts.onDidChange(() => lenses.invalidate()),
     reporter.sources.onDidChange(() => lenses.invalidate()),
-    registerCommand(deps, CommandIds.goToDeclaration, goToDeclaration),
   );
   return { lenses, seen };
+}
+
+const DEBUGGING_COMMANDS: CommandTable<DebuggingEditorDeps> = [
+  [CommandIds.identifyAddress, identifyAddress],
+  [CommandIds.goToDeclaration, goToDeclaration],
+];
+
+async function goToDeclaration(
+  deps: DebuggingEditorDeps,
+  args: unknown,
+): Promise<{ uri: string; line: number } | undefined> {
+  const { contracts, reporter } = deps;
+  const node = args as
+    ContractNode | { address?: string; event?: string; method?: string; field?: string } | undefined;
+  const address = node && 'address' in node ? node.address : undefined;
+  if (!address)
+    throw new Error('Go to Declaration runs on an event, a field or a getter in Watched Contracts.');
+  const artifact = (await contracts.resolve(address)).artifact;
+  if (!artifact) throw new Error(`No artifact in the workspace describes ${address}.`);
+  const sources = await reporter.sources.mapFor([artifact.name]);
+  let target;
+  let what: string;
+  if (node && 'kind' in node && node.kind === 'event') {
+    what = node.row.label;
+    target = sources.member(artifact.name, 'event', what);
+  } else if (node && 'kind' in node && node.kind === 'value') {
+    what = node.row.label;
+    target =
+      sources.member(artifact.name, 'field', what) ??
+      sources.member(artifact.name, 'function', what) ??
+      sources.member(artifact.name, 'mapping', what);
+  } else if (node && 'kind' in node && node.kind === 'contract') {
+    what = artifact.name;
+    target = sources.contract(artifact.name);
+  } else {
+    const plain = node as { event?: string; method?: string; field?: string };
+    what = plain.event ?? plain.method ?? plain.field ?? artifact.name;
+    target = plain.event
+      ? sources.member(artifact.name, 'event', plain.event)
+      : plain.method
+        ? sources.member(artifact.name, 'function', plain.method)
+        : plain.field
+          ? sources.member(artifact.name, 'field', plain.field)
+          : sources.contract(artifact.name);
+  }
+  if (!target) throw new Error(`${what} of ${artifact.name} is not declared in the workspace's .ral files.`);
+  const uri = vscode.Uri.parse(target.path);
+  const range = new vscode.Range(
+    target.span.start.line,
+    target.span.start.character,
+    target.span.end.line,
+    target.span.end.character,
+  );
+  await vscode.window.showTextDocument(uri, { selection: range, preview: true });
+  return { uri: target.path, line: target.span.start.line };
+}
+
+/** The hover's on-demand part: balance, and for a contract its code hash matched against artifacts. */
+async function identifyAddress(deps: DebuggingEditorDeps, args: unknown) {
+  const address = argString(args, 'address');
+  if (!address || !isValidAddress(address)) throw new Error('Identify Address needs a valid base58 address.');
+  const client = deps.connection.requireClient();
+  const type = addressType(address);
+  const balance = await client.getAddressBalance(address);
+  let contract: { codeHash: string; artifact?: string } | undefined;
+  if (type === 'P2C') {
+    const state = await client.getContractState(address);
+    const artifact = (await deps.artifacts.registry()).byCodeHash(state.codeHash);
+    contract = { codeHash: state.codeHash, ...(artifact ? { artifact: artifact.name } : {}) };
+  }
+  const result = {
+    address,
+    type,
+    group: groupOfAddress(address),
+    balance: `${attoToAlph(balance.balance)} ALPH`,
+    ...(contract ? { contract } : {}),
+  };
+  if (argString(args, 'show') !== 'none')
+    void showInfo(
+      inert`${type} · group ${result.group} · ${result.balance}${
+        contract
+          ? contract.artifact
+            ? inert` · contract ${contract.artifact}`
+            : inert` · code hash ${contract.codeHash.slice(0, 12)}… matches no artifact`
+          : inert``
+      }`,
+    );
+  return result;
 }
 
 /** Read-only views for the extension's API (tests compare them with what the editor renders). */
