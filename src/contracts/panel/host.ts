@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ArtifactRegistry } from '../../core/artifacts';
 import { errorMessage } from '../../core/util/errors';
@@ -26,6 +25,7 @@ import {
 import { CommandIds } from '../../constants';
 import { registerCommand, type CommandContext } from '../../platform/commands';
 import { DisposableBase } from '../../platform/lifecycle';
+import { panelIcon, webviewOptions, webviewShell, type WebviewPage } from '../../platform/webview/host';
 import { watchedOrPick, type ContractsService } from '../contractsService';
 
 /**
@@ -85,6 +85,8 @@ export interface ContractPanelSnapshot {
 
 /** After this long the panel stops following a tx; the Transactions view still does. */
 const TRACK_FOR_MS = 15 * 60_000;
+
+const CONTRACT_PAGE: WebviewPage = { script: 'contractPanel', style: 'contractPanel', title: 'Contract' };
 
 function addressFromState(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
@@ -163,16 +165,8 @@ export class ContractPanels extends DisposableBase implements vscode.WebviewPane
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableFindWidget: true,
-      // Forms keep what was typed while the panel is in a background tab.
-      retainContextWhenHidden: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview'),
-        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
-      ],
-    };
+    // Forms keep what was typed while the panel is in a background tab.
+    return webviewOptions(this.deps.extensionUri, { retainContextWhenHidden: true });
   }
 
   private adopt(panel: vscode.WebviewPanel, address: string): ContractPanel {
@@ -216,8 +210,10 @@ export class ContractPanel extends DisposableBase {
         for (const f of [...this.followers]) f.dispose();
       },
     });
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'alephium.svg');
-    this.html = this.buildHtml();
+    panel.iconPath = panelIcon(deps.extensionUri);
+    // No chain or artifact data in the HTML: the page receives the model by message and renders text
+    // nodes only. The address is in the page's state (set by the page from the model) for revival.
+    this.html = webviewShell(panel.webview, deps.extensionUri, CONTRACT_PAGE);
     panel.webview.html = this.html;
   }
 
@@ -391,36 +387,6 @@ export class ContractPanel extends DisposableBase {
     this.posted.push(JSON.stringify(message));
     if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
     void this.panel.webview.postMessage(message);
-  }
-
-  private buildHtml(): string {
-    const webview = this.panel.webview;
-    const base = this.manager.deps.extensionUri;
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(base, 'dist', 'webview', 'contractPanel.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(base, 'media', 'contractPanel.css'));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource}`,
-    ].join('; ');
-    // No chain or artifact data in the HTML: the page receives the model by message and renders text
-    // nodes only. The address is in the page's state (set by the page from the model) for revival.
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Contract</title>
-</head>
-<body>
-<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
   }
 }
 
