@@ -4,14 +4,9 @@ import { redactingLogger, type Logger } from './core/util/log';
 import type { NodeStatus } from './core/node/nodeStatus';
 import { ConnectionManager, originOfProfileNamed } from './platform/connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
-import { registerContractActions } from './contracts/contractActionsCommands';
+import { contractActions, registerContractActions } from './contracts/contractActionsCommands';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
-import {
-  commandActions,
-  contractPanelApi,
-  registerContractPanel,
-  type ContractPanelApi,
-} from './contracts/panel/host';
+import { contractPanelApi, registerContractPanel, type ContractPanelApi } from './contracts/panel/host';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
 import { ContractsService } from './contracts/contractsService';
 import {
@@ -117,21 +112,14 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     eventDecoder: () => contracts.eventDecoder(),
   });
   // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
-  context.subscriptions.push(
-    ...registerContractActions({
-      ...deps,
-      artifacts,
-      store: trackedTransactions,
-      failures,
-      contracts,
-    }),
-  );
+  const actionDeps = { ...deps, artifacts, store: trackedTransactions, failures, contracts };
+  context.subscriptions.push(...registerContractActions(actionDeps));
   // The contract panel drives the Simulate and Execute commands and follows the tx in Transactions.
   const contractPanel = registerContractPanel({
     ...deps,
     contracts,
     extensionUri: context.extensionUri,
-    actions: commandActions,
+    actions: contractActions(actionDeps),
     tracked: {
       onDidChange: trackedTransactions.onDidChange,
       status: (txId) => transactions.transactionsSnapshot().find((t) => t.txId === txId)?.status,

@@ -42,11 +42,12 @@ import {
   type SignerContext,
 } from '../platform/signing';
 import type { TrackedTransactions } from '../transactions';
-import { registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
+import { registerCommands, runCommand, type CommandContext, type CommandTable } from '../platform/commands';
 import { argString, argValue, askMethodCall, askText, pick } from '../platform/prompts';
 import type { FailureReporter } from '../debugging';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 import { watchedOrPick, type ContractsService } from './contractsService';
+import type { ContractActions } from './panel/host';
 import { writeDeploymentsEntry } from './deploymentsWriter';
 
 export interface ContractActionsDeps extends CommandContext {
@@ -602,4 +603,14 @@ const CONTRACT_ACTIONS: CommandTable<ContractActionsDeps> = [
 
 export function registerContractActions(deps: ContractActionsDeps): vscode.Disposable[] {
   return registerCommands(deps, CONTRACT_ACTIONS);
+}
+
+/** Simulate and Execute for the contract panel: the same functions and wrapper as the commands. */
+export function contractActions(deps: ContractActionsDeps): ContractActions {
+  return {
+    simulate: (request) =>
+      runCommand(deps, CommandIds.simulateContractMethod, (args) => simulate(deps, args), [request]),
+    execute: (request) =>
+      runCommand(deps, CommandIds.executeContractMethod, (args) => execute(deps, args), [request]),
+  };
 }

@@ -29,23 +29,14 @@ import { panelIcon, webviewOptions, webviewShell, type WebviewPage } from '../..
 import { watchedOrPick, type ContractsService } from '../contractsService';
 
 /**
- * The commands the panel drives. They belong to the execute/deploy feature (the shapes are fixed in
- * src/core/contracts/actionViews.ts); the panel only calls them, so it works the same from a keybinding's
- * point of view and needs no second copy of simulate, verify or sign.
+ * What the panel asks of Simulate and Execute (src/contracts/contractActionsCommands.ts, the shapes fixed
+ * in src/core/contracts/actionViews.ts): the commands' own functions run through the command wrapper, so
+ * the panel works as a keybinding would and needs no second copy of simulate, verify or sign.
  */
-export const SIMULATE_COMMAND = CommandIds.simulateContractMethod;
-export const EXECUTE_COMMAND = CommandIds.executeContractMethod;
-
-/** What the panel asks of the execute feature; the commands by default, a fake in tests. */
 export interface ContractActions {
   simulate(request: MethodCallRequest): Promise<unknown>;
   execute(request: ExecuteRequest): Promise<unknown>;
 }
-
-export const commandActions: ContractActions = {
-  simulate: (request) => Promise.resolve(vscode.commands.executeCommand(SIMULATE_COMMAND, request)),
-  execute: (request) => Promise.resolve(vscode.commands.executeCommand(EXECUTE_COMMAND, request)),
-};
 
 /** The Transactions view's tracker, which keeps following a tx after Execute returns. */
 export interface TrackedStatuses {
