@@ -50,49 +50,34 @@ const undiciAsSeparateFile = {
 
 /**
  * Code loaded on first use, each as its own file next to dist/extension.js, so activation loads none of it:
- * the Ralph scanner and failure explainer (src/debugging/loadEngine.ts), the verification, signing, script
- * and bytecode code of Send/Sweep/Simulate/Execute/Deploy (src/platform/lazyEngine.ts), the BIP39/BIP32
- * code of mnemonic import (src/profiles/profileCommands.ts) and the Request Usage view's panel and model
- * (src/usage/requestUsage.ts). Their `import('./x')` becomes a `require` of
- * the separate file at run time; under tsx it is the module itself.
+ * the Ralph scanner and failure explainer, the verification, signing, script and bytecode code of
+ * Send/Sweep/Simulate/Execute/Deploy, the BIP39/BIP32 code of mnemonic import and the Request Usage view's
+ * panel and model. The glue loads each with `lazyModule(() => import('./x'))` (src/platform/lifecycle.ts);
+ * a dynamic import that resolves to an entry below becomes a `require` of its separate file at run time
+ * (under tsx it is the module itself). The entry is named by its path, so a moved file fails the build
+ * (its entry is missing) instead of slipping into the activation bundle, and a static import of an entry
+ * is an error.
  */
 const LAZY_MODULES = [
-  {
-    dir: /[\\/]src[\\/]debugging$/,
-    spec: './engine',
-    entry: 'src/debugging/engine.ts',
-    out: 'debuggingEngine.js',
-  },
-  {
-    dir: /[\\/]src[\\/]platform$/,
-    spec: './actionsEngine',
-    entry: 'src/platform/actionsEngine.ts',
-    out: 'actionsEngine.js',
-  },
-  {
-    dir: /[\\/]src[\\/]profiles$/,
-    spec: './keyDerivation',
-    entry: 'src/profiles/keyDerivation.ts',
-    out: 'keyDerivation.js',
-  },
-  {
-    dir: /[\\/]src[\\/]usage$/,
-    spec: './requestUsagePanel',
-    entry: 'src/usage/panel/host.ts',
-    out: 'requestUsagePanel.js',
-  },
+  { entry: 'src/debugging/engine.ts', out: 'debuggingEngine.js' },
+  { entry: 'src/platform/actionsEngine.ts', out: 'actionsEngine.js' },
+  { entry: 'src/profiles/keyDerivation.ts', out: 'keyDerivation.js' },
+  { entry: 'src/usage/panel/host.ts', out: 'requestUsagePanel.js' },
 ];
 const lazyModulesAsSeparateFiles = {
   name: 'lazy-modules-as-separate-files',
   setup(build) {
-    for (const m of LAZY_MODULES) {
-      const filter = new RegExp(`^${m.spec.replace(/[.\\/]/g, '\\$&')}$`);
-      build.onResolve({ filter }, (args) =>
-        m.dir.test(args.resolveDir) && args.kind === 'dynamic-import'
-          ? { path: `./${m.out}`, external: true }
-          : undefined,
-      );
-    }
+    const byPath = new Map(LAZY_MODULES.map((m) => [path.resolve(m.entry).replace(/\.ts$/, ''), m]));
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const target = path.resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, '');
+      const m = byPath.get(target);
+      if (!m) return undefined;
+      if (args.kind !== 'dynamic-import')
+        return {
+          errors: [{ text: `${m.entry} is loaded on first use: import it with import(), not statically` }],
+        };
+      return { path: `./${m.out}`, external: true };
+    });
   },
 };
 

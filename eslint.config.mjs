@@ -28,6 +28,41 @@ const RAW_OUTPUT = [
   },
 ];
 
+/**
+ * Feature folders of the VS Code glue. A feature takes from another only what that one exports on
+ * purpose: its `index.ts`, or a `…Service.ts` it hands to the composition root. Everything else in a
+ * feature folder is its own business (docs/ARCHITECTURE.md), so a move inside one breaks no other.
+ */
+const FEATURES = [
+  'contracts',
+  'transactions',
+  'transfers',
+  'profiles',
+  'node',
+  'usage',
+  'debugging',
+  'statusBar',
+];
+const featureBoundaries = FEATURES.map((feature) => {
+  const others = FEATURES.filter((f) => f !== feature).join('|');
+  return {
+    files: [`src/${feature}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${others})/(?!index$)(?!\\w+Service$)`,
+              message: `Import another feature through its index.ts (or its …Service.ts), not its internals.`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.test-output/**', '.vscode-test/**'] },
   ...tseslint.configs.recommended,
@@ -61,6 +96,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...featureBoundaries,
   {
     files: ['src/**/*.ts'],
     ignores: INERT_TEXT_OWNERS,

@@ -52,3 +52,52 @@ export const CommandIds = {
 } as const;
 
 export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];
+
+/** Built-in VS Code commands the extension runs. */
+export const BuiltinCommands = {
+  setContext: 'setContext',
+} as const;
+
+/** Context keys the extension sets (`setContext`), read by package.json `when` clauses. */
+export const ContextKeys = {
+  /** True while the active profile has (or can have) a client. */
+  connected: 'alephium.connected',
+} as const;
+
+/** The `contextValue` of tree rows, matched by package.json `viewItem` clauses. */
+export const TreeItemContexts = {
+  nodeRow: 'alephium.node.row',
+  txPending: 'alephium.tx.pending',
+  txDone: 'alephium.tx.done',
+  contract: 'alephium.contract',
+  contractDrift: 'alephium.contract.drift',
+  contractState: 'alephium.contractState',
+  contractEvents: 'alephium.contractEvents',
+  value: 'alephium.value',
+  event: 'alephium.event',
+  loadMore: 'alephium.loadMore',
+  message: 'alephium.message',
+} as const;
+
+/**
+ * Every key the extension stores under: workspaceState (per project), globalState (per machine) and
+ * SecretStorage. A renamed key loses what users stored under the old one.
+ */
+export const StorageKeys = {
+  /** workspaceState: tracked transactions belong to the project they were sent from. */
+  trackedTransactions: 'alephium.trackedTransactions',
+  /** workspaceState: a profile's watch list, per workspace and per profile. */
+  watchList: (profileName: string): string => `alephium.watchedContracts.${profileName}`,
+  /** workspaceState: prefix of the watcher's cursors; a cursor only means something on its profile's chain. */
+  eventCursorPrefix: (profileName: string): string => `alephium.eventCursor.${profileName}.`,
+  /** globalState: the request ledger of every key. */
+  monthlyUsage: 'alephium.monthlyUsage',
+  /** globalState: this month's background activity and spending of a profile (the scheduler's pace). */
+  backgroundActivity: (profileName: string): string => `alephium.backgroundActivity.${profileName}`,
+  /** SecretStorage: prefix of each profile's API key. */
+  apiKeyPrefix: 'alephium.apiKey.',
+  /** SecretStorage: the signer's private key. */
+  signerKey: 'alephium.signerKey',
+  /** SecretStorage: the signer's public key, stored beside it so that building never needs the private key. */
+  signerPublicKey: 'alephium.signerPublicKey',
+} as const;

@@ -4,15 +4,11 @@ import { redactingLogger, type Logger } from './core/util/log';
 import type { NodeStatus } from './core/node/nodeStatus';
 import { ConnectionManager, originOfProfileNamed } from './platform/connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
-import { registerContractActions } from './contracts/contractActionsCommands';
+import { contractActions, registerContractActions } from './contracts/contractActionsCommands';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
-import {
-  commandActions,
-  contractPanelApi,
-  registerContractPanel,
-  type ContractPanelApi,
-} from './contracts/panel/host';
+import { contractPanelApi, registerContractPanel, type ContractPanelApi } from './contracts/panel/host';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
+import { ContractsService } from './contracts/contractsService';
 import {
   FailureReporter,
   registerDebuggingEditor,
@@ -93,36 +89,41 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   // hovers on the sources. Nothing is read or sent until a failure, a lens or a hover asks.
   const failures = new FailureReporter(log, artifacts);
   context.subscriptions.push(failures);
-  const contracts = registerContractsFeature(context, { ...deps, artifacts, failures });
-  failures.attach(contracts.debugSupport);
+  // The contracts service: the watch list, its model and watcher, and the one rule that resolves an
+  // artifact; the tree, the panel, the actions and debugging receive it by name.
+  const contracts = new ContractsService({
+    log,
+    connection,
+    artifacts,
+    workspaceState: context.workspaceState,
+  });
+  context.subscriptions.push(contracts);
+  const contractsApi = registerContractsFeature(context, { ...deps, contracts, failures });
+  failures.attach(contracts);
   const debugging = registerDebuggingEditor(context, {
     ...deps,
     connection,
     artifacts,
     reporter: failures,
-    contracts: contracts.debugSupport,
+    contracts,
   });
   const { api: transactions, store: trackedTransactions } = registerTransactionsFeature(context, {
     ...deps,
-    eventDecoder: contracts.eventDecoder,
+    eventDecoder: () => contracts.eventDecoder(),
   });
   // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
-  context.subscriptions.push(
-    ...registerContractActions({
-      ...deps,
-      artifacts,
-      store: trackedTransactions,
-      failures,
-      ...contracts.actionSupport,
-    }),
-  );
+  const actionDeps = { ...deps, artifacts, store: trackedTransactions, failures, contracts };
+  context.subscriptions.push(...registerContractActions(actionDeps));
   // The contract panel drives the Simulate and Execute commands and follows the tx in Transactions.
   const contractPanel = registerContractPanel({
     ...deps,
-    ...contracts.panelSupport,
+    contracts,
     extensionUri: context.extensionUri,
-    actions: commandActions,
-    trackedStatus: (txId) => transactions.transactionsSnapshot().find((t) => t.txId === txId)?.status,
+    actions: contractActions(actionDeps),
+    tracked: {
+      onDidChange: trackedTransactions.onDidChange,
+      status: (txId) => transactions.transactionsSnapshot().find((t) => t.txId === txId)?.status,
+    },
   });
   context.subscriptions.push(...contractPanel.disposables);
   // The request ledger drawn: the month per day and kind, the share and the forecast.
@@ -147,7 +148,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     nodeStatus: () => nodeTree.current,
     refreshNode: () => nodeTree.refresh(),
     ...transactions,
-    ...contracts.api,
+    ...contractsApi,
     ...contractPanelApi(contractPanel.panels),
     ...debuggingApi(failures, debugging.lenses),
   };

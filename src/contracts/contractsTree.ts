@@ -1,10 +1,7 @@
 import * as vscode from 'vscode';
 import { themeIconOf } from '../platform/themeIcon';
-import type { ArtifactRegistry, ResolvedContract } from '../core/artifacts';
-import type { ContractEvent, GatewayClient } from '../core/gateway';
-import type { Logger } from '../core/util/log';
-import { WatchedContractsModel } from '../core/watching/watchedContractsModel';
-import { resolveWatched, type WatchedContract } from '../core/watching/watchList';
+import type { ArtifactRegistry } from '../core/artifacts';
+import type { WatchedContractsModel } from '../core/watching/watchedContractsModel';
 import {
   contractRow,
   eventRow,
@@ -19,8 +16,9 @@ import {
 import { formatValue } from '../core/artifacts';
 import { plainText } from '../core/text/inert';
 import { asOfSuffix, nextAgeChange } from '../core/text/age';
-import { CommandIds } from '../constants';
+import { CommandIds, TreeItemContexts } from '../constants';
 import { DisposableBase } from '../platform/lifecycle';
+import type { ContractsService } from './contractsService';
 
 /** Tree elements. Each kind has a stable id and a contextValue that menus match on. */
 export type ContractNode =
@@ -37,27 +35,16 @@ export type ContractNode =
   | { readonly kind: 'loadMore'; readonly id: string; readonly address: string }
   | { readonly kind: 'message'; readonly id: string; readonly row: Row };
 
-export const ContextValues = {
-  contract: 'alephium.contract',
-  contractDrift: 'alephium.contract.drift',
-  state: 'alephium.contractState',
-  events: 'alephium.contractEvents',
-  value: 'alephium.value',
-  event: 'alephium.event',
-  loadMore: 'alephium.loadMore',
-  message: 'alephium.message',
+const ContextValues = {
+  contract: TreeItemContexts.contract,
+  contractDrift: TreeItemContexts.contractDrift,
+  state: TreeItemContexts.contractState,
+  events: TreeItemContexts.contractEvents,
+  value: TreeItemContexts.value,
+  event: TreeItemContexts.event,
+  loadMore: TreeItemContexts.loadMore,
+  message: TreeItemContexts.message,
 } as const;
-
-/** What the tree needs from the feature: the client, the registry and the profile's network. */
-export interface ContractsTreeDeps {
-  readonly log: Logger;
-  client(): GatewayClient | undefined;
-  registry(): Promise<ArtifactRegistry>;
-  /** The registry last read, for synchronous rendering (a change re-renders anyway). */
-  latestRegistry(): ArtifactRegistry;
-  network(): string | undefined;
-  pageSize(): number;
-}
 
 /**
  * The Watched Contracts view: a mapper of `WatchedContractsModel` (src/core), which holds and loads the
@@ -68,12 +55,6 @@ export interface ContractsTreeDeps {
 export class ContractsTreeProvider extends DisposableBase implements vscode.TreeDataProvider<ContractNode> {
   private readonly changed = this.register(new vscode.EventEmitter<ContractNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly watcherEvents = this.register(
-    new vscode.EventEmitter<{ address: string; events: readonly ContractEvent[] }>(),
-  );
-  /** Every watcher delivery, loaded feed or not: the `.ral` lenses count events from it at no request. */
-  readonly onWatcherEvents = this.watcherEvents.event;
-  readonly model: WatchedContractsModel;
   private readonly nodes = new Map<string, ContractNode>();
   /** Contracts whose node is expanded (their State and Events rows show). */
   private readonly expanded = new Set<string>();
@@ -82,10 +63,14 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
   /** The contracts the user looks at changed (see {@link lookedAt}). */
   readonly onDidChangeLookedAt = this.lookedAtEmitter.event;
 
-  constructor(private readonly deps: ContractsTreeDeps) {
+  constructor(private readonly contracts: ContractsService) {
     super();
-    this.model = this.register(new WatchedContractsModel(deps));
     this.register(this.model.onDidChange(() => this.changed.fire(undefined)));
+  }
+
+  /** The model this tree maps (owned by the contracts service). */
+  private get model(): WatchedContractsModel {
+    return this.contracts.model;
   }
 
   /**
@@ -117,51 +102,6 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     if (expanded) this.expanded.add(n.address);
     else this.expanded.delete(n.address);
     this.lookedAtEmitter.fire(this.lookedAt);
-  }
-
-  /** The watch list changed (add, remove, profile switch): forget data of contracts no longer listed. */
-  setList(list: readonly WatchedContract[]): void {
-    this.model.setList(list);
-  }
-
-  get watched(): readonly WatchedContract[] {
-    return this.model.watched;
-  }
-
-  /** Everything cached is dropped (another profile or chain): the next render reads afresh. */
-  resetData(): void {
-    this.model.resetData();
-  }
-
-  /** The artifacts changed: names and drift are recomputed from cached data. */
-  artifactsChanged(): void {
-    this.model.touch();
-  }
-
-  resolved(address: string): Promise<ResolvedContract | undefined> {
-    return this.model.resolved(address);
-  }
-
-  loadStates(addresses: readonly string[], fresh = false): Promise<void> {
-    return this.model.loadStates(addresses, fresh);
-  }
-
-  loadMore(address: string): Promise<number> {
-    return this.model.loadMore(address);
-  }
-
-  refreshEvents(address: string): Promise<number> {
-    return this.model.refreshEvents(address);
-  }
-
-  addWatcherEvents(address: string, events: readonly ContractEvent[]): void {
-    this.model.addWatcherEvents(address, events);
-    if (events.length > 0) this.watcherEvents.fire({ address, events });
-  }
-
-  /** The watcher read a contract's count (nothing new, or all delivered): its Events are fresh now. */
-  watcherChecked(address: string, count: number): void {
-    this.model.watcherChecked(address, count);
   }
 
   // ---- ages, and reading again what a person looks at ------------------------------------------------
@@ -317,23 +257,18 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
   }
 
   private isDrift(address: string): boolean {
-    const w = this.model.watched.find((x) => x.address === address);
-    if (!w) return false;
-    const entry = this.model.stateOf(address);
-    return (
-      resolveWatched(this.registryNow, w, entry?.state?.codeHash, this.deps.network()).drift.status ===
-      'drift'
-    );
+    if (!this.model.watched.some((x) => x.address === address)) return false;
+    return this.contracts.resolvedNow(address).drift.status === 'drift';
   }
 
   private get registryNow(): ArtifactRegistry {
-    return this.deps.latestRegistry();
+    return this.contracts.artifacts.latest;
   }
 
   private contractRowOf(address: string): Row {
     const w = this.model.watched.find((x) => x.address === address) ?? { address, group: 0 };
     const entry = this.model.stateOf(address);
-    const resolved = resolveWatched(this.registryNow, w, entry?.state?.codeHash, this.deps.network());
+    const resolved = this.contracts.resolvedNow(address);
     return contractRow({
       watched: w,
       resolved,
@@ -351,7 +286,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
   }
 
   private async childrenOf(n?: ContractNode): Promise<ContractNode[]> {
-    await this.deps.registry();
+    await this.contracts.registry();
     if (!n) {
       // Listing contracts reads their state in the background: its code hash decides the drift badge.
       void this.model.loadStates(

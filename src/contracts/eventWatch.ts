@@ -5,13 +5,13 @@ import { limitsOf, type ContractEvent, type GatewayClient } from '../core/gatewa
 import type { Logger } from '../core/util/log';
 import { EventWatcher } from '../core/watching/eventWatcher';
 import { eventKey, type CursorStore } from '../core/watching/watcherTypes';
-import { cursorKeyPrefix } from '../core/watching/watchList';
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { DisposableBase } from '../platform/lifecycle';
-import type { ContractsTreeProvider } from './contractsTree';
+import { StorageKeys } from '../constants';
+import type { WatchedContractsModel } from '../core/watching/watchedContractsModel';
 
 /** What the watcher delivered in this session (bounded), for the API's read-only view. */
 export interface DeliveredEvent {
@@ -34,11 +34,18 @@ export class EventWatch extends DisposableBase {
   private watcher: EventWatcher | undefined;
   private lastUsed: number | undefined;
   private readonly delivered: DeliveredEvent[] = [];
+  /** Contracts whose state or events the user looks at (expanded in the visible view): polled first. */
+  private lookedAt: readonly string[] = [];
+  private readonly watcherEvents = this.register(
+    new vscode.EventEmitter<{ address: string; events: readonly ContractEvent[] }>(),
+  );
+  /** Every watcher delivery, loaded feed or not: the `.ral` lenses count events from it at no request. */
+  readonly onWatcherEvents = this.watcherEvents.event;
 
   constructor(
     private readonly connection: ConnectionManager,
     private readonly workspaceState: vscode.Memento,
-    private readonly tree: ContractsTreeProvider,
+    private readonly model: WatchedContractsModel,
     private readonly log: Logger,
   ) {
     super();
@@ -46,8 +53,6 @@ export class EventWatch extends DisposableBase {
     this.register(
       vscode.window.onDidChangeWindowState((s) => this.watcher?.setFocused(this.focused(s.focused))),
     );
-    // Expanded contracts of the visible view are what the user looks at: they are polled first.
-    this.register(tree.onDidChangeLookedAt((addresses) => this.watcher?.setVisible(addresses)));
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         // Connection settings rebuild through the connection's own change event.
@@ -59,6 +64,12 @@ export class EventWatch extends DisposableBase {
 
   private focused(windowFocused: boolean): boolean {
     return config.unfocusedPolling() === 'continue' || windowFocused;
+  }
+
+  /** Expanded contracts of the visible view are what the user looks at: they are polled first. */
+  setLookedAt(addresses: readonly string[]): void {
+    this.lookedAt = addresses;
+    this.watcher?.setVisible(addresses);
   }
 
   get deliveredEvents(): readonly DeliveredEvent[] {
@@ -78,9 +89,9 @@ export class EventWatch extends DisposableBase {
     if (!client || !profile) return;
     const watcher = this.create(client, profile.name);
     this.watcher = watcher;
-    for (const w of this.tree.watched) watcher.watch(w.address);
+    for (const w of this.model.watched) watcher.watch(w.address);
     watcher.start();
-    this.log.info(`Watching ${this.tree.watched.length} contract(s): ${watcher.explanation()}`);
+    this.log.info(`Watching ${this.model.watched.length} contract(s): ${watcher.explanation()}`);
   }
 
   private create(client: GatewayClient, profileName: string): EventWatcher {
@@ -94,7 +105,7 @@ export class EventWatch extends DisposableBase {
     const watcher = new EventWatcher({
       client,
       store,
-      storeKeyPrefix: cursorKeyPrefix(profileName),
+      storeKeyPrefix: StorageKeys.eventCursorPrefix(profileName),
       // Only what happens from now on is news: the view reads recent history itself, and a backlog
       // would notify about old events.
       backlog: 0,
@@ -108,10 +119,11 @@ export class EventWatch extends DisposableBase {
       },
     });
     watcher.setFocused(this.focused(vscode.window.state.focused));
-    watcher.setVisible(this.tree.lookedAt);
+    const listed = new Set(this.model.watched.map((w) => w.address));
+    watcher.setVisible(this.lookedAt.filter((a) => listed.has(a)));
     watcher.onEvents(({ address, events }) => this.onEvents(address, events));
     // A poll that found nothing new still says the listed events are complete as of now (their age).
-    watcher.onPolled(({ address, count }) => this.tree.watcherChecked(address, count));
+    watcher.onPolled(({ address, count }) => this.model.watcherChecked(address, count));
     watcher.onError((e) =>
       this.log.warn(
         `Watching ${e.address}: ${errorMessage(e.error)} (failure ${e.failures}, retry in ${Math.round(e.retryInMs / 1000)} s)`,
@@ -135,7 +147,11 @@ export class EventWatch extends DisposableBase {
     if (this.watcher) await this.watcher.unwatch(address, { forget: true });
     else {
       const profile = this.connection.state.profile;
-      if (profile) await this.workspaceState.update(`${cursorKeyPrefix(profile.name)}${address}`, undefined);
+      if (profile)
+        await this.workspaceState.update(
+          `${StorageKeys.eventCursorPrefix(profile.name)}${address}`,
+          undefined,
+        );
     }
   }
 
@@ -145,20 +161,21 @@ export class EventWatch extends DisposableBase {
     }
     this.delivered.splice(0, Math.max(0, this.delivered.length - DELIVERED_LIMIT));
     this.log.info(`${events.length} new event(s) from ${address}`);
-    this.tree.addWatcherEvents(address, events);
+    this.model.addWatcherEvents(address, events);
+    if (events.length > 0) this.watcherEvents.fire({ address, events });
     void this.notify(address, events);
   }
 
   private async notify(address: string, events: readonly ContractEvent[]): Promise<void> {
     const wanted = config.notifyEvents();
     if (wanted.length === 0) return;
-    const resolved = await this.tree.resolved(address);
+    const resolved = await this.model.resolved(address);
     const matching = events
       .map((e) => decodeEvent(e, resolved?.artifact, resolved?.drift ? { drift: resolved.drift } : {}))
       .filter((d) => wanted.includes(d.name));
     if (matching.length === 0) return;
     const name =
-      this.tree.watched.find((w) => w.address === address)?.name ?? resolved?.artifact?.name ?? address;
+      this.model.watched.find((w) => w.address === address)?.name ?? resolved?.artifact?.name ?? address;
     for (const d of matching.slice(0, NOTIFY_LIMIT)) void showInfo(inert`${name}: ${formatEventSummary(d)}`);
     if (matching.length > NOTIFY_LIMIT)
       void showInfo(inert`${name}: ${matching.length - NOTIFY_LIMIT} more event(s)`);

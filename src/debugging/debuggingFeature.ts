@@ -22,26 +22,15 @@ import { CommandIds } from '../constants';
 import { commandLink, inert, joinMarkdown, markdownCode, plainText, safeMarkdown } from '../core/text/inert';
 import { markdownString } from '../platform/markdown';
 import { showInfo } from '../platform/notify';
-import type { ContractNode, ContractsTreeProvider } from '../contracts/contractsTree';
-import type { WorkspaceArtifacts } from '../contracts/workspaceArtifacts';
-import { FROM_EDITOR, registerCommand, type CommandContext } from '../platform/commands';
+import type { ContractNode, ContractsService, WorkspaceArtifacts } from '../contracts';
+import { FROM_EDITOR, registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
 import { DisposableBase } from '../platform/lifecycle';
 import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
 
 const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
-/** The Execute command of "Execute and deploy"; its lens shows only when the command exists. */
-const EXECUTE_COMMAND = 'alephium.executeContractMethod';
 const SEEN_LIMIT = 2000;
-
-/** What the contracts feature lends the editor features (no client: nothing here sends requests). */
-export interface ContractsSupport {
-  readonly tree: ContractsTreeProvider;
-  /** Artifact of any contract address, without a request (watch list state, deployments file). */
-  artifactOf(address: string): Promise<ContractArtifact | undefined>;
-  network(): string | undefined;
-}
 
 /**
  * The failure explainer's VS Code side, for every workflow that can fail on the VM (Simulate, Execute,
@@ -50,7 +39,7 @@ export interface ContractsSupport {
 export class FailureReporter extends DisposableBase {
   readonly diagnostics = this.register(new FailureDiagnostics());
   readonly sources: WorkspaceRalphSources;
-  private contracts: ContractsSupport | undefined;
+  private contracts: ContractsService | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -60,7 +49,8 @@ export class FailureReporter extends DisposableBase {
     this.sources = this.register(new WorkspaceRalphSources(log));
   }
 
-  attach(contracts: ContractsSupport): void {
+  /** The contracts service resolves watched and deployed addresses as every view does. */
+  attach(contracts: ContractsService): void {
     this.contracts = contracts;
   }
 
@@ -73,7 +63,7 @@ export class FailureReporter extends DisposableBase {
     const map = new Map<string, ContractArtifact | undefined>(known ?? []);
     for (const a of addresses) {
       if (!a || map.has(a)) continue;
-      map.set(a, (await this.contracts?.artifactOf(a)) ?? registry.matchAddress(a)?.artifact);
+      map.set(a, (await this.contracts?.resolve(a))?.artifact ?? registry.matchAddress(a)?.artifact);
     }
     let sources: RalphSourceMap | undefined;
     try {
@@ -248,7 +238,7 @@ function toCodeLens(l: Lens): vscode.CodeLens {
     case 'execute':
       return new vscode.CodeLens(
         range,
-        cmd(c.kind === 'simulate' ? CommandIds.callContractMethod : EXECUTE_COMMAND, {
+        cmd(c.kind === 'simulate' ? CommandIds.callContractMethod : CommandIds.executeContractMethod, {
           ...(c.address ? { address: c.address } : {}),
           ...(c.candidates ? { candidates: c.candidates } : {}),
           method: c.method,
@@ -302,7 +292,7 @@ export interface DebuggingEditorDeps extends CommandContext {
   readonly connection: Pick<ConnectionManager, 'requireClient'>;
   readonly artifacts: WorkspaceArtifacts;
   readonly reporter: FailureReporter;
-  readonly contracts: ContractsSupport;
+  readonly contracts: ContractsService;
 }
 
 /** Lenses, hover and Go to Declaration. Registered once; cheap until a `.ral` file is shown. */
@@ -311,7 +301,6 @@ export function registerDebuggingEditor(
   deps: DebuggingEditorDeps,
 ): { lenses: { lastRenderMs: number }; seen: ReadonlyMap<string, readonly SeenEvent[]> } {
   const { artifacts, reporter, contracts } = deps;
-  const tree = contracts.tree;
   const seen = new Map<string, SeenEvent[]>();
   // Execute belongs to another feature; its lens shows once the command is registered (asked when
   // lenses are first computed, after activation has registered every command).
@@ -321,7 +310,7 @@ export function registerDebuggingEditor(
     if (asked) return;
     asked = true;
     void vscode.commands.getCommands(true).then((all) => {
-      executeAvailable = all.includes(EXECUTE_COMMAND);
+      executeAvailable = all.includes(CommandIds.executeContractMethod);
       if (executeAvailable) lenses.invalidate();
       else asked = false; // not yet: ask again with the next lenses
     });
@@ -329,14 +318,14 @@ export function registerDebuggingEditor(
 
   const instancesOf = (artifact: ContractArtifact): Instance[] => {
     const registry = artifacts.latest;
-    const network = contracts.network();
+    const network = contracts.network;
     const out = new Map<string, Instance>();
     for (const d of registry.deployments(network)) {
       if (d.artifactName !== artifact.name) continue;
       out.set(d.address, { address: d.address, group: d.group, deployed: true, watched: false });
     }
-    for (const w of tree.watched) {
-      const state = tree.model.stateOf(w.address)?.state;
+    for (const w of contracts.watched) {
+      const state = contracts.model.stateOf(w.address)?.state;
       const byEntry = w.artifactName ? registry.byName(w.artifactName) : undefined;
       const resolved = registry.resolve(w.address, state?.codeHash, network);
       const a = byEntry ?? resolved.artifact;
@@ -353,7 +342,7 @@ export function registerDebuggingEditor(
     return [...out.values()];
   };
   const seenEvents = (address: string): SeenEvent[] => {
-    const feed = tree.model.feedIfAny(address);
+    const feed = contracts.model.feedIfAny(address);
     const fromFeed: SeenEvent[] =
       feed?.loaded === true
         ? feed.items().map((i) => ({
@@ -370,7 +359,7 @@ export function registerDebuggingEditor(
   const lenses = new RalphLenses(
     async () => {
       await artifacts.registry();
-      return { registry: artifacts.latest, network: contracts.network(), instancesOf, seenEvents };
+      return { registry: artifacts.latest, network: contracts.network, instancesOf, seenEvents };
     },
     () => {
       askExecute();
@@ -396,105 +385,111 @@ export function registerDebuggingEditor(
     lenses.invalidate();
   };
 
-  const goToDeclaration = async (args?: unknown): Promise<{ uri: string; line: number } | undefined> => {
-    const node = args as
-      ContractNode | { address?: string; event?: string; method?: string; field?: string } | undefined;
-    const address = node && 'address' in node ? node.address : undefined;
-    if (!address)
-      throw new Error('Go to Declaration runs on an event, a field or a getter in Watched Contracts.');
-    const artifact = await contracts.artifactOf(address);
-    if (!artifact) throw new Error(`No artifact in the workspace describes ${address}.`);
-    const sources = await reporter.sources.mapFor([artifact.name]);
-    let target;
-    let what: string;
-    if (node && 'kind' in node && node.kind === 'event') {
-      what = node.row.label;
-      target = sources.member(artifact.name, 'event', what);
-    } else if (node && 'kind' in node && node.kind === 'value') {
-      what = node.row.label;
-      target =
-        sources.member(artifact.name, 'field', what) ??
-        sources.member(artifact.name, 'function', what) ??
-        sources.member(artifact.name, 'mapping', what);
-    } else if (node && 'kind' in node && node.kind === 'contract') {
-      what = artifact.name;
-      target = sources.contract(artifact.name);
-    } else {
-      const plain = node as { event?: string; method?: string; field?: string };
-      what = plain.event ?? plain.method ?? plain.field ?? artifact.name;
-      target = plain.event
-        ? sources.member(artifact.name, 'event', plain.event)
-        : plain.method
-          ? sources.member(artifact.name, 'function', plain.method)
-          : plain.field
-            ? sources.member(artifact.name, 'field', plain.field)
-            : sources.contract(artifact.name);
-    }
-    if (!target)
-      throw new Error(`${what} of ${artifact.name} is not declared in the workspace's .ral files.`);
-    const uri = vscode.Uri.parse(target.path);
-    const range = new vscode.Range(
-      target.span.start.line,
-      target.span.start.character,
-      target.span.end.line,
-      target.span.end.character,
-    );
-    await vscode.window.showTextDocument(uri, { selection: range, preview: true });
-    return { uri: target.path, line: target.span.start.line };
-  };
-
-  /** The hover's on-demand part: balance, and for a contract its code hash matched against artifacts. */
-  const identifyAddress = async (args?: unknown) => {
-    const address = argString(args, 'address');
-    if (!address || !isValidAddress(address))
-      throw new Error('Identify Address needs a valid base58 address.');
-    const client = deps.connection.requireClient();
-    const type = addressType(address);
-    const balance = await client.getAddressBalance(address);
-    let contract: { codeHash: string; artifact?: string } | undefined;
-    if (type === 'P2C') {
-      const state = await client.getContractState(address);
-      const artifact = (await artifacts.registry()).byCodeHash(state.codeHash);
-      contract = { codeHash: state.codeHash, ...(artifact ? { artifact: artifact.name } : {}) };
-    }
-    const result = {
-      address,
-      type,
-      group: groupOfAddress(address),
-      balance: `${attoToAlph(balance.balance)} ALPH`,
-      ...(contract ? { contract } : {}),
-    };
-    if (argString(args, 'show') !== 'none')
-      void showInfo(
-        inert`${type} · group ${result.group} · ${result.balance}${
-          contract
-            ? contract.artifact
-              ? inert` · contract ${contract.artifact}`
-              : inert` · code hash ${contract.codeHash.slice(0, 12)}… matches no artifact`
-            : inert``
-        }`,
-      );
-    return result;
-  };
-
   context.subscriptions.push(
     lenses,
-    registerCommand(deps, CommandIds.identifyAddress, identifyAddress),
+    ...registerCommands(deps, DEBUGGING_COMMANDS),
     vscode.languages.registerCodeLensProvider(RAL_SELECTOR, lenses),
     vscode.languages.registerHoverProvider('*', {
       provideHover: (document, position) => {
         const range = document.getWordRangeAtPosition(position, ADDRESS_RE);
         if (!range) return undefined;
-        return addressHover(document.getText(range), artifacts.latest, contracts.network());
+        return addressHover(document.getText(range), artifacts.latest, contracts.network);
       },
     }),
-    tree.onWatcherEvents(({ address, events }) => onWatcher(address, events)),
-    tree.model.onDidChange(() => lenses.invalidate()),
+    contracts.onWatcherEvents(({ address, events }) => onWatcher(address, events)),
+    contracts.model.onDidChange(() => lenses.invalidate()),
     artifacts.onDidChange(() => lenses.invalidate()),
     reporter.sources.onDidChange(() => lenses.invalidate()),
-    registerCommand(deps, CommandIds.goToDeclaration, goToDeclaration),
   );
   return { lenses, seen };
+}
+
+const DEBUGGING_COMMANDS: CommandTable<DebuggingEditorDeps> = [
+  [CommandIds.identifyAddress, identifyAddress],
+  [CommandIds.goToDeclaration, goToDeclaration],
+];
+
+async function goToDeclaration(
+  deps: DebuggingEditorDeps,
+  args: unknown,
+): Promise<{ uri: string; line: number } | undefined> {
+  const { contracts, reporter } = deps;
+  const node = args as
+    ContractNode | { address?: string; event?: string; method?: string; field?: string } | undefined;
+  const address = node && 'address' in node ? node.address : undefined;
+  if (!address)
+    throw new Error('Go to Declaration runs on an event, a field or a getter in Watched Contracts.');
+  const artifact = (await contracts.resolve(address)).artifact;
+  if (!artifact) throw new Error(`No artifact in the workspace describes ${address}.`);
+  const sources = await reporter.sources.mapFor([artifact.name]);
+  let target;
+  let what: string;
+  if (node && 'kind' in node && node.kind === 'event') {
+    what = node.row.label;
+    target = sources.member(artifact.name, 'event', what);
+  } else if (node && 'kind' in node && node.kind === 'value') {
+    what = node.row.label;
+    target =
+      sources.member(artifact.name, 'field', what) ??
+      sources.member(artifact.name, 'function', what) ??
+      sources.member(artifact.name, 'mapping', what);
+  } else if (node && 'kind' in node && node.kind === 'contract') {
+    what = artifact.name;
+    target = sources.contract(artifact.name);
+  } else {
+    const plain = node as { event?: string; method?: string; field?: string };
+    what = plain.event ?? plain.method ?? plain.field ?? artifact.name;
+    target = plain.event
+      ? sources.member(artifact.name, 'event', plain.event)
+      : plain.method
+        ? sources.member(artifact.name, 'function', plain.method)
+        : plain.field
+          ? sources.member(artifact.name, 'field', plain.field)
+          : sources.contract(artifact.name);
+  }
+  if (!target) throw new Error(`${what} of ${artifact.name} is not declared in the workspace's .ral files.`);
+  const uri = vscode.Uri.parse(target.path);
+  const range = new vscode.Range(
+    target.span.start.line,
+    target.span.start.character,
+    target.span.end.line,
+    target.span.end.character,
+  );
+  await vscode.window.showTextDocument(uri, { selection: range, preview: true });
+  return { uri: target.path, line: target.span.start.line };
+}
+
+/** The hover's on-demand part: balance, and for a contract its code hash matched against artifacts. */
+async function identifyAddress(deps: DebuggingEditorDeps, args: unknown) {
+  const address = argString(args, 'address');
+  if (!address || !isValidAddress(address)) throw new Error('Identify Address needs a valid base58 address.');
+  const client = deps.connection.requireClient();
+  const type = addressType(address);
+  const balance = await client.getAddressBalance(address);
+  let contract: { codeHash: string; artifact?: string } | undefined;
+  if (type === 'P2C') {
+    const state = await client.getContractState(address);
+    const artifact = (await deps.artifacts.registry()).byCodeHash(state.codeHash);
+    contract = { codeHash: state.codeHash, ...(artifact ? { artifact: artifact.name } : {}) };
+  }
+  const result = {
+    address,
+    type,
+    group: groupOfAddress(address),
+    balance: `${attoToAlph(balance.balance)} ALPH`,
+    ...(contract ? { contract } : {}),
+  };
+  if (argString(args, 'show') !== 'none')
+    void showInfo(
+      inert`${type} · group ${result.group} · ${result.balance}${
+        contract
+          ? contract.artifact
+            ? inert` · contract ${contract.artifact}`
+            : inert` · code hash ${contract.codeHash.slice(0, 12)}… matches no artifact`
+          : inert``
+      }`,
+    );
+  return result;
 }
 
 /** Read-only views for the extension's API (tests compare them with what the editor renders). */

@@ -11,6 +11,7 @@ import { NodeStatusModel } from '../core/node/nodeStatusModel';
 import type { ConnectionManager } from '../platform/connection';
 import type { Logger } from '../core/util/log';
 import { DisposableBase } from '../platform/lifecycle';
+import { TreeItemContexts } from '../constants';
 
 type NodeItem =
   | { kind: 'row'; label: string; description?: string; tooltip?: string; icon?: string; id: string }
@@ -132,7 +133,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
     if (element.description !== undefined) item.description = plainText(element.description, 300);
     if (element.tooltip) item.tooltip = plainText(element.tooltip, 1500, true);
     if (element.icon) item.iconPath = themeIconOf(element.icon);
-    item.contextValue = 'alephium.node.row';
+    item.contextValue = TreeItemContexts.nodeRow;
     return item;
   }
 

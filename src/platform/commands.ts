@@ -40,25 +40,47 @@ export function registerCommand(
   id: CommandId,
   handler: (...args: unknown[]) => unknown,
 ): vscode.Disposable {
-  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-    try {
-      return await handler(...args);
-    } catch (error) {
-      if (isUserCancelled(error)) {
-        ctx.log.debug(`${id}: cancelled`);
-        return undefined;
-      }
-      const message = ctx.redact(errorMessage(error));
-      ctx.log.error(`${id}: ${message}`);
-      // The message holds outside text (a gateway's detail, a name from the workspace): shown inert.
-      void showError(inert`${message}`, 'Show Logs').then((choice) => {
-        if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
-      });
-      // Callers that pass arguments (automation, keybindings with args, tests) get the failure too. From
-      // the palette (no arguments) or a view's menu (a tree element) it is not rethrown: the toast says
-      // it, and VS Code would add a second error of its own on top of it.
-      if (args.length > 0 && args[0] !== undefined && !startedFromUi(args[0])) throw error;
+  return vscode.commands.registerCommand(id, (...args: unknown[]) => runCommand(ctx, id, handler, args));
+}
+
+/**
+ * Runs a command's handler with the house rules of {@link registerCommand}, for a caller inside the
+ * extension (the contract panel) that would otherwise re-enter through `executeCommand`.
+ */
+export async function runCommand(
+  ctx: CommandContext,
+  id: CommandId,
+  handler: (...args: unknown[]) => unknown,
+  args: unknown[],
+): Promise<unknown> {
+  try {
+    return await handler(...args);
+  } catch (error) {
+    if (isUserCancelled(error)) {
+      ctx.log.debug(`${id}: cancelled`);
       return undefined;
     }
-  });
+    const message = ctx.redact(errorMessage(error));
+    ctx.log.error(`${id}: ${message}`);
+    // The message holds outside text (a gateway's detail, a name from the workspace): shown inert.
+    void showError(inert`${message}`, 'Show Logs').then((choice) => {
+      if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
+    });
+    // Callers that pass arguments (automation, keybindings with args, tests) get the failure too. From
+    // the palette (no arguments) or a view's menu (a tree element) it is not rethrown: the toast says
+    // it, and VS Code would add a second error of its own on top of it.
+    if (args.length > 0 && args[0] !== undefined && !startedFromUi(args[0])) throw error;
+    return undefined;
+  }
+}
+
+/** A feature's commands: each id with the module function that runs it over the feature's deps. */
+export type CommandTable<D> = readonly (readonly [CommandId, (deps: D, args: unknown) => unknown])[];
+
+/** Registers every command of a table through {@link registerCommand}. */
+export function registerCommands<D extends CommandContext>(
+  deps: D,
+  table: CommandTable<D>,
+): vscode.Disposable[] {
+  return table.map(([id, run]) => registerCommand(deps, id, (args) => run(deps, args)));
 }

@@ -14,10 +14,8 @@ import { askModal, showWarning } from './notify';
 import { keyMoveWords } from '../core/gateway/keyBinding';
 import * as config from './config';
 import type { SecretStore } from './secrets';
+import { BuiltinCommands, CommandIds, ContextKeys, StorageKeys } from '../constants';
 
-const USAGE_STATE_KEY = 'alephium.monthlyUsage';
-/** This month's background activity and spending per profile: the scheduler paces the month by it. */
-const ACTIVITY_STATE_PREFIX = 'alephium.backgroundActivity.';
 /** Where a profile's requests go, which is what its API key is bound to: `{baseUrl}/{slug}` or `{baseUrl}`. */
 export function originOf(profile: config.ProfileSetting): string {
   return urlPrefix(config.toConnectionProfile(profile));
@@ -28,9 +26,6 @@ export function originOfProfileNamed(name: string): string | undefined {
   const profile = config.profiles().find((p) => p.name === name);
   return profile ? originOf(profile) : undefined;
 }
-
-/** Context key: true while the active profile has (or can have) a client. */
-export const CONNECTED_CONTEXT = 'alephium.connected';
 
 export interface ConnectionState {
   readonly profile: config.ProfileSetting | undefined;
@@ -97,7 +92,7 @@ export class ConnectionManager implements vscode.Disposable {
     const connected = this.current ? this.current.client !== undefined : config.activeProfile() !== undefined;
     if (connected === this.connectedContext) return;
     this.connectedContext = connected;
-    void vscode.commands.executeCommand('setContext', CONNECTED_CONTEXT, connected);
+    void vscode.commands.executeCommand(BuiltinCommands.setContext, ContextKeys.connected, connected);
   }
 
   /** The client of the active profile, or a clear error saying what to set up. */
@@ -166,7 +161,7 @@ export class ConnectionManager implements vscode.Disposable {
       this.log.warn(message);
       void showWarning(inert`${message}`, 'Review…', 'Set API Key').then((choice) => {
         if (choice === 'Review…') void this.askToMoveKey(profile.name, boundTo, origin, profileFromWorkspace);
-        else if (choice === 'Set API Key') void vscode.commands.executeCommand('alephium.setApiKey');
+        else if (choice === 'Set API Key') void vscode.commands.executeCommand(CommandIds.setApiKey);
       });
     }
     return undefined;
@@ -216,9 +211,9 @@ export class ConnectionManager implements vscode.Disposable {
         ...(proxy ? { proxy } : {}),
         userAgent: 'alephium-gateway-vscode',
       });
-      client.usage.load(this.globalState.get<UsageRecord[]>(USAGE_STATE_KEY, []));
+      client.usage.load(this.globalState.get<UsageRecord[]>(StorageKeys.monthlyUsage, []));
       // The month's activity survives reloads, so the background keeps pacing against the real month.
-      const activityKey = `${ACTIVITY_STATE_PREFIX}${profile.name}`;
+      const activityKey = StorageKeys.backgroundActivity(profile.name);
       clientScheduler(client).setActivityStore({
         get: () => this.globalState.get(activityKey),
         set: (record) => this.globalState.update(activityKey, record),
@@ -227,7 +222,7 @@ export class ConnectionManager implements vscode.Disposable {
         client.onRateLimit((h) => this.headroomEmitter.fire(h)),
         client.onUsage((u) => {
           this.usageEmitter.fire(u);
-          void this.globalState.update(USAGE_STATE_KEY, client.usage.save());
+          void this.globalState.update(StorageKeys.monthlyUsage, client.usage.save());
         }),
         client.onUnauthorized((e) =>
           this.errorEmitter.fire({
@@ -258,7 +253,7 @@ export class ConnectionManager implements vscode.Disposable {
   private disposeClient(): void {
     for (const s of this.clientSubscriptions.splice(0)) s.dispose();
     if (this.current?.client) {
-      void this.globalState.update(USAGE_STATE_KEY, this.current.client.usage.save());
+      void this.globalState.update(StorageKeys.monthlyUsage, this.current.client.usage.save());
       this.current.client.dispose();
     }
   }

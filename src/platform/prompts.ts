@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { UserCancelledError } from '../core/util/errors';
+import type { ArtifactRegistry, ContractArtifact, FunctionSig } from '../core/artifacts';
+import { argumentHint, argumentProblem, findMethod, functionSignature } from '../core/contracts/call';
 
 /** An input box that validates as the user types and throws UserCancelledError on Escape. */
 export async function askText(
@@ -59,4 +61,81 @@ export function onlyCandidates<T extends { readonly address: string }>(
     );
   }
   return kept;
+}
+
+/**
+ * The one contract picker: the contracts of `list` (or the `candidates` the argument object names), each
+ * named by `describe` and shown with its full address, as every contract command offers them.
+ */
+export async function pickContract<T extends { readonly address: string }>(
+  list: readonly T[],
+  describe: (contract: T) => { label: string; description: string },
+  args: unknown,
+  title: string,
+): Promise<T> {
+  if (list.length === 0) throw new Error('No contract is watched yet. Run "Alephium: Watch Contract" first.');
+  const chosen = await pick(
+    onlyCandidates(list, args).map((contract) => ({
+      ...describe(contract),
+      detail: contract.address,
+      contract,
+    })),
+    { title },
+  );
+  return chosen.contract;
+}
+
+/** A method of an artifact and its arguments, as an argument object gave them or the user typed them. */
+export interface MethodCallInput {
+  readonly method: string | number;
+  readonly fn: FunctionSig;
+  /** The argument object named the method (keybindings, the panel, tests): a complete request. */
+  readonly methodGiven: boolean;
+  /** The argument object's `args` as given, else one typed (and checked) text per parameter. */
+  readonly inputs: readonly unknown[];
+}
+
+/**
+ * The one method-arguments prompt: the method from the argument object or a pick of the artifact's
+ * functions, then each parameter the argument object leaves out, checked as it is typed with the rule
+ * the core applies (`argumentProblem`).
+ */
+export async function askMethodCall(
+  artifact: ContractArtifact,
+  registry: ArtifactRegistry,
+  args: unknown,
+  pickTitle: string,
+): Promise<MethodCallInput> {
+  const methodArg = argValue(args, 'method');
+  const method =
+    typeof methodArg === 'string' || typeof methodArg === 'number'
+      ? methodArg
+      : (
+          await pick(
+            artifact.functions.map((fn, i) => ({
+              label: functionSignature(fn),
+              description: `methodIndex ${i}`,
+              index: i,
+            })),
+            { title: pickTitle },
+          )
+        ).index;
+  const { fn } = findMethod(artifact, method);
+  const given = argValue(args, 'args');
+  const inputs: unknown[] = Array.isArray(given) ? given : [];
+  if (!Array.isArray(given)) {
+    for (let i = 0; i < fn.paramTypes.length; i++) {
+      const type = fn.paramTypes[i] as string;
+      const name = fn.paramNames[i] ?? `#${i}`;
+      inputs.push(
+        await askText({
+          title: `${artifact.name}.${fn.name}: ${name} (${i + 1}/${fn.paramTypes.length})`,
+          prompt: `${name}: ${type}`,
+          placeHolder: argumentHint(type),
+          validate: (v) => argumentProblem(type, name, v, registry),
+        }),
+      );
+    }
+  }
+  return { method, fn, methodGiven: methodArg !== undefined, inputs };
 }

@@ -8,15 +8,15 @@ import {
   type KeyRequestContext,
   type StoredKey,
 } from '../core/gateway/keyBinding';
+import { StorageKeys } from '../constants';
 
 /**
  * The only place secrets are read or written: VS Code's SecretStorage (the OS keychain on desktop).
  * Every value read or stored is registered with the redactor, so it is masked in every log and error.
  */
-const API_KEY_PREFIX = 'alephium.apiKey.';
-const SIGNER_KEY = 'alephium.signerKey';
-/** The signer's public key, stored beside its private key so that building never needs the private key. */
-const SIGNER_PUBLIC_KEY = 'alephium.signerPublicKey';
+const API_KEY_PREFIX = StorageKeys.apiKeyPrefix;
+const SIGNER_KEY = StorageKeys.signerKey;
+const SIGNER_PUBLIC_KEY = StorageKeys.signerPublicKey;
 
 export class SecretStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string>();

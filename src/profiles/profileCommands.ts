@@ -19,6 +19,7 @@ import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, showError, showInfo } from '../platform/notify';
 import { registerCommand, type CommandContext } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
+import { lazyModule } from '../platform/lifecycle';
 import type * as KeyDerivationModule from './keyDerivation';
 
 const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
@@ -318,16 +319,9 @@ function isHexKey(value: string): boolean {
 }
 
 type KeyDerivation = typeof KeyDerivationModule;
-let keyDerivation: Promise<KeyDerivation> | undefined;
 
-/** Loaded once; esbuild maps `./keyDerivation` to the separate dist/keyDerivation.js (esbuild.js). */
-function loadKeyDerivation(): Promise<KeyDerivation> {
-  keyDerivation ??= import('./keyDerivation').catch((error: unknown) => {
-    keyDerivation = undefined;
-    throw error;
-  });
-  return keyDerivation;
-}
+/** The BIP39/BIP32 code (dist/keyDerivation.js), loaded once on first use (see `lazyModule`). */
+const loadKeyDerivation: () => Promise<KeyDerivation> = lazyModule(() => import('./keyDerivation'));
 
 async function importSignerKey(
   deps: ProfileDeps,

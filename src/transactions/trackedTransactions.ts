@@ -6,9 +6,9 @@ import { TxTracker, parseRecord, type TrackRequest, type TrackedTxRecord } from 
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { DisposableBase } from '../platform/lifecycle';
+import { StorageKeys } from '../constants';
 
-/** workspaceState key: tracked transactions belong to the project they were sent from. */
-const STATE_KEY = 'alephium.trackedTransactions';
+const STATE_KEY = StorageKeys.trackedTransactions;
 /** Finished records kept for display; older ones are dropped so the state stays small. */
 const MAX_FINISHED = 100;
 

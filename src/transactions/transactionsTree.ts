@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { plainText } from '../core/text/inert';
 import { trackedRowsChangeAt, trackedTxView, type TrackedTxView } from '../core/tracking/txDetailsModel';
 import type { TxStatusKind } from './txDetails/protocol';
-import { CommandIds } from '../constants';
+import { CommandIds, TreeItemContexts } from '../constants';
 import { DisposableBase } from '../platform/lifecycle';
 import type { TrackedTransactions } from './trackedTransactions';
 
@@ -114,7 +114,7 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
     item.tooltip = plainText(view.tooltip, 1500, true);
     const [icon, color] = ICONS[view.status.kind];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.contextValue = view.active ? 'alephium.tx.pending' : 'alephium.tx.done';
+    item.contextValue = view.active ? TreeItemContexts.txPending : TreeItemContexts.txDone;
     item.command = {
       command: CommandIds.showTransaction,
       title: 'Show Transaction',

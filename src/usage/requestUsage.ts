@@ -1,12 +1,13 @@
 /**
  * What activation registers for the Request Usage view: its command and the serializer that restores it
  * after a reload. The panel itself (its model, its HTML) is loaded on first use from
- * dist/requestUsagePanel.js (esbuild.js, LAZY_MODULES), so activation carries none of it.
+ * dist/requestUsagePanel.js (`lazyModule`), so activation carries none of it.
  */
 import * as vscode from 'vscode';
 import { REQUEST_USAGE_VIEW_TYPE } from './panel/protocol';
 import { CommandIds } from '../constants';
 import { registerCommand } from '../platform/commands';
+import { lazyModule } from '../platform/lifecycle';
 import type * as PanelModule from './panel/host';
 import type { RequestUsageDeps, RequestUsagePanel, RequestUsageSnapshot } from './panel/host';
 
@@ -20,19 +21,11 @@ export interface RequestUsageFeature {
 
 /** "Alephium: Show Request Usage" (also in the status bar's actions). Returns the model it drew. */
 export function registerRequestUsage(deps: RequestUsageDeps): RequestUsageFeature {
-  let loading: Promise<RequestUsagePanel> | undefined;
   let loaded: RequestUsagePanel | undefined;
-  const panel = (): Promise<RequestUsagePanel> => {
-    loading ??= (import('./panel/host') as Promise<typeof PanelModule>).then(
-      (m) => (loaded = new m.RequestUsagePanel(deps)),
-      (error: unknown) => {
-        // A failed load is forgotten, so the next attempt tries again.
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
+  const panel = lazyModule(async (): Promise<RequestUsagePanel> => {
+    const m: typeof PanelModule = await import('./panel/host');
+    return (loaded = new m.RequestUsagePanel(deps));
+  });
   return {
     snapshot: () => loaded?.snapshot(),
     disposables: [

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ArtifactRegistry, ContractArtifact, DriftCheck } from '../../core/artifacts';
+import type { ArtifactRegistry } from '../../core/artifacts';
 import { errorMessage } from '../../core/util/errors';
 import type { Logger } from '../../core/util/log';
 import {
@@ -27,41 +26,34 @@ import {
 import { CommandIds } from '../../constants';
 import { registerCommand, type CommandContext } from '../../platform/commands';
 import { DisposableBase } from '../../platform/lifecycle';
+import { panelIcon, webviewOptions, webviewShell, type WebviewPage } from '../../platform/webview/host';
+import { watchedOrPick, type ContractsService } from '../contractsService';
 
 /**
- * The commands the panel drives. They belong to the execute/deploy feature (the shapes are fixed in
- * src/core/contracts/actionViews.ts); the panel only calls them, so it works the same from a keybinding's
- * point of view and needs no second copy of simulate, verify or sign.
+ * What the panel asks of Simulate and Execute (src/contracts/contractActionsCommands.ts, the shapes fixed
+ * in src/core/contracts/actionViews.ts): the commands' own functions run through the command wrapper, so
+ * the panel works as a keybinding would and needs no second copy of simulate, verify or sign.
  */
-export const SIMULATE_COMMAND = CommandIds.simulateContractMethod;
-export const EXECUTE_COMMAND = CommandIds.executeContractMethod;
-
-/** What the panel asks of the execute feature; the commands by default, a fake in tests. */
 export interface ContractActions {
   simulate(request: MethodCallRequest): Promise<unknown>;
   execute(request: ExecuteRequest): Promise<unknown>;
 }
 
-export const commandActions: ContractActions = {
-  simulate: (request) => Promise.resolve(vscode.commands.executeCommand(SIMULATE_COMMAND, request)),
-  execute: (request) => Promise.resolve(vscode.commands.executeCommand(EXECUTE_COMMAND, request)),
-};
-
-export interface ResolvedForPanel {
-  readonly artifact?: ContractArtifact;
-  readonly drift?: DriftCheck;
-  readonly registry: ArtifactRegistry;
+/** The Transactions view's tracker, which keeps following a tx after Execute returns. */
+export interface TrackedStatuses {
+  /** Fires when a tracked tx changes (its txId; undefined: the whole list). */
+  readonly onDidChange: vscode.Event<string | undefined>;
+  /** The status the Transactions view shows for a tx. */
+  status(txId: string): TrackedStatus | undefined;
 }
 
 export interface ContractPanelDeps extends CommandContext {
   readonly extensionUri: vscode.Uri;
   readonly log: Logger;
-  /** The artifact that describes a contract, as the Watched Contracts view resolves it (drift included). */
-  resolve(address: string): Promise<ResolvedForPanel>;
-  /** Fires when the workspace's artifacts change: open panels rebuild their forms from the new ones. */
-  readonly onDidChangeArtifacts?: vscode.Event<unknown>;
+  /** Resolves a contract's artifact as the Watched Contracts view does (drift included), and picks one. */
+  readonly contracts: ContractsService;
   /** The Transactions view's status of a tx (it keeps tracking after Execute returns). */
-  trackedStatus(txId: string): TrackedStatus | undefined;
+  readonly tracked: TrackedStatuses;
   actions: ContractActions;
 }
 
@@ -83,10 +75,10 @@ export interface ContractPanelSnapshot {
   readonly busy: boolean;
 }
 
-/** How often the panel re-reads the Transactions view's status of a submitted tx (in memory, no request). */
-const TRACK_EVERY_MS = 1_000;
 /** After this long the panel stops following a tx; the Transactions view still does. */
 const TRACK_FOR_MS = 15 * 60_000;
+
+const CONTRACT_PAGE: WebviewPage = { script: 'contractPanel', style: 'contractPanel', title: 'Contract' };
 
 function addressFromState(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
@@ -111,12 +103,11 @@ export class ContractPanels extends DisposableBase implements vscode.WebviewPane
       },
     });
     // A recompiled artifact may add, remove or retype methods: forms must follow what will be called.
-    if (deps.onDidChangeArtifacts)
-      this.register(
-        deps.onDidChangeArtifacts(() => {
-          for (const p of this.panels.values()) void p.load();
-        }),
-      );
+    this.register(
+      deps.contracts.onDidChangeArtifacts(() => {
+        for (const p of this.panels.values()) void p.load();
+      }),
+    );
   }
 
   /** Opens (or reveals) the panel of a contract and waits until its model is built. */
@@ -166,16 +157,8 @@ export class ContractPanels extends DisposableBase implements vscode.WebviewPane
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableFindWidget: true,
-      // Forms keep what was typed while the panel is in a background tab.
-      retainContextWhenHidden: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview'),
-        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
-      ],
-    };
+    // Forms keep what was typed while the panel is in a background tab.
+    return webviewOptions(this.deps.extensionUri, { retainContextWhenHidden: true });
   }
 
   private adopt(panel: vscode.WebviewPanel, address: string): ContractPanel {
@@ -196,7 +179,7 @@ export class ContractPanel extends DisposableBase {
   private readonly posted: string[] = [];
   private readonly requests: { action: 'simulate' | 'execute'; request: MethodCallRequest }[] = [];
   private readonly results = new Map<number, MethodResultView>();
-  private readonly followers = new Set<ReturnType<typeof setInterval>>();
+  private readonly followers = new Set<vscode.Disposable>();
   private readonly html: string;
 
   constructor(
@@ -216,12 +199,13 @@ export class ContractPanel extends DisposableBase {
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
     this.register({
       dispose: () => {
-        for (const f of this.followers) clearInterval(f);
-        this.followers.clear();
+        for (const f of [...this.followers]) f.dispose();
       },
     });
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'alephium.svg');
-    this.html = this.buildHtml();
+    panel.iconPath = panelIcon(deps.extensionUri);
+    // No chain or artifact data in the HTML: the page receives the model by message and renders text
+    // nodes only. The address is in the page's state (set by the page from the model) for revival.
+    this.html = webviewShell(panel.webview, deps.extensionUri, CONTRACT_PAGE);
     panel.webview.html = this.html;
   }
 
@@ -245,9 +229,10 @@ export class ContractPanel extends DisposableBase {
   async load(): Promise<void> {
     const deps = this.manager.deps;
     try {
-      const resolved = await deps.resolve(this.address);
+      const resolved = await deps.contracts.resolve(this.address);
+      const registry = await deps.contracts.registry();
       if (this.isDisposed) return;
-      this.registry = resolved.registry;
+      this.registry = registry;
       this.model = buildPanelModel({
         address: this.address,
         ...(resolved.artifact ? { artifact: resolved.artifact } : {}),
@@ -336,7 +321,7 @@ export class ContractPanel extends DisposableBase {
                 headline: 'Not executed: cancelled before signing',
               }
             : isExecutionView(view)
-              ? executionResult(view, view.txId ? deps.trackedStatus(view.txId) : undefined)
+              ? executionResult(view, view.txId ? deps.tracked.status(view.txId) : undefined)
               : failureResult('execution', 'the execute command returned no result');
         if (view !== undefined && isExecutionView(view)) this.follow(form.method, view);
       }
@@ -353,36 +338,40 @@ export class ContractPanel extends DisposableBase {
 
   /**
    * A submitted tx keeps its row in the Transactions view, whose tracker polls the gateway. The panel
-   * only re-reads that status (in memory, no request) and re-renders when its text changes, until final.
+   * follows that tracker's change event (in memory, no request) and re-renders when the status text
+   * changes, until final.
    */
   private follow(method: number, view: ExecutionView): void {
     const txId = view.txId;
     if (view.status !== 'submitted' || !txId) return;
-    const deps = this.manager.deps;
+    const { tracked } = this.manager.deps;
     const started = Date.now();
-    let lastText: string | undefined = deps.trackedStatus(txId)?.text;
-    const timer = setInterval(() => {
-      const status = deps.trackedStatus(txId);
+    let lastText: string | undefined = tracked.status(txId)?.text;
+    const following: vscode.Disposable = {
+      dispose: () => {
+        listener.dispose();
+        clearTimeout(deadline);
+        this.followers.delete(following);
+      },
+    };
+    const listener = tracked.onDidChange((changed) => {
+      if (changed !== undefined && changed.toLowerCase() !== txId.toLowerCase()) return;
+      const status = tracked.status(txId);
       const done = status?.kind === 'confirmed' || status?.kind === 'failed';
       // A later run of the same method replaced the result: it is no longer this tx's to update.
       const shown = this.results.get(method);
-      if (shown?.kind !== 'execution' || shown.txId !== txId) {
-        clearInterval(timer);
-        this.followers.delete(timer);
-        return;
-      }
+      if (shown?.kind !== 'execution' || shown.txId !== txId) return following.dispose();
       if (status && status.text !== lastText) {
         lastText = status.text;
         const result = executionResult(view, status);
         this.results.set(method, result);
         this.post({ type: 'result', method, result });
       }
-      if (done || Date.now() - started > TRACK_FOR_MS || this.isDisposed) {
-        clearInterval(timer);
-        this.followers.delete(timer);
-      }
-    }, TRACK_EVERY_MS);
-    this.followers.add(timer);
+      if (done || Date.now() - started > TRACK_FOR_MS || this.isDisposed) following.dispose();
+    });
+    // After TRACK_FOR_MS the panel lets go even if the tracker never speaks again.
+    const deadline = setTimeout(() => following.dispose(), TRACK_FOR_MS);
+    this.followers.add(following);
   }
 
   private post(message: HostToWebviewMessage): void {
@@ -390,36 +379,6 @@ export class ContractPanel extends DisposableBase {
     this.posted.push(JSON.stringify(message));
     if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
     void this.panel.webview.postMessage(message);
-  }
-
-  private buildHtml(): string {
-    const webview = this.panel.webview;
-    const base = this.manager.deps.extensionUri;
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(base, 'dist', 'webview', 'contractPanel.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(base, 'media', 'contractPanel.css'));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource}`,
-    ].join('; ');
-    // No chain or artifact data in the HTML: the page receives the model by message and renders text
-    // nodes only. The address is in the page's state (set by the page from the model) for revival.
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Contract</title>
-</head>
-<body>
-<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
   }
 }
 
@@ -433,18 +392,13 @@ export interface ContractPanelFeature {
  * or a Watched Contracts tree element (which carries `address`); without one it asks with the picker
  * of the other contract commands.
  */
-export function registerContractPanel(
-  deps: ContractPanelDeps & {
-    /** The watched contract named by the argument, or the one picked from the watch list. */
-    watchedOrPick(args: unknown, title: string): Promise<{ address: string }>;
-  },
-): ContractPanelFeature {
+export function registerContractPanel(deps: ContractPanelDeps): ContractPanelFeature {
   const panels = new ContractPanels(deps);
   const open = async (args?: unknown): Promise<{ address: string; methods: string[] }> => {
     const address =
       typeof args === 'string'
         ? args.trim()
-        : (await deps.watchedOrPick(args, 'Open Contract Panel')).address;
+        : (await watchedOrPick(deps.contracts, args, 'Open Contract Panel')).address;
     const panel = await panels.show(address);
     const model = panel.snapshot().model;
     return { address, methods: model?.methods.map((m) => m.name) ?? [] };

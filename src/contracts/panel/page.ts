@@ -11,16 +11,10 @@ import type {
   MethodView,
   WebviewToHostMessage,
 } from './protocol';
+import { pageRoot, vsCodeApi } from '../../platform/webview/page';
 
-interface VsCodeApi {
-  postMessage(message: WebviewToHostMessage): void;
-  getState(): unknown;
-  setState(state: ContractPanelState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const root = document.getElementById('root') as HTMLElement;
+const vscode = vsCodeApi<WebviewToHostMessage, ContractPanelState>();
+const root = pageRoot();
 
 let model: ContractPanelModel | undefined;
 /** What was typed, by `<method>:<field>`, so a re-posted model does not wipe the forms. */

@@ -79,16 +79,6 @@ export function removeFromWatchList(list: readonly WatchedContract[], address: s
   return list.filter((w) => w.address !== address);
 }
 
-/** Storage key of a profile's watch list: per workspace (workspaceState) AND per profile. */
-export function watchListKey(profileName: string): string {
-  return `alephium.watchedContracts.${profileName}`;
-}
-
-/** Prefix of the watcher's cursor keys: a cursor is only meaningful on the chain it was read from. */
-export function cursorKeyPrefix(profileName: string): string {
-  return `alephium.eventCursor.${profileName}.`;
-}
-
 // ---- resolving artifacts --------------------------------------------------------------------------------
 
 /**

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { decodeEvent } from '../../core/artifacts';
 import { errorMessage } from '../../core/util/errors';
@@ -20,6 +19,7 @@ import {
 import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
 import { DisposableBase } from '../../platform/lifecycle';
+import { panelIcon, webviewOptions, webviewShell, type WebviewPage } from '../../platform/webview/host';
 import type { TrackedTransactions } from '../trackedTransactions';
 
 export type EventDecoder = (event: EventByTxId) => DecodedEventLike | undefined;
@@ -82,6 +82,12 @@ export function toState(value: unknown): TxDetailsState | undefined {
       : {}),
   };
 }
+
+const TX_DETAILS_PAGE: WebviewPage = {
+  script: 'txDetails',
+  style: 'txDetails',
+  title: 'Transaction details',
+};
 
 /**
  * Owns the transaction details panels (one per txId) and revives them after a reload. Each panel gets
@@ -160,14 +166,7 @@ export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPan
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableFindWidget: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview'),
-        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
-      ],
-    };
+    return webviewOptions(this.deps.extensionUri);
   }
 
   private adopt(panel: vscode.WebviewPanel, state: TxDetailsState): TxDetailsPanel {
@@ -267,8 +266,9 @@ export class TxDetailsPanel extends DisposableBase {
       }),
     );
     this.register({ dispose: () => this.reloadTimer && clearTimeout(this.reloadTimer) });
-    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'alephium.svg');
-    panel.webview.html = this.html();
+    panel.iconPath = panelIcon(deps.extensionUri);
+    // No chain data in the HTML: the page receives the model by message and renders text nodes only.
+    panel.webview.html = webviewShell(panel.webview, deps.extensionUri, TX_DETAILS_PAGE);
     this.manager.record({ txId: state.txId, html: panel.webview.html, posted: this.posted });
   }
 
@@ -285,35 +285,6 @@ export class TxDetailsPanel extends DisposableBase {
     if (this.isDisposed || this.state.unsignedTx) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.reloadTimer = setTimeout(() => void this.load(), 250);
-  }
-
-  private html(): string {
-    const webview = this.panel.webview;
-    const base = this.manager.details.extensionUri;
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(base, 'dist', 'webview', 'txDetails.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(base, 'media', 'txDetails.css'));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource}`,
-    ].join('; ');
-    // No chain data in the HTML: the page receives the model by message and renders text nodes only.
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Transaction details</title>
-</head>
-<body>
-<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
   }
 
   private post(message: HostToWebviewMessage): void {

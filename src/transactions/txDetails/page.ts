@@ -8,16 +8,10 @@ import type {
   TxTokenView,
   WebviewToHostMessage,
 } from './protocol';
+import { pageRoot, vsCodeApi } from '../../platform/webview/page';
 
-interface VsCodeApi {
-  postMessage(message: WebviewToHostMessage): void;
-  getState(): unknown;
-  setState(state: TxDetailsState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const root = document.getElementById('root') as HTMLElement;
+const vscode = vsCodeApi<WebviewToHostMessage, TxDetailsState>();
+const root = pageRoot();
 let state = vscode.getState() as TxDetailsState | undefined;
 let current: TxDetailsModel | undefined;
 

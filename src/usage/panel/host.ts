@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { forecastMonth } from '../../core/ledger/forecast';
 import { buildUsageViewModel, emptyUsageViewModel } from '../../core/ledger/usageView';
@@ -12,6 +11,7 @@ import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
 import type { CommandContext } from '../../platform/commands';
 import { DisposableBase } from '../../platform/lifecycle';
+import { panelIcon, webviewOptions, webviewShell, type WebviewPage } from '../../platform/webview/host';
 
 export interface RequestUsageDeps extends CommandContext {
   readonly extensionUri: vscode.Uri;
@@ -57,6 +57,8 @@ export async function currentUsageModel(
     plan: profile.kind === 'gateway' ? (profile.plan ?? 'free') : 'node',
   });
 }
+
+const USAGE_PAGE: WebviewPage = { script: 'requestUsage', style: 'requestUsage', title: 'Request Usage' };
 
 /**
  * "Request Usage" (loaded on first use from dist/requestUsagePanel.js; src/usage/requestUsage.ts is
@@ -124,20 +126,14 @@ export class RequestUsagePanel extends DisposableBase {
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableFindWidget: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview'),
-        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
-      ],
-    };
+    return webviewOptions(this.deps.extensionUri);
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
-    panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'alephium.svg');
-    this.html = this.buildHtml(panel.webview);
+    panel.iconPath = panelIcon(this.deps.extensionUri);
+    // No data in the HTML: the page receives the model by message and draws it with text nodes only.
+    this.html = webviewShell(panel.webview, this.deps.extensionUri, USAGE_PAGE);
     panel.webview.html = this.html;
     this.panelSubscriptions = [
       panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
@@ -182,33 +178,5 @@ export class RequestUsagePanel extends DisposableBase {
     if (!this.panel) return;
     this.posts++;
     void this.panel.webview.postMessage(message);
-  }
-
-  private buildHtml(webview: vscode.Webview): string {
-    const base = this.deps.extensionUri;
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(base, 'dist', 'webview', 'requestUsage.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(base, 'media', 'requestUsage.css'));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource}`,
-    ].join('; ');
-    // No data in the HTML: the page receives the model by message and draws it with text nodes only.
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Request Usage</title>
-</head>
-<body>
-<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
   }
 }

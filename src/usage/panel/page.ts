@@ -3,14 +3,10 @@
 // handler is inline and nothing is fetched (the CSP allows only this nonce'd script and the stylesheet).
 import { chartLayout, type ChartLayout, type LevelLine, type Point } from './chart';
 import type { HostToWebviewMessage, RequestUsageModel, WebviewToHostMessage } from './protocol';
+import { pageRoot, vsCodeApi } from '../../platform/webview/page';
 
-interface VsCodeApi {
-  postMessage(message: WebviewToHostMessage): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const root = document.getElementById('root') as HTMLElement;
+const vscode = vsCodeApi<WebviewToHostMessage>();
+const root = pageRoot();
 const SVG = 'http://www.w3.org/2000/svg';
 let current: RequestUsageModel | undefined;
 
