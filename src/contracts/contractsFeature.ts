@@ -3,11 +3,7 @@ import { formatValue } from '../core/artifacts';
 import { fetchLatestEvents, type Val } from '../core/gateway';
 import { validate } from '../core/gateway';
 import { buildCall, callMarkdown, summariseCall, type CallSummary } from '../core/contracts/call';
-import {
-  contractAddressProblem,
-  makeWatched,
-  type WatchedContract,
-} from '../core/watching/watchList';
+import { contractAddressProblem, makeWatched, type WatchedContract } from '../core/watching/watchList';
 import { latestEventsTitle, shortAddress } from '../core/watching/rows';
 import { decodeListing, eventsMarkdown } from '../core/watching/eventsMarkdown';
 import { costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
