@@ -61,7 +61,7 @@ const undiciAsSeparateFile = {
 const LAZY_MODULES = [
   { entry: 'src/debugging/engine.ts', out: 'debuggingEngine.js' },
   { entry: 'src/platform/actionsEngine.ts', out: 'actionsEngine.js' },
-  { entry: 'src/profiles/keyDerivation.ts', out: 'keyDerivation.js' },
+  { entry: 'src/platform/keyDerivation.ts', out: 'keyDerivation.js' },
   { entry: 'src/usage/panel/host.ts', out: 'requestUsagePanel.js' },
 ];
 const lazyModulesAsSeparateFiles = {

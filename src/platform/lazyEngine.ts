@@ -3,8 +3,14 @@
  * Deploy (see `lazyModule`).
  */
 import type * as ActionsEngineModule from './actionsEngine';
+import type * as KeyDerivationModule from './keyDerivation';
 import { lazyModule } from './lifecycle';
 
 export type ActionsEngine = typeof ActionsEngineModule;
 
 export const actionsEngine: () => Promise<ActionsEngine> = lazyModule(() => import('./actionsEngine'));
+
+export type KeyDerivation = typeof KeyDerivationModule;
+
+/** The secp256k1 and BIP39/BIP32 code (dist/keyDerivation.js), loaded once on the first key it is asked about. */
+export const keyDerivation: () => Promise<KeyDerivation> = lazyModule(() => import('./keyDerivation'));

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { publicKeyFromPrivateKey } from '../core/protocol';
+import { keyDerivation } from './lazyEngine';
 import type { Redactor } from '../core/util/redact';
 import {
   decodeStoredKey,
@@ -107,14 +107,14 @@ export class SecretStore implements vscode.Disposable {
     if (stored) return stored;
     const legacy = await this.getSignerKey();
     if (!legacy) return undefined;
-    const publicKey = publicKeyFromPrivateKey(legacy);
+    const publicKey = (await keyDerivation()).publicKeyFromPrivateKey(legacy);
     await this.storage.store(SIGNER_PUBLIC_KEY, publicKey);
     return publicKey;
   }
 
   async setSignerKey(privateKeyHex: string): Promise<void> {
     this.redactor.addSecret(privateKeyHex);
-    const publicKey = publicKeyFromPrivateKey(privateKeyHex);
+    const publicKey = (await keyDerivation()).publicKeyFromPrivateKey(privateKeyHex);
     await this.storage.store(SIGNER_KEY, privateKeyHex);
     await this.storage.store(SIGNER_PUBLIC_KEY, publicKey);
   }

@@ -7,7 +7,7 @@ import {
   type ProfileFacts,
 } from '../core/gateway/profile';
 import { UserCancelledError } from '../core/util/errors';
-import { addressFromPublicKey, groupOfAddress, publicKeyFromPrivateKey } from '../core/protocol';
+import { addressFromPublicKey, groupOfAddress } from '../core/protocol';
 import * as config from '../platform/config';
 import { originOf, type ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
@@ -19,8 +19,7 @@ import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, showError, showInfo } from '../platform/notify';
 import { registerCommand, type CommandContext } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
-import { lazyModule } from '../platform/lifecycle';
-import type * as KeyDerivationModule from './keyDerivation';
+import { keyDerivation } from '../platform/lazyEngine';
 
 const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
 
@@ -318,18 +317,13 @@ function isHexKey(value: string): boolean {
   return /^(0x)?[0-9a-fA-F]{64}$/.test(value.trim());
 }
 
-type KeyDerivation = typeof KeyDerivationModule;
-
-/** The BIP39/BIP32 code (dist/keyDerivation.js), loaded once on first use (see `lazyModule`). */
-const loadKeyDerivation: () => Promise<KeyDerivation> = lazyModule(() => import('./keyDerivation'));
-
 async function importSignerKey(
   deps: ProfileDeps,
   args: unknown,
 ): Promise<{ address: string; group: number; replaced?: string }> {
   const given = argString(args, 'privateKey') ?? argString(args, 'mnemonic');
-  // The BIP39/BIP32 code is loaded only when a mnemonic may come (not for a hex key given by argument).
-  const derivation = given !== undefined && isHexKey(given) ? undefined : await loadKeyDerivation();
+  // The key code is loaded before the prompt, so a typed phrase is checked whole as it is typed.
+  const derivation = await keyDerivation();
   const secret =
     given ??
     (await askText({
@@ -343,13 +337,13 @@ async function importSignerKey(
           ? undefined
           : v.trim().split(/\s+/).length < 12
             ? 'Enter 64 hex digits or 12-24 mnemonic words.'
-            : derivation?.mnemonicProblem(v),
+            : derivation.mnemonicProblem(v),
     }));
   deps.redactor.addSecret(secret);
   let privateKey: string;
   if (isHexKey(secret)) {
     privateKey = secret.trim().replace(/^0x/, '').toLowerCase();
-    publicKeyFromPrivateKey(privateKey); // throws a clear error for an out-of-range key
+    derivation.publicKeyFromPrivateKey(privateKey); // throws a clear error for an out-of-range key
   } else {
     const indexArg = argValue(args, 'index');
     const index =
@@ -365,12 +359,12 @@ async function importSignerKey(
                 validate: (v) => (/^\d+$/.test(v) ? undefined : 'A non-negative integer.'),
               }),
             );
-    privateKey = (derivation ?? (await loadKeyDerivation())).deriveKeyFromMnemonic(
+    privateKey = derivation.deriveKeyFromMnemonic(
       secret.trim().replace(/\s+/g, ' '),
       index,
     ).privateKey;
   }
-  const address = addressFromPublicKey(publicKeyFromPrivateKey(privateKey));
+  const address = addressFromPublicKey(derivation.publicKeyFromPrivateKey(privateKey));
   const group = groupOfAddress(address);
   const current = await signerAddress(deps);
   if (given !== undefined)

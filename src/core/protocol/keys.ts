@@ -10,9 +10,18 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { ProtocolError } from './errors';
 import { bytesToHex, hexToBytes, isHex } from './hex';
 
-// Sync sign/verify need these hooks; the async variants would use WebCrypto instead.
-secp.hashes.sha256 = sha256;
-secp.hashes.hmacSha256 = (key, msg) => hmac(sha256, key, msg);
+/**
+ * secp256k1 with the hooks sync sign/verify need (the async variants would use WebCrypto instead). Set on
+ * first use rather than at load: an assignment at module level is a side effect, which keeps this module
+ * and the curve code in every bundle that imports the protocol barrel, the activation bundle included.
+ */
+function curve(): typeof secp {
+  if (secp.hashes.sha256 !== sha256) {
+    secp.hashes.sha256 = sha256;
+    secp.hashes.hmacSha256 = (key, msg) => hmac(sha256, key, msg);
+  }
+  return secp;
+}
 
 /** Alephium's BIP44 coin type; the full path is m/44'/1234'/0'/0/index. */
 export const ALEPHIUM_COIN_TYPE = 1234;
@@ -57,7 +66,10 @@ export function publicKeyFromPrivateKey(privateKeyHex: string): string {
  * Byte-identical to the SDK's `transactionSign` and to what the node produces.
  */
 export function signTxId(txIdHex: string, privateKeyHex: string): string {
-  const sig = secp.sign(txIdBytes(txIdHex), privateKeyBytes(privateKeyHex), { prehash: false, lowS: true });
+  const sig = curve().sign(txIdBytes(txIdHex), privateKeyBytes(privateKeyHex), {
+    prehash: false,
+    lowS: true,
+  });
   return bytesToHex(sig);
 }
 
@@ -71,7 +83,7 @@ export function verifyTxIdSignature(txIdHex: string, signatureHex: string, publi
     const sig = hexToBytes(signatureHex);
     const s = BigInt(`0x${signatureHex.slice(64)}`);
     if (s === 0n || s > HALF_N) return false;
-    return secp.verify(sig, hexToBytes(txIdHex), hexToBytes(publicKeyHex), { prehash: false, lowS: true });
+    return curve().verify(sig, hexToBytes(txIdHex), hexToBytes(publicKeyHex), { prehash: false, lowS: true });
   } catch {
     return false;
   }
