@@ -7,8 +7,8 @@
  * Run: npx tsx bench/burst.ts
  */
 import { GatewayClient, createUndiciTransport, type RequestRecord } from '../src/core/gateway';
-import { startSandbox } from '../sandbox/server';
-import { sandboxProfile } from '../sandbox/helpers';
+import { startSandbox } from '../sandbox';
+import { sandboxProfile } from '../sandbox/testing/helpers';
 
 const USER_REQUESTS = 200;
 const POLL_EVERY_MS = 2_000;

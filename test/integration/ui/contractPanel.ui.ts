@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { fillField, panelFrame } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { groupOfAddress } from '../../../src/core/protocol';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { expandRows } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';

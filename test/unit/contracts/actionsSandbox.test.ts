@@ -24,9 +24,8 @@ import {
 } from '../../../src/core/signing/verifyTransfer';
 
 const VERIFIER = { verifyScriptTx, TransferVerificationError };
-import { SCRIPT_TAMPER_MODES } from '../../../sandbox/chain';
-import { sandboxProfile } from '../../../sandbox/helpers';
-import { startSandbox, type Sandbox } from '../../../sandbox/server';
+import { SCRIPT_TAMPER_MODES, startSandbox, type Sandbox } from '../../../sandbox';
+import { sandboxProfile } from '../../../sandbox/testing/helpers';
 
 const ARTIFACTS = join(import.meta.dirname, '../../../sandbox/project/artifacts');
 

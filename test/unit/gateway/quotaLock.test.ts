@@ -9,8 +9,8 @@ import { GatewayClient, QuotaExhaustedError } from '../../../src/core/gateway';
 import { QUOTA_PROBE_INTERVAL_MS } from '../../../src/core/gateway/client';
 import type { Clock } from '../../../src/core/util/clock';
 import { systemClock } from '../../../src/core/util/clock';
-import { newSandbox, sandboxProfile } from '../../../sandbox/helpers';
-import type { Sandbox } from '../../../sandbox/server';
+import { newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
+import type { Sandbox } from '../../../sandbox';
 
 /** Real sleeps (the sandbox answers in real time), but a `now` the test moves by hand. */
 function steppedClock(): Clock & { advance(ms: number): void } {

@@ -11,8 +11,8 @@ import { GatewayHttpError, SchemaError } from '../../../src/core/gateway/errors'
 import { fetchLatestEvents } from '../../../src/core/gateway/paging';
 import type { RateHeadroom } from '../../../src/core/gateway/rateLimiter';
 import { createUndiciTransport, type ClosableTransport } from '../../../src/core/gateway/transport';
-import { startSandbox, type Sandbox } from '../../../sandbox/server';
-import { sandboxProfile } from '../../../sandbox/helpers';
+import { startSandbox, type Sandbox } from '../../../sandbox';
+import { sandboxProfile } from '../../../sandbox/testing/helpers';
 
 const UNLIMITED = 'sbx_gateway_client_tests_unlimited';
 

@@ -19,8 +19,8 @@ import { NodeStatusModel } from '../../../src/core/node/nodeStatusModel';
 import { TxTracker } from '../../../src/core/tracking/txTracker';
 import { makeWatched } from '../../../src/core/watching/watchedContracts';
 import { WatchedContractsModel } from '../../../src/core/watching/watchedContractsModel';
-import { control, newSandbox, sandboxProfile } from '../../../sandbox/helpers';
-import type { Sandbox } from '../../../sandbox/server';
+import { control, newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
+import type { Sandbox } from '../../../sandbox';
 import { FakeClock } from '../gateway/helpers';
 
 const ARTIFACTS = path.join(__dirname, '..', '..', '..', 'sandbox', 'project', 'artifacts');

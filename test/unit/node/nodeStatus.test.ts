@@ -8,8 +8,8 @@ import {
   syncStateOfError,
   type NodeStatus,
 } from '../../../src/core/node/nodeStatus';
-import { newSandbox, sandboxProfile } from '../../../sandbox/helpers';
-import type { Sandbox } from '../../../sandbox/server';
+import { newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
+import type { Sandbox } from '../../../sandbox';
 
 describe('node status against the sandbox gateway', () => {
   let sb: Sandbox;

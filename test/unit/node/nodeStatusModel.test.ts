@@ -7,8 +7,8 @@ import {
   type RunRecord,
   type SchedulerTimers,
 } from '../../../src/core/scheduling/backgroundScheduler';
-import { newSandbox, sandboxProfile } from '../../../sandbox/helpers';
-import type { Sandbox } from '../../../sandbox/server';
+import { newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
+import type { Sandbox } from '../../../sandbox';
 
 /** A schedule driven by hand: `runDue()` fires what is pending, as the next timer tick would. */
 function manualSchedule(): { schedule: Schedule; pending: { ms: number; run: () => void }[] } {

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepareStartWorkspace, START_PROFILE } from '../../../scripts/startSandbox.mjs';
 import { ArtifactRegistry, type SourceFile } from '../../../src/core/artifacts';
-import { startSandbox, type Sandbox } from '../../../sandbox/server';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 
 function readTree(dir: string, root = dir, out: SourceFile[] = []): SourceFile[] {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -16,10 +16,9 @@ import type { SignerKey } from '../../../src/core/signing/signingPath';
 import { sendSweep, sendTransfer, type SendDeps } from '../../../src/core/transfers/sendTransfer';
 import { TxTracker, type TrackState } from '../../../src/core/tracking/txTracker';
 import { TransferVerificationError, type VerificationCheck } from '../../../src/core/signing/verifyTransfer';
-import type { TamperMode } from '../../../sandbox/chain';
-import { startSandbox, type Sandbox } from '../../../sandbox/server';
+import { startSandbox, type Sandbox, type TamperMode } from '../../../sandbox';
 import { keyOf } from '../signing/verifyFixtures';
-import { sandboxProfile } from '../../../sandbox/helpers';
+import { sandboxProfile } from '../../../sandbox/testing/helpers';
 
 async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${sb.baseUrl}/__sandbox${path}`, {

@@ -45,8 +45,8 @@ import {
   type CursorStore,
   type WatcherTimers,
 } from '../../../src/core/watching/eventWatcher';
-import { control, newSandbox, sandboxProfile } from '../../../sandbox/helpers';
-import type { Sandbox } from '../../../sandbox/server';
+import { control, newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
+import type { Sandbox } from '../../../sandbox';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
 
 describe('event watcher against the sandbox gateway', () => {

@@ -11,8 +11,8 @@ import {
 import { silentLogger } from '../../../src/core/util/log';
 import { MAX_FEED_EVENTS, makeWatched } from '../../../src/core/watching/watchedContracts';
 import { WatchedContractsModel } from '../../../src/core/watching/watchedContractsModel';
-import { control, newSandbox, sandboxProfile } from '../../../sandbox/helpers';
-import type { Sandbox } from '../../../sandbox/server';
+import { control, newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
+import type { Sandbox } from '../../../sandbox';
 
 const ARTIFACTS = path.join(__dirname, '..', '..', '..', 'sandbox', 'project', 'artifacts');
 const registry = ArtifactRegistry.fromFiles(

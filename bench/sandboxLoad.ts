@@ -3,7 +3,7 @@
  * The sandbox runs in its own process (as under `npm start`), so the client does not share its event
  * loop. Bounded in count and time.
  *
- * Run: npx tsx sandbox/loadcheck.ts [--requests 20000] [--concurrency 32] [--seconds 15]
+ * Run: npx tsx bench/sandboxLoad.ts [--requests 20000] [--concurrency 32] [--seconds 15]
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const maxSeconds = arg('--seconds', 15);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./main.ts', import.meta.url).pathname, '--block-time-ms', '1000'],
+    ['--import', 'tsx', new URL('../sandbox/cli.ts', import.meta.url).pathname, '--block-time-ms', '1000'],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

@@ -6,10 +6,10 @@ import {
   publicKeyFromPrivateKey,
   signTxId,
   txIdFromUnsignedTx,
-} from '../src/core/protocol';
+} from '../../src/core/protocol';
 import { deterministicAccount } from './chain';
-import { control, newSandbox, type Api } from './helpers';
-import type { Sandbox } from './server';
+import { control, newSandbox, type Api } from '../testing/helpers';
+import type { Sandbox } from '../http/server';
 
 interface Built {
   unsignedTx: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { ManualClock } from './clock';
-import { control, newSandbox, type Api } from './helpers';
+import { ManualClock } from '../clock';
+import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from './server';
 
 describe('sandbox gateway: routing, auth, rate limits, control API', () => {

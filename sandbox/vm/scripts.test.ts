@@ -20,12 +20,12 @@ import {
   type Account,
 } from '@alephium/web3';
 import { blake2b } from '@noble/hashes/blake2.js';
-import { parseArtifactText } from '../src/core/artifacts/artifact';
-import { addressFromContractId, contractIdFromTx } from '../src/core/protocol';
-import { systemEventAddress } from './chain';
-import { ARTIFACTS_DIR } from './contracts';
-import { control, newSandbox, type Api } from './helpers';
-import type { Sandbox } from './server';
+import { parseArtifactText } from '../../src/core/artifacts/artifact';
+import { addressFromContractId, contractIdFromTx } from '../../src/core/protocol';
+import { systemEventAddress } from '../ledger/chain';
+import { ARTIFACTS_DIR } from './sampleContracts';
+import { control, newSandbox, type Api } from '../testing/helpers';
+import type { Sandbox } from '../http/server';
 
 type Val = { type: string; value: string | boolean };
 interface BuildScript {

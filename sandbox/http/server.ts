@@ -7,12 +7,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bytesToHex, blake2b256, groupOfAddress, parseAddress, attoToAlph } from '../src/core/protocol';
-import { BadRequest, Chain, NotFound, TAMPER_MODES, type Account, type TamperMode } from './chain';
-import { systemClock, type Clock } from './clock';
-import { VmError, counterDef, tokenFaucetDef, type ContractDef, type Val } from './contracts';
+import { bytesToHex, blake2b256, groupOfAddress, parseAddress, attoToAlph } from '../../src/core/protocol';
+import { BadRequest, Chain, NotFound, TAMPER_MODES, type Account, type TamperMode } from '../ledger/chain';
+import { systemClock, type Clock } from '../clock';
+import { VmError, counterDef, tokenFaucetDef, type ContractDef, type Val } from '../vm/sampleContracts';
 import { FaultInjector, type FaultSpec } from './faults';
-import { ScriptRejected, ScriptVmError } from './scripts';
+import { ScriptRejected, ScriptVmError } from '../vm/scriptCodec';
 import { RateLimiter, PLAN_LIMITS, type ApiKeyRecord, type Plan, type KeyStatus } from './ratelimit';
 
 export interface SandboxOptions {

@@ -9,7 +9,7 @@
  */
 import { addressFromLockupScript, base58ToBytes, binToHex, codec, hexToBinUnsafe } from '@alephium/web3';
 import { blake2b } from '@noble/hashes/blake2.js';
-import type { Val } from './contracts';
+import type { Val } from './sampleContracts';
 
 type Instr = codec.Instr;
 export type Method = codec.Method;

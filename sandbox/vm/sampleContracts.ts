@@ -32,7 +32,7 @@ export interface Artifact {
   stdInterfaceId?: string;
 }
 
-export const ARTIFACTS_DIR = join(import.meta.dirname, 'project', 'artifacts');
+export const ARTIFACTS_DIR = join(import.meta.dirname, '..', 'project', 'artifacts');
 
 export function loadArtifact(name: string): { artifact: Artifact; path: string } {
   const path = join(ARTIFACTS_DIR, `${name}.ral.json`);

@@ -3,7 +3,7 @@
  * quota, both checked on every request. Rejections are immediate (never queued), which is what lets the
  * extension's tests prove that it backs off on 429 instead of hammering.
  */
-import type { Clock } from './clock';
+import type { Clock } from '../clock';
 
 export type Plan = 'free' | 'starter' | 'pro' | 'enterprise';
 

@@ -35,9 +35,9 @@ import {
   verifyTxIdSignature,
   type DecodedFixedOutput,
   type DecodedUnsignedTx,
-} from '../src/core/protocol';
-import type { Clock } from './clock';
-import { VmError, checkVal, type ContractDef, type ExecContext, type Val } from './contracts';
+} from '../../src/core/protocol';
+import type { Clock } from '../clock';
+import { VmError, checkVal, type ContractDef, type ExecContext, type Val } from '../vm/sampleContracts';
 import {
   NODE_ESTIMATE_PREFIX,
   ScriptRejected,
@@ -59,7 +59,7 @@ import {
   type Assets,
   type CreateSpec,
   type Method,
-} from './scripts';
+} from '../vm/scriptCodec';
 import { binToHex, codec, hexToBinUnsafe } from '@alephium/web3';
 
 export const GROUPS = 4;

@@ -4,7 +4,7 @@
  * Prints exactly one line of JSON (base URL, slug, API keys, funded test accounts, contracts) before
  * anything else, so scripts can read the first line and start talking to it; then serves until interrupted.
  */
-import { startSandbox } from './server';
+import { startSandbox } from './http/server';
 
 function parseArgs(argv: string[]): { port: number; blockTimeMs: number; eventsEveryMs: number } {
   const out = { port: 0, blockTimeMs: 1000, eventsEveryMs: 0 };

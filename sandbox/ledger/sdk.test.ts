@@ -16,8 +16,8 @@ import {
   type Account,
 } from '@alephium/web3';
 import { deterministicAccount } from './chain';
-import { control, newSandbox, type Api } from './helpers';
-import type { Sandbox } from './server';
+import { control, newSandbox, type Api } from '../testing/helpers';
+import type { Sandbox } from '../http/server';
 
 /**
  * The SDK's own signer flow (what PrivateKeyWallet does, without the extra package): the SDK builds the

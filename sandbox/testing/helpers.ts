@@ -1,6 +1,6 @@
 /** Shared test plumbing: an in-process sandbox with the block timer off, and a tiny fetch wrapper. */
-import type { GatewayProfile } from '../src/core/gateway';
-import { startSandbox, type Sandbox, type SandboxOptions } from './server';
+import type { GatewayProfile } from '../../src/core/gateway';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../http/server';
 
 export interface Api {
   get(path: string, key?: string): Promise<Response>;
