@@ -21,5 +21,5 @@ export {
   type Account,
   type ScriptTamperMode,
   type TamperMode,
-} from './ledger/chain';
+} from './chain';
 export { counterDef } from './vm/sampleContracts';

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bytesToHex, blake2b256, groupOfAddress, parseAddress, attoToAlph } from '../../src/core/protocol';
-import { BadRequest, Chain, NotFound, TAMPER_MODES, type Account, type TamperMode } from '../ledger/chain';
+import { BadRequest, Chain, NotFound, TAMPER_MODES, type Account, type TamperMode } from '../chain';
 import { systemClock, type Clock } from '../clock';
 import { VmError, counterDef, tokenFaucetDef, type ContractDef, type Val } from '../vm/sampleContracts';
 import { FaultInjector, type FaultSpec } from './faults';

@@ -7,7 +7,7 @@ import {
   signTxId,
   txIdFromUnsignedTx,
 } from '../../src/core/protocol';
-import { deterministicAccount } from './chain';
+import { deterministicAccount } from './types';
 import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';
 

@@ -15,7 +15,7 @@ import {
   transactionVerifySignature,
   type Account,
 } from '@alephium/web3';
-import { deterministicAccount } from './chain';
+import { deterministicAccount } from './types';
 import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';
 

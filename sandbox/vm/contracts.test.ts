@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { codec } from '@alephium/web3';
 import { blake2b256, bytesToHex, hexToBytes } from '../../src/core/protocol';
-import { systemEventAddress } from '../ledger/chain';
+import { systemEventAddress } from '../ledger/types';
 import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';
 

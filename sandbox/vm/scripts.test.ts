@@ -22,7 +22,7 @@ import {
 import { blake2b } from '@noble/hashes/blake2.js';
 import { parseArtifactText } from '../../src/core/artifacts/artifact';
 import { addressFromContractId, contractIdFromTx } from '../../src/core/protocol';
-import { systemEventAddress } from '../ledger/chain';
+import { systemEventAddress } from '../ledger/types';
 import { ARTIFACTS_DIR } from './sampleContracts';
 import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';
