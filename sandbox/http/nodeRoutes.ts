@@ -224,8 +224,6 @@ function callOne(ctx: SandboxContext, raw: unknown, where: string): Record<strin
     if (call.inputAssets !== undefined && !Array.isArray(call.inputAssets))
       throw new HttpError(400, `Invalid value for: body (${where}inputAssets must be an array)`);
     const r = ctx.chain.execute(c, call.methodIndex, (call.args ?? []) as Val[], caller, false);
-    const bh = ctx.chain.bestBlockHash(c.group);
-    const ts = ctx.chain.blocks.get(bh)?.timestamp ?? ctx.clock.now();
     return {
       type: 'CallContractSucceeded',
       returns: r.returns,
@@ -233,15 +231,7 @@ function callOne(ctx: SandboxContext, raw: unknown, where: string): Record<strin
       contracts: [ctx.chain.contractState(c)],
       txInputs: [],
       txOutputs: [],
-      events: r.events
-        .filter((e) => e.eventIndex !== -3)
-        .map((e) => ({
-          blockHash: bh,
-          timestamp: ts,
-          contractAddress: e.contractAddress,
-          eventIndex: e.eventIndex,
-          fields: e.fields,
-        })),
+      events: ctx.chain.simulatedEvents(r.events, c.group),
       debugMessages: r.debugMessages,
     };
   } catch (e) {

@@ -28,6 +28,7 @@ import {
 import type { Clock } from '../clock';
 import type { ContractDef, Val } from '../vm/sampleContracts';
 import {
+  DEBUG_EVENT_INDEX,
   GENESIS_ALPH,
   GROUPS,
   MIN_GAS,
@@ -348,7 +349,7 @@ export abstract class Ledger {
         let log = this.eventLogs.get(ev.contractAddress);
         if (!log) this.eventLogs.set(ev.contractAddress, (log = []));
         // Debug events take a slot in the counter but /events/contract hides them: the counter has gaps.
-        log.push({ ...ev, hidden: ev.eventIndex === -3 });
+        log.push({ ...ev, hidden: ev.eventIndex === DEBUG_EVENT_INDEX });
       }
       this.txs.set(tx.txId, tx);
     });
@@ -595,6 +596,21 @@ export abstract class Ledger {
 
   findContract(ref: string): ContractInstance | undefined {
     return this.contracts.get(ref) ?? [...this.contracts.values()].find((c) => c.def.name === ref);
+  }
+
+  /** A dry run's events as the node reports them: at the group's best block, without Debug events. */
+  simulatedEvents(events: EventRecord[], group: number) {
+    const bh = this.bestBlockHash(group);
+    const ts = this.blocks.get(bh)?.timestamp ?? this.clock.now();
+    return events
+      .filter((e) => e.eventIndex !== DEBUG_EVENT_INDEX)
+      .map((e) => ({
+        blockHash: bh,
+        timestamp: ts,
+        contractAddress: e.contractAddress,
+        eventIndex: e.eventIndex,
+        fields: e.fields,
+      }));
   }
 
   bestBlockHash(g: number): string {

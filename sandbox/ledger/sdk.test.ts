@@ -10,40 +10,13 @@ import {
   groupOfAddress,
   hexToBinUnsafe,
   NodeProvider,
-  SignerProviderSimple,
   transactionSign,
   transactionVerifySignature,
-  type Account,
 } from '@alephium/web3';
 import { deterministicAccount } from './types';
 import { control, newSandbox, type Api } from '../testing/helpers';
+import { TestWallet } from '../testing/testWallet';
 import type { Sandbox } from '../http/server';
-
-/**
- * The SDK's own signer flow (what PrivateKeyWallet does, without the extra package): the SDK builds the
- * request body, signs the txId it is given and submits, all through its NodeProvider.
- */
-class TestWallet extends SignerProviderSimple {
-  constructor(
-    readonly nodeProvider: NodeProvider,
-    private readonly account: { address: string; publicKey: string; privateKey: string; group: number },
-  ) {
-    super();
-  }
-  get explorerProvider(): undefined {
-    return undefined;
-  }
-  protected unsafeGetSelectedAccount(): Promise<Account> {
-    const { address, publicKey, group } = this.account;
-    return Promise.resolve({ address, publicKey, group, keyType: 'default' });
-  }
-  protected getPublicKey(): Promise<string> {
-    return Promise.resolve(this.account.publicKey);
-  }
-  signRaw(_signer: string, hex: string): Promise<string> {
-    return Promise.resolve(transactionSign(hex, this.account.privateKey));
-  }
-}
 
 describe('sandbox gateway vs @alephium/web3', () => {
   let sb: Sandbox;

@@ -27,6 +27,12 @@ export const GENESIS_ALPH = 1_000_000n * 10n ** 18n;
 /** The node's minimal ALPH a contract must hold (0.1 ALPH since Rhone); also the deploy default. */
 export const MINIMAL_CONTRACT_DEPOSIT = 10n ** 17n;
 
+/**
+ * The event index of Debug events (emit debug!). They take a slot in a contract's event counter but the node
+ * hides them from /events/contract and from simulations.
+ */
+export const DEBUG_EVENT_INDEX = -3;
+
 /** A 400 with the node's kind of detail text. */
 export class BadRequest extends Error {}
 export class NotFound extends Error {

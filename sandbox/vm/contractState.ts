@@ -16,6 +16,7 @@ import {
 import { TransferLedger } from '../ledger/transfers';
 import {
   BadRequest,
+  DEBUG_EVENT_INDEX,
   type ContractInstance,
   type EventRecord,
   type TxRecord,
@@ -149,7 +150,7 @@ export abstract class ContractLedger extends TransferLedger {
         events.push(
           this.pendingEvent(
             c.address,
-            -3,
+            DEBUG_EVENT_INDEX,
             [{ type: 'ByteVec', value: Buffer.from(message, 'utf8').toString('hex') }],
             txId,
           ),

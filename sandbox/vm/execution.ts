@@ -446,8 +446,6 @@ export abstract class ScriptLedger extends ContractLedger {
     const { provided, txInputs } = this.inputAssetsOf(caller, inputAssets);
     const txId = bytesToHex(blake2b256(new TextEncoder().encode(`simulation ${this.nonceCounter++}`)));
     const stage = this.runStaged(methods, caller, provided, txId, 0);
-    const bh = this.bestBlockHash(group);
-    const ts = this.blocks.get(bh)?.timestamp ?? this.clock.now();
     return {
       returns: stage.run.returns,
       gasUsed: stage.gas,
@@ -460,15 +458,7 @@ export abstract class ScriptLedger extends ContractLedger {
         ...stage.contractOutputs.map((c) => this.contractOutputJson(c)),
         ...stage.assetOutputs.map((u) => this.assetOutputJson(u)),
       ],
-      events: stage.events
-        .filter((e) => e.eventIndex !== -3)
-        .map((e) => ({
-          blockHash: bh,
-          timestamp: ts,
-          contractAddress: e.contractAddress,
-          eventIndex: e.eventIndex,
-          fields: e.fields,
-        })),
+      events: this.simulatedEvents(stage.events, group),
       debugMessages: stage.debugMessages,
     };
   }

@@ -10,14 +10,12 @@ import { join } from 'node:path';
 import {
   DappTransactionBuilder,
   NodeProvider,
-  SignerProviderSimple,
   binToHex,
   buildContractByteCode,
   buildScriptByteCode,
   codec,
   hexToBinUnsafe,
   transactionSign,
-  type Account,
 } from '@alephium/web3';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { parseArtifactText } from '../../src/core/artifacts/artifact';
@@ -25,6 +23,7 @@ import { addressFromContractId, contractIdFromTx } from '../../src/core/protocol
 import { systemEventAddress } from '../ledger/types';
 import { ARTIFACTS_DIR } from './sampleContracts';
 import { control, newSandbox, type Api } from '../testing/helpers';
+import { TestWallet } from '../testing/testWallet';
 import type { Sandbox } from '../http/server';
 
 type Val = { type: string; value: string | boolean };
@@ -82,28 +81,6 @@ const sdkScript = (hex: string) => {
 const instrNames = (s: codec.script.Script) => s.methods[0]!.instrs.map((i) => i.name);
 const json = (v: unknown) =>
   JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
-
-class TestWallet extends SignerProviderSimple {
-  constructor(
-    readonly nodeProvider: NodeProvider,
-    private readonly account: { address: string; publicKey: string; privateKey: string; group: number },
-  ) {
-    super();
-  }
-  get explorerProvider(): undefined {
-    return undefined;
-  }
-  protected unsafeGetSelectedAccount(): Promise<Account> {
-    const { address, publicKey, group } = this.account;
-    return Promise.resolve({ address, publicKey, group, keyType: 'default' });
-  }
-  protected getPublicKey(): Promise<string> {
-    return Promise.resolve(this.account.publicKey);
-  }
-  signRaw(_signer: string, hex: string): Promise<string> {
-    return Promise.resolve(transactionSign(hex, this.account.privateKey));
-  }
-}
 
 describe('sandbox gateway: execute scripts and deploy contracts', () => {
   let sb: Sandbox;

@@ -3,37 +3,6 @@
  * triggered with the sandbox control API, decoded with the sandbox project's artifacts, and the sandbox's
  * request log proves what was asked. Time is the watcher's injected clock, so nothing sleeps.
  */
-
-/** Timers that fire only when the test moves the clock (the requests themselves are real HTTP). */
-class StepTimers implements WatcherTimers {
-  time = Date.UTC(2025, 5, 1);
-  private seq = 0;
-  private pending: { id: number; at: number; cb: () => void }[] = [];
-  now(): number {
-    return this.time;
-  }
-  setTimeout(cb: () => void, ms: number): unknown {
-    this.pending.push({ id: ++this.seq, at: this.time + Math.max(0, ms), cb });
-    return this.seq;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending = this.pending.filter((t) => t.id !== handle);
-  }
-  /** Moves the clock by `ms`, running what comes due, and lets each run's requests finish. */
-  async advance(ms: number, settled: () => Promise<void>): Promise<void> {
-    const target = this.time + ms;
-    for (;;) {
-      this.pending.sort((a, b) => a.at - b.at);
-      const next = this.pending[0];
-      if (!next || next.at > target) break;
-      this.pending.shift();
-      this.time = next.at;
-      next.cb();
-      await settled();
-    }
-    this.time = target;
-  }
-}
 import assert from 'node:assert/strict';
 import { ArtifactRegistry, decodeEvent, formatEventSummary } from '../../../src/core/artifacts';
 import { GatewayClient } from '../../../src/core/gateway';
@@ -48,6 +17,7 @@ import {
 import { control, newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
 import type { Sandbox } from '../../../sandbox';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
+import { FakeTimers } from '../../helpers/fakeTimers';
 
 describe('event watcher against the sandbox gateway', () => {
   let sb: Sandbox;
@@ -82,7 +52,8 @@ describe('event watcher against the sandbox gateway', () => {
       get: (k) => data.get(k),
       set: (k, v) => void data.set(k, JSON.parse(JSON.stringify(v))),
     };
-    const timers = new StepTimers();
+    // Timers that fire only when the test moves the clock (the requests themselves are real HTTP).
+    const timers: FakeTimers & WatcherTimers = new FakeTimers(Date.UTC(2025, 5, 1));
     const scheduler = new BackgroundScheduler({ timers });
     const seen: ContractEvent[] = [];
     let polls = 0;
