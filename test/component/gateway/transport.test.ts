@@ -12,7 +12,7 @@ import {
   createUndiciTransport,
   type ClosableTransport,
 } from '../../../src/core/gateway/transport';
-import { KEY, harness, json, outcome } from './helpers';
+import { KEY, harness, json, outcome } from '../../unit/gateway/helpers';
 
 interface Seen {
   url: string;

@@ -16,7 +16,7 @@ import {
 } from '../../../src/core/watching/eventWatcher';
 import { control, newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
 import type { Sandbox } from '../../../sandbox';
-import { sandboxArtifactFiles } from '../artifacts/helpers';
+import { sandboxArtifactFiles } from '../../unit/artifacts/helpers';
 import { FakeTimers } from '../../helpers/fakeTimers';
 
 describe('event watcher against the sandbox gateway', () => {

@@ -17,7 +17,7 @@ import { sendSweep, sendTransfer, type SendDeps } from '../../../src/core/transf
 import { TxTracker, type TrackState } from '../../../src/core/tracking/txTracker';
 import { TransferVerificationError, type VerificationCheck } from '../../../src/core/signing/verifyTransfer';
 import { startSandbox, type Sandbox, type TamperMode } from '../../../sandbox';
-import { keyOf } from '../signing/verifyFixtures';
+import { keyOf } from '../../unit/signing/verifyFixtures';
 import { sandboxProfile } from '../../../sandbox/testing/helpers';
 
 async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<unknown> {

@@ -21,7 +21,7 @@ import { makeWatched } from '../../../src/core/watching/watchedContracts';
 import { WatchedContractsModel } from '../../../src/core/watching/watchedContractsModel';
 import { control, newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
 import type { Sandbox } from '../../../sandbox';
-import { FakeClock } from '../gateway/helpers';
+import { FakeClock } from '../../unit/gateway/helpers';
 
 const ARTIFACTS = path.join(__dirname, '..', '..', '..', 'sandbox', 'project', 'artifacts');
 const registry = ArtifactRegistry.fromFiles(
