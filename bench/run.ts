@@ -83,7 +83,7 @@ async function main(): Promise<number> {
   const raw: Record<string, unknown> = { ...(previous.raw ?? {}) };
   let notes: string[] = [];
   const timings: Record<string, number> = {};
-  let productionBuilt = false;
+  const production = { built: false };
 
   const step = async (name: BenchName, run: () => Promise<Figure[]>) => {
     if (!only.has(name)) return;
@@ -104,13 +104,74 @@ async function main(): Promise<number> {
     log(`${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   };
   const ensureProduction = () => {
-    if (!productionBuilt) build(true);
-    productionBuilt = true;
+    if (!production.built) build(true);
+    production.built = true;
   };
 
+  await runBenches(step, raw, notes, production, ensureProduction);
+  // Leave dist/ as `npm run build` does (development build with source maps), which the tests expect.
+  if (production.built) build(false);
+  // Every bench's figures in the order of ALL, this run's replacing the previous run's.
+  figures = ALL.flatMap((name) => byStep[name]?.figures ?? []);
+  notes = ALL.flatMap((name) => byStep[name]?.notes ?? []);
+
+  const totalS = (Date.now() - started) / 1000;
+  console.log(
+    `\nAlephium Gateway benchmarks (${os.cpus().length} cores, Node ${process.version}, ${totalS.toFixed(0)} s)\n`,
+  );
+  console.log(renderTable(figures));
+  if (notes.length) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
+  const missed = figures.filter((f) => f.met === false);
+  console.log(
+    `\ntargets: ${figures.filter((f) => f.met === true).length} met, ${missed.length} not met` +
+      (missed.length ? ` (${missed.map((f) => `${f.bench}: ${f.name}`).join('; ')})` : ''),
+  );
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: {
+          cores: os.cpus().length,
+          cpu: os.cpus()[0]?.model,
+          node: process.version,
+          platform: process.platform,
+        },
+        runs: RUNS,
+        ran: [...only],
+        totalSeconds: totalS,
+        benchSeconds: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, v / 1000])),
+        figures,
+        notes,
+        byStep,
+        raw,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`results: ${path.relative(process.cwd(), out)}`);
+  // README's Performance table comes from these figures, so it cannot drift from them.
+  const table = spawnSync(process.execPath, [path.join(root, 'scripts', 'perfTable.mjs')], {
+    stdio: 'inherit',
+  });
+  if (table.status !== 0) notes.push('perfTable: FAILED to regenerate README');
+  return notes.some((n) => n.includes('FAILED')) ? 1 : 0;
+}
+
+type Step = (name: BenchName, run: () => Promise<Figure[]>) => Promise<void>;
+
+/** Every bench in the order of ALL; `step` skips those not asked for. Raw data and notes go into `raw`, `notes`. */
+async function runBenches(
+  step: Step,
+  raw: Record<string, unknown>,
+  notes: string[],
+  production: { built: boolean },
+  ensureProduction: () => void,
+): Promise<void> {
   await step('bundle', async () => {
     const r = bundleBench();
-    productionBuilt = true;
+    production.built = true;
     raw.bundle = r.raw;
     return r.figures;
   });
@@ -210,54 +271,6 @@ async function main(): Promise<number> {
     );
     return r.figures;
   });
-  // Leave dist/ as `npm run build` does (development build with source maps), which the tests expect.
-  if (productionBuilt) build(false);
-  // Every bench's figures in the order of ALL, this run's replacing the previous run's.
-  figures = ALL.flatMap((name) => byStep[name]?.figures ?? []);
-  notes = ALL.flatMap((name) => byStep[name]?.notes ?? []);
-
-  const totalS = (Date.now() - started) / 1000;
-  console.log(
-    `\nAlephium Gateway benchmarks (${os.cpus().length} cores, Node ${process.version}, ${totalS.toFixed(0)} s)\n`,
-  );
-  console.log(renderTable(figures));
-  if (notes.length) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
-  const missed = figures.filter((f) => f.met === false);
-  console.log(
-    `\ntargets: ${figures.filter((f) => f.met === true).length} met, ${missed.length} not met` +
-      (missed.length ? ` (${missed.map((f) => `${f.bench}: ${f.name}`).join('; ')})` : ''),
-  );
-  fs.writeFileSync(
-    out,
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        machine: {
-          cores: os.cpus().length,
-          cpu: os.cpus()[0]?.model,
-          node: process.version,
-          platform: process.platform,
-        },
-        runs: RUNS,
-        ran: [...only],
-        totalSeconds: totalS,
-        benchSeconds: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, v / 1000])),
-        figures,
-        notes,
-        byStep,
-        raw,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  console.log(`results: ${path.relative(process.cwd(), out)}`);
-  // README's Performance table comes from these figures, so it cannot drift from them.
-  const table = spawnSync(process.execPath, [path.join(root, 'scripts', 'perfTable.mjs')], {
-    stdio: 'inherit',
-  });
-  if (table.status !== 0) notes.push('perfTable: FAILED to regenerate README');
-  return notes.some((n) => n.includes('FAILED')) ? 1 : 0;
 }
 
 function readPrevious(file: string): {
