@@ -4,16 +4,84 @@
  * client must pace itself: the run passes with zero 429 responses and all 200 answered, in a wall time
  * close to the 40 s lower bound (200 requests / 5 per second).
  *
- * Run: npx tsx bench/burst.ts
+ * Run by `npm run bench` (or `npm run bench -- --only burst`).
  */
 import { GatewayClient, createUndiciTransport, type RequestRecord } from '../src/core/gateway';
-import { startSandbox } from '../sandbox/server';
-import { sandboxProfile } from '../sandbox/helpers';
+import { startSandbox } from '../sandbox';
+import { sandboxProfile } from '../sandbox/testing/helpers';
+import { figure, log, type Figure } from './lib/stats';
 
 const USER_REQUESTS = 200;
 const POLL_EVERY_MS = 2_000;
+/** The Free plan's 5 requests a second make 200 requests take at least this long. */
+const LOWER_BOUND_MS = (USER_REQUESTS / 5) * 1000;
 
-async function main(): Promise<void> {
+export interface BurstRun {
+  answered: number;
+  rejected429: number;
+  wallMs: number;
+  sent: number;
+  userSent: number;
+  backgroundSent: number;
+  pollRounds: number;
+  maxPerAlignedSecond: number;
+  maxPerSlidingSecond: number;
+}
+
+export async function burstBench(runs: number): Promise<{ figures: Figure[]; raw: BurstRun[] }> {
+  const raw: BurstRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    const run = await burstOnce();
+    log(
+      `burst ${i + 1}/${runs}: ${run.figures.answered} answered, ${run.figures.rejected429} 429s, ${run.figures.wallMs} ms`,
+    );
+    for (const failure of run.failures) log(`  failure: ${failure}`);
+    raw.push(run.figures);
+  }
+  const b = 'burst (Free, 200 at once)';
+  return {
+    raw,
+    figures: [
+      figure(
+        b,
+        '429 responses (server log), 200 user requests + polling',
+        '',
+        raw.map((r) => r.rejected429),
+        {
+          target: '0',
+          met: (s) => s.max === 0,
+        },
+      ),
+      figure(
+        b,
+        'user requests answered',
+        '',
+        raw.map((r) => r.answered),
+        {
+          target: `${USER_REQUESTS}`,
+          met: (s) => s.min === USER_REQUESTS,
+        },
+      ),
+      figure(
+        b,
+        'wall time for the 200',
+        's',
+        raw.map((r) => r.wallMs / 1000),
+        {
+          note: `lower bound ${LOWER_BOUND_MS / 1000} s (200 at 5/s)`,
+        },
+      ),
+      figure(
+        b,
+        'most requests in any sliding 1 s (server log)',
+        'req',
+        raw.map((r) => r.maxPerSlidingSecond),
+      ),
+    ],
+  };
+}
+
+async function burstOnce(): Promise<{ figures: BurstRun; failures: string[] }> {
   const sb = await startSandbox({ blockTimeMs: 1_000 });
   const transport = createUndiciTransport();
   const client = new GatewayClient({
@@ -68,42 +136,21 @@ async function main(): Promise<void> {
   const alignedSeconds = new Map<number, number>();
   for (const t of times)
     alignedSeconds.set(Math.floor(t / 1000), (alignedSeconds.get(Math.floor(t / 1000)) ?? 0) + 1);
-  const usage = await client.currentUsage();
-  const lowerBoundMs = (USER_REQUESTS / 5) * 1000;
-
-  const rows: [string, string][] = [
-    ['user requests answered', `${answered} / ${USER_REQUESTS}`],
-    ['requests sent (server log)', String(served.length)],
-    ['  of which user', String(records.filter((r) => r.priority === 'user').length)],
-    [
-      '  of which background polling',
-      `${records.filter((r) => r.priority === 'background').length} (${polls} poll rounds)`,
-    ],
-    ['429 responses', String(rejected429)],
-    [
-      'wall time for the 200',
-      `${(wallMs / 1000).toFixed(2)} s (lower bound ${lowerBoundMs / 1000} s: ${((wallMs / lowerBoundMs) * 100).toFixed(1)}%)`,
-    ],
-    ['max per aligned server second', String(Math.max(...alignedSeconds.values()))],
-    ['max in any sliding 1 s window', String(densest)],
-    ['last headroom', JSON.stringify(client.headroom ?? null)],
-    ['monthly usage (client count)', `${usage?.count ?? 0} / ${usage?.limit ?? '?'}`],
-  ];
-  const width = Math.max(...rows.map(([k]) => k.length));
-  console.log('Burst against a Free key (5 requests/s) on the sandbox gateway');
-  for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-  for (const f of failures.slice(0, 5)) console.log(`  failure: ${String(f.reason)}`);
-  if (process.env.BURST_TRACE) console.log(times.map((t) => t - (times[0] ?? 0)).join(' '));
-
   client.dispose();
   await transport.close();
   await sb.close();
-  const pass = answered === USER_REQUESTS && rejected429 === 0;
-  console.log(pass ? 'PASS: zero 429s, all 200 answered' : 'FAIL');
-  process.exitCode = pass ? 0 : 1;
+  return {
+    figures: {
+      answered,
+      rejected429,
+      wallMs,
+      sent: served.length,
+      userSent: records.filter((r) => r.priority === 'user').length,
+      backgroundSent: records.filter((r) => r.priority === 'background').length,
+      pollRounds: polls,
+      maxPerAlignedSecond: Math.max(...alignedSeconds.values()),
+      maxPerSlidingSecond: densest,
+    },
+    failures: failures.slice(0, 5).map((f) => String(f.reason)),
+  };
 }
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});

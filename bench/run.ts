@@ -3,10 +3,10 @@
  * bench/results.json. Progress goes to stderr. Bounded: each bench has fixed runs and durations, and a
  * watchdog ends the whole run if it ever exceeds 20 minutes.
  *
- *   npm run bench                       everything (about 12 minutes on 2 cores)
+ *   npm run bench                       everything (about 13 minutes on 2 cores)
  *   npm run bench -- --only cache,backfill
  *
- * Benches: bundle, activation, cache, backfill, economy, session, month, ratelimit, sdk, webview, ralph, hostile. A subset keeps
+ * Benches: bundle, activation, cache, backfill, economy, session, month, ratelimit, burst, sdk, webview, ralph, hostile. A subset keeps
  * the other benches' figures of the previous bench/results.json, so the file (and README's table, which
  * scripts/perfTable.mjs regenerates from it at the end) always covers every bench.
  */
@@ -17,6 +17,7 @@ import path from 'node:path';
 import { activationBench } from './activation';
 import { backfillBench } from './backfill';
 import { build, bundleBench, root } from './bundle';
+import { burstBench } from './burst';
 import { cacheBench } from './cache';
 import { economyBench } from './economy';
 import { hostileBench } from './hostile';
@@ -38,6 +39,7 @@ export const RUNS = {
   sessionSeeds: [1, 2],
   monthSeeds: [1],
   ratelimit: 3,
+  burst: 1,
   sdk: 1,
   webview: 5,
   ralph: 5,
@@ -53,6 +55,7 @@ const ALL = [
   'session',
   'month',
   'ratelimit',
+  'burst',
   'sdk',
   'webview',
   'ralph',
@@ -80,7 +83,7 @@ async function main(): Promise<number> {
   const raw: Record<string, unknown> = { ...(previous.raw ?? {}) };
   let notes: string[] = [];
   const timings: Record<string, number> = {};
-  let productionBuilt = false;
+  const production = { built: false };
 
   const step = async (name: BenchName, run: () => Promise<Figure[]>) => {
     if (!only.has(name)) return;
@@ -101,13 +104,74 @@ async function main(): Promise<number> {
     log(`${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   };
   const ensureProduction = () => {
-    if (!productionBuilt) build(true);
-    productionBuilt = true;
+    if (!production.built) build(true);
+    production.built = true;
   };
 
+  await runBenches(step, raw, notes, production, ensureProduction);
+  // Leave dist/ as `npm run build` does (development build with source maps), which the tests expect.
+  if (production.built) build(false);
+  // Every bench's figures in the order of ALL, this run's replacing the previous run's.
+  figures = ALL.flatMap((name) => byStep[name]?.figures ?? []);
+  notes = ALL.flatMap((name) => byStep[name]?.notes ?? []);
+
+  const totalS = (Date.now() - started) / 1000;
+  console.log(
+    `\nAlephium Gateway benchmarks (${os.cpus().length} cores, Node ${process.version}, ${totalS.toFixed(0)} s)\n`,
+  );
+  console.log(renderTable(figures));
+  if (notes.length) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
+  const missed = figures.filter((f) => f.met === false);
+  console.log(
+    `\ntargets: ${figures.filter((f) => f.met === true).length} met, ${missed.length} not met` +
+      (missed.length ? ` (${missed.map((f) => `${f.bench}: ${f.name}`).join('; ')})` : ''),
+  );
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: {
+          cores: os.cpus().length,
+          cpu: os.cpus()[0]?.model,
+          node: process.version,
+          platform: process.platform,
+        },
+        runs: RUNS,
+        ran: [...only],
+        totalSeconds: totalS,
+        benchSeconds: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, v / 1000])),
+        figures,
+        notes,
+        byStep,
+        raw,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`results: ${path.relative(process.cwd(), out)}`);
+  // README's Performance table comes from these figures, so it cannot drift from them.
+  const table = spawnSync(process.execPath, [path.join(root, 'scripts', 'perfTable.mjs')], {
+    stdio: 'inherit',
+  });
+  if (table.status !== 0) notes.push('perfTable: FAILED to regenerate README');
+  return notes.some((n) => n.includes('FAILED')) ? 1 : 0;
+}
+
+type Step = (name: BenchName, run: () => Promise<Figure[]>) => Promise<void>;
+
+/** Every bench in the order of ALL; `step` skips those not asked for. Raw data and notes go into `raw`, `notes`. */
+async function runBenches(
+  step: Step,
+  raw: Record<string, unknown>,
+  notes: string[],
+  production: { built: boolean },
+  ensureProduction: () => void,
+): Promise<void> {
   await step('bundle', async () => {
     const r = bundleBench();
-    productionBuilt = true;
+    production.built = true;
     raw.bundle = r.raw;
     return r.figures;
   });
@@ -171,6 +235,15 @@ async function main(): Promise<number> {
     raw.ratelimit = r.raw;
     return r.figures;
   });
+  await step('burst', async () => {
+    const r = await burstBench(RUNS.burst);
+    raw.burst = r.raw;
+    notes.push(
+      'burst: 200 distinct user requests at once plus background polling every 2 s on one Free key (5/s), on the ' +
+        'in-process sandbox; the client paces itself, so the gateway (which rejects, never queues) answers no 429.',
+    );
+    return r.figures;
+  });
   await step('sdk', async () => {
     const r = await sdkCompareBench(RUNS.sdk);
     raw.sdk = r.raw;
@@ -198,54 +271,6 @@ async function main(): Promise<number> {
     );
     return r.figures;
   });
-  // Leave dist/ as `npm run build` does (development build with source maps), which the tests expect.
-  if (productionBuilt) build(false);
-  // Every bench's figures in the order of ALL, this run's replacing the previous run's.
-  figures = ALL.flatMap((name) => byStep[name]?.figures ?? []);
-  notes = ALL.flatMap((name) => byStep[name]?.notes ?? []);
-
-  const totalS = (Date.now() - started) / 1000;
-  console.log(
-    `\nAlephium Gateway benchmarks (${os.cpus().length} cores, Node ${process.version}, ${totalS.toFixed(0)} s)\n`,
-  );
-  console.log(renderTable(figures));
-  if (notes.length) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
-  const missed = figures.filter((f) => f.met === false);
-  console.log(
-    `\ntargets: ${figures.filter((f) => f.met === true).length} met, ${missed.length} not met` +
-      (missed.length ? ` (${missed.map((f) => `${f.bench}: ${f.name}`).join('; ')})` : ''),
-  );
-  fs.writeFileSync(
-    out,
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        machine: {
-          cores: os.cpus().length,
-          cpu: os.cpus()[0]?.model,
-          node: process.version,
-          platform: process.platform,
-        },
-        runs: RUNS,
-        ran: [...only],
-        totalSeconds: totalS,
-        benchSeconds: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, v / 1000])),
-        figures,
-        notes,
-        byStep,
-        raw,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  console.log(`results: ${path.relative(process.cwd(), out)}`);
-  // README's Performance table comes from these figures, so it cannot drift from them.
-  const table = spawnSync(process.execPath, [path.join(root, 'scripts', 'perfTable.mjs')], {
-    stdio: 'inherit',
-  });
-  if (table.status !== 0) notes.push('perfTable: FAILED to regenerate README');
-  return notes.some((n) => n.includes('FAILED')) ? 1 : 0;
 }
 
 function readPrevious(file: string): {

@@ -3,7 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 
-const MAIN = new URL('./main.ts', import.meta.url).pathname;
+const MAIN = new URL('./cli.ts', import.meta.url).pathname;
 
 function run(args: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: 'pipe' });

@@ -34,9 +34,9 @@ export async function buildHostTests() {
     target: 'node20',
     sourcemap: 'inline',
     external: ['vscode', 'mocha'],
-    // The sandbox finds its Ralph project next to its sources with import.meta.dirname, which a CommonJS
-    // bundle does not have; it is the only module of the bundle that uses it.
-    define: { 'import.meta.dirname': JSON.stringify(path.join(root, 'sandbox')) },
+    // The sandbox's VM (sandbox/vm) finds its Ralph project beside it with import.meta.dirname, which a
+    // CommonJS bundle does not have; it is the only module of the bundle that uses it.
+    define: { 'import.meta.dirname': JSON.stringify(path.join(root, 'sandbox', 'vm')) },
     logLevel: 'warning',
   });
   return path.join(hostTestsOut, 'index.js');

@@ -1,6 +1,7 @@
 /**
  * Local check of src/core/bytecode against real data: NOT a test, never run by CI (the data is not
- * in the repository). Run: `npx tsx scripts/checkRealBytecode.ts [/work/shared/real-data]`.
+ * in the repository). Run: `npx tsx scripts/checkRealBytecode.ts <data folder>`, the folder that holds
+ * artifacts.json and txs.json.
  *
  * - Every contract and script artifact in artifacts.json: values are generated per field type (several
  *   seeds) and our buildScriptBytecode / encodeContractFields / buildContractBytecode are compared with
@@ -34,7 +35,16 @@ import { bytesToHex, decodeUnsignedTx } from '../src/core/protocol';
 import { cliDeploymentCodeHash } from '../src/core/contracts/actions';
 import { Rng, valuesFor } from '../test/unit/bytecode/values';
 
-const dir = process.argv[2] ?? '/work/shared/real-data';
+/** The data folder is named by whoever runs the check: no machine's path is built in. */
+const dir = process.argv[2];
+if (
+  dir === undefined ||
+  !fs.existsSync(path.join(dir, 'artifacts.json')) ||
+  !fs.existsSync(path.join(dir, 'txs.json'))
+) {
+  console.error('usage: npx tsx scripts/checkRealBytecode.ts <folder holding artifacts.json and txs.json>');
+  process.exit(2);
+}
 const SEEDS = 5;
 
 interface Entry {

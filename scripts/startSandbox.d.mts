@@ -1,4 +1,4 @@
-import type { SandboxInfo } from '../sandbox/server';
+import type { SandboxInfo } from '../sandbox';
 
 export const START_PROFILE: string;
 /** The parts of the sandbox's startup line that `npm start`'s workspace is written from. */

@@ -15,7 +15,7 @@ const EVENTS_EVERY_MS = 25_000;
 
 export async function startSandboxForStart() {
   const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const args = [path.join(root, 'sandbox', 'main.ts'), '--port', '0'];
+  const args = [path.join(root, 'sandbox', 'cli.ts'), '--port', '0'];
   args.push('--events-every-ms', String(EVENTS_EVERY_MS));
   const child = spawn(tsx, args, {
     cwd: root,

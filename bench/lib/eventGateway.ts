@@ -7,14 +7,14 @@
  *   (each Counter.increment takes two counter slots, the first a hidden Debug event that the listing
  *   skips; `nextStart` is where the scan stopped; `start` past the count and a contract that never
  *   emitted answer 404);
- * - the sandbox's own per-key RateLimiter (sandbox/ratelimit.ts) on the bench's virtual clock, so
+ * - the sandbox's own per-key RateLimiter (sandbox/http/ratelimit.ts) on the bench's virtual clock, so
  *   5 requests per second and 100,000 a month on a Free key are enforced with 429s and the same headers.
  *
  * `compareWithSandbox` (bench/month.ts) checks the paging against the real sandbox over HTTP.
  */
 import type { Transport, TransportRequest, TransportResponse } from '../../src/core/gateway';
 import { addressFromContractId } from '../../src/core/protocol';
-import { RateLimiter, type Plan } from '../../sandbox/ratelimit';
+import { RateLimiter, type Plan } from '../../sandbox';
 
 interface Slot {
   /** When the event's block was mined (virtual ms). */

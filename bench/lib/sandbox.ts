@@ -5,11 +5,16 @@ import {
   type GatewayProfile,
   type Transport,
 } from '../../src/core/gateway';
-import type { Account } from '../../sandbox/chain';
-import { counterDef } from '../../sandbox/contracts';
-import type { Plan } from '../../sandbox/ratelimit';
-import { startSandbox, type Sandbox, type SandboxOptions, type RequestLogEntry } from '../../sandbox/server';
-import { sandboxProfile } from '../../sandbox/helpers';
+import {
+  counterDef,
+  startSandbox,
+  type Account,
+  type Plan,
+  type RequestLogEntry,
+  type Sandbox,
+  type SandboxOptions,
+} from '../../sandbox';
+import { sandboxProfile } from '../../sandbox/testing/helpers';
 
 export type { Sandbox };
 

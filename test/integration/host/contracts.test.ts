@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { CallSummary } from '../../../src/core/contracts/call';
 import type { WatchedContract } from '../../../src/core/watching/watchList';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import { CommandIds } from '../../../src/constants';
 import { extensionApi, readLogs, removeProfile, startSandboxProfile, until } from './sandboxFixture';

@@ -1,7 +1,7 @@
 // Starts the sandbox gateway inside the extension host's process and points the extension at it
 // through its own commands, with their arguments (the way keybindings and automation call them).
 import * as vscode from 'vscode';
-import { startSandbox, type Sandbox } from '../../../sandbox/server';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import { CommandIds, EXTENSION_ID } from '../../../src/constants';
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import * as vscode from 'vscode';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import { CommandIds } from '../../../src/constants';
 import { extensionApi, readLogs, removeProfile, startSandboxProfile, until } from './sandboxFixture';

@@ -5,14 +5,14 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { fillField, panelFrame } from './journeyHelpers';
+import { fillField, panelFrame, watchUntil } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 /** Polls the text of a method's section until `done` holds (bounded); `tick` runs between reads. */
-async function sectionTextUntil(
+function sectionTextUntil(
   page: Page,
   frame: Frame,
   method: string,
@@ -21,19 +21,11 @@ async function sectionTextUntil(
   timeoutMs: number,
   tick?: () => void,
 ): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await frame
-      .locator(`section[data-method="${method}"]`)
-      .innerText({ timeout: 2_000 })
-      .catch(() => '');
-    if (done(text)) return text;
-    tick?.();
-    await page.waitForTimeout(300);
-  }
-  await page.screenshot({ path: path.join(OUTPUT_DIR, `contract-panel-${what.replace(/\W+/g, '-')}.png`) });
-  throw new Error(`${what}: not seen within ${timeoutMs / 1000} s; last text: ${JSON.stringify(text)}`);
+  const read = () => frame.locator(`section[data-method="${method}"]`).innerText({ timeout: 2_000 });
+  return watchUntil(page, what, read, done, timeoutMs, tick, {
+    intervalMs: 300,
+    shotPrefix: 'contract-panel',
+  });
 }
 
 /**

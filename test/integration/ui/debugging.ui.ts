@@ -6,9 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { groupOfAddress } from '../../../src/core/protocol';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { expandRows } from './journeyHelpers';
+import { expandRows, watchUntil } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
@@ -25,25 +25,6 @@ const COUNTER_RAL = path.join(
 const source = fs.readFileSync(COUNTER_RAL, 'utf8');
 /** 1-based line of the first line containing `needle`, as the Problems view prints it. */
 const lineNo = (needle: string): number => source.split('\n').findIndex((l) => l.includes(needle)) + 1;
-
-/** Polls `read` until `done` holds (bounded); on timeout, a screenshot and the last text in the error. */
-async function watchUntil(
-  page: Page,
-  what: string,
-  read: () => Promise<string>,
-  done: (text: string) => boolean,
-  timeoutMs: number,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await read().catch(() => '');
-    if (done(text)) return text;
-    await page.waitForTimeout(500);
-  }
-  await page.screenshot({ path: path.join(OUTPUT_DIR, `debugging-${what.replace(/\W+/g, '-')}.png`) });
-  throw new Error(`${what}: not seen within ${timeoutMs / 1000} s; last text: ${JSON.stringify(text)}`);
-}
 
 /** The CodeLens rows of the visible editor, top to bottom, each as its rendered text. */
 async function lensRows(page: Page): Promise<string[]> {

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile, UI_PROFILE } from './sandbox';
 import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';

@@ -4,7 +4,16 @@ import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { OUTPUT_DIR } from './workbench';
 
-/** Polls `read` until `done` holds (bounded); on timeout, a screenshot and the last text in the error. */
+/** How {@link watchUntil} polls: its interval, and the prefix of the screenshot it takes on timeout. */
+export interface WatchOptions {
+  intervalMs?: number;
+  shotPrefix?: string;
+}
+
+/**
+ * Polls `read` until `done` holds (bounded); `tick` runs between reads. On timeout, a screenshot and the last
+ * text in the error.
+ */
 export async function watchUntil(
   page: Page,
   what: string,
@@ -12,6 +21,7 @@ export async function watchUntil(
   done: (text: string) => boolean,
   timeoutMs: number,
   tick?: () => void,
+  { intervalMs = 500, shotPrefix = 'journey' }: WatchOptions = {},
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
@@ -19,9 +29,9 @@ export async function watchUntil(
     text = await read().catch(() => '');
     if (done(text)) return text;
     tick?.();
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(intervalMs);
   }
-  const shot = path.join(OUTPUT_DIR, `journey-${what.replace(/\W+/g, '-')}.png`);
+  const shot = path.join(OUTPUT_DIR, `${shotPrefix}-${what.replace(/\W+/g, '-')}.png`);
   await page.screenshot({ path: shot });
   throw new Error(`${what}: not seen within ${timeoutMs / 1000} s; last text: ${JSON.stringify(text)}`);
 }

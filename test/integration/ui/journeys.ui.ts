@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startSandbox, type Sandbox } from '../../../sandbox/server';
+import { startSandbox, type Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { runCommandByTitle } from './workbench';
 

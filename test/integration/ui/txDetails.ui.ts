@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { decodeUnsignedTx, encodeUnsignedTx, signTxId, txIdFromUnsignedTx } from '../../../src/core/protocol';
-import type { Sandbox } from '../../../sandbox/server';
+import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';

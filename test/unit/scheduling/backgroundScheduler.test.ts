@@ -9,6 +9,7 @@ import type { JobRun, RunRecord } from '../../../src/core/scheduling/jobs';
 import { HEARTBEAT_MS, OTHERS_RESERVE, PLAN_UTILISATION } from '../../../src/core/scheduling/policy';
 import { freshnessLine } from '../../../src/core/scheduling/freshness';
 import type { Timers } from '../../../src/core/util/clock';
+import { FakeTimers } from '../../helpers/fakeTimers';
 
 /** June 2025: a 30-day month, so from its first moment the month is 720 hours. */
 const T0 = Date.UTC(2025, 5, 1);
@@ -23,36 +24,10 @@ const FREE_HOURLY_LIMIT = FREE_HOURLY / PLAN_UTILISATION;
 /** The same share for someone who works 8 hours a day (the prior): 50,000 over 240 hours. */
 const FREE_HOURLY_8H = (100_000 * 0.5) / 240;
 
-/** Virtual time: timers fire in order on `advance`, with the microtasks of each run settled. */
-class VirtualTimers implements Timers {
-  time = T0;
-  private seq = 0;
-  timers: { id: number; at: number; cb: () => void }[] = [];
-  now(): number {
-    return this.time;
-  }
-  setTimeout(cb: () => void, ms: number): unknown {
-    const id = ++this.seq;
-    this.timers.push({ id, at: this.time + Math.max(0, ms), cb });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((t) => t.id !== handle);
-  }
-  async advance(ms: number): Promise<void> {
-    // Bounded: a target that is not a number would never be reached.
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`cannot advance by ${ms}`);
-    const target = this.time + ms;
-    for (;;) {
-      this.timers.sort((a, b) => a.at - b.at);
-      const next = this.timers[0];
-      if (!next || next.at > target) break;
-      this.timers.shift();
-      this.time = next.at;
-      next.cb();
-      for (let i = 0; i < 5; i++) await Promise.resolve();
-    }
-    this.time = target;
+/** Virtual time from T0: timers fire in order on `advance`, with the microtasks of each run settled. */
+class VirtualTimers extends FakeTimers implements Timers {
+  constructor() {
+    super(T0);
   }
 }
 

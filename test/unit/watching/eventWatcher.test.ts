@@ -18,44 +18,16 @@ import {
   type WatcherClient,
 } from '../../../src/core/watching/watcherTypes';
 import type { Timers } from '../../../src/core/util/clock';
+import { FakeTimers } from '../../helpers/fakeTimers';
 
 const A = '29E9VSez1vizNkuXApftPc6dkT4tGrHbNKVfyHDannagG';
 const B = 'w7vg5opWnKUh2zKYFHBqyTghAJQrag6V3rzRd9PuNKF7';
 /** June 2025: a 30-day month. */
 const T0 = Date.UTC(2025, 5, 1, 9, 0, 0);
 
-/** Time that only moves when the test says so; timers fire in order on `advance`. */
-class FakeTimers implements Timers {
-  time = T0;
-  private seq = 0;
-  timers: { id: number; at: number; cb: () => void }[] = [];
-  now(): number {
-    return this.time;
-  }
-  setTimeout(cb: () => void, ms: number): unknown {
-    const id = ++this.seq;
-    this.timers.push({ id, at: this.time + ms, cb });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((t) => t.id !== handle);
-  }
-  async advance(ms: number): Promise<void> {
-    // Bounded: a target that is not a number would never be reached.
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`cannot advance by ${ms}`);
-    const target = this.time + ms;
-    for (;;) {
-      this.timers.sort((a, b) => a.at - b.at);
-      const next = this.timers[0];
-      if (!next || next.at > target) break;
-      this.timers.shift();
-      this.time = next.at;
-      next.cb();
-      await settle();
-    }
-    this.time = target;
-    await settle();
-  }
+/** Time that only moves when the test says so; timers fire in order on `advance`, I/O settled after each. */
+function newTimers(): FakeTimers & Timers {
+  return new FakeTimers(T0, { settle, settleAtEnd: true });
 }
 
 async function settle(): Promise<void> {
@@ -162,7 +134,7 @@ class MapStore implements CursorStore {
 function setup(opts: Partial<EventWatcherOptions> = {}) {
   const client = (opts.client as FakeClient | undefined) ?? new FakeClient();
   const store = (opts.store as MapStore | undefined) ?? new MapStore();
-  const timers = (opts.timers as FakeTimers | undefined) ?? new FakeTimers();
+  const timers = (opts.timers as FakeTimers | undefined) ?? newTimers();
   const watcher = new EventWatcher({ backlog: 'all', ...opts, client, store, timers });
   const received: ContractEvent[] = [];
   const errors: WatchError[] = [];
@@ -284,7 +256,7 @@ describe('event watcher: polling rules', () => {
   it('what a contract learned survives a reload: the first poll reads the count, the next ones a page', async () => {
     const client = new FakeClient();
     const store = new MapStore();
-    const timers = new FakeTimers();
+    const timers = newTimers();
     const first = setup({ client, store, timers });
     await first.begin(A);
     for (let i = 0; i < 5; i++) {
@@ -330,7 +302,7 @@ describe('event watcher: polling rules', () => {
   it('emits each event exactly once across a restart (cursor persisted), no miss, no repeat', async () => {
     const client = new FakeClient();
     const store = new MapStore();
-    const timers = new FakeTimers();
+    const timers = newTimers();
     const first = setup({ client, store, timers, pageSize: 3 });
     client.emit(A, 4);
     await first.begin(A);
@@ -449,7 +421,7 @@ describe('event watcher: polling rules', () => {
   it('resets the cursor when the count went down while VS Code was closed (another network, a reset devnet)', async () => {
     const client = new FakeClient();
     const store = new MapStore();
-    const timers = new FakeTimers();
+    const timers = newTimers();
     const first = setup({ client, store, timers });
     client.emit(A, 5);
     await first.begin(A);
@@ -533,7 +505,7 @@ const FREE = { monthlyLimit: 100_000, share: 0.5 };
 
 describe('event watcher: through the background scheduler', () => {
   it('every poll is a job of the scheduler, also with an explicit interval: there is no second loop', async () => {
-    const timers = new FakeTimers();
+    const timers = newTimers();
     const client = new FakeClient();
     // The scheduler everything using this client shares (the watcher finds the same one).
     const scheduler = sharedScheduler(client, () => new BackgroundScheduler({ timers }));

@@ -1,0 +1,241 @@
+/**
+ * The Node API routes of the sandbox (under `/<slug>`), each answering from the chain as the gateway spec and
+ * the real node do.
+ */
+import { attoToAlph, blake2b256, bytesToHex, groupOfAddress, parseAddress } from '../../src/core/protocol';
+import type { Account } from '../chain';
+import { VmError, type Val } from '../vm/sampleContracts';
+import { ScriptVmError } from '../vm/scriptCodec';
+import { isSynced, type SandboxContext } from './context';
+import {
+  HttpError,
+  checkAddressParam,
+  checkHex32,
+  groupParam,
+  intParam,
+  objectBody as obj,
+  routeTable,
+  type Route,
+} from './plumbing';
+
+export const NODE_VERSION = 'v4.6.0';
+
+export interface NodeRequest {
+  q: URLSearchParams;
+  body: unknown;
+  params: string[];
+}
+
+type AddRoute = (method: string, path: string, handler: (r: NodeRequest) => unknown) => void;
+
+/** Every Node API route, in the order they are tried. */
+export function nodeRoutes(ctx: SandboxContext): Route<NodeRequest>[] {
+  const table = routeTable<NodeRequest>();
+  infoRoutes(ctx, table.add);
+  addressAndBlockRoutes(ctx, table.add);
+  transactionRoutes(ctx, table.add);
+  eventRoutes(ctx, table.add);
+  contractRoutes(ctx, table.add);
+  return table.routes;
+}
+
+function infoRoutes(ctx: SandboxContext, route: AddRoute): void {
+  route('GET', '/infos/self-clique', () => {
+    const port = ctx.port();
+    const ok = isSynced(ctx);
+    return {
+      cliqueId: `03${bytesToHex(blake2b256(new TextEncoder().encode('sandbox clique')))}`,
+      nodes: [{ address: '127.0.0.1', restPort: port, wsPort: port, minerApiPort: port, isSynced: ok }],
+      selfReady: true,
+      synced: ok,
+    };
+  });
+  route('GET', '/infos/version', () => ({ version: NODE_VERSION }));
+  route('GET', '/infos/chain-params', () => ({
+    networkId: 4,
+    numZerosAtLeastInHash: 0,
+    groupNumPerBroker: 4,
+    groups: 4,
+  }));
+  route('GET', '/infos/current-hashrate', ({ q }) => {
+    intParam(q, 'timespan', { min: 1 });
+    return { hashrate: '132 MH/s' };
+  });
+}
+
+function addressAndBlockRoutes(ctx: SandboxContext, route: AddRoute): void {
+  route('GET', '/addresses/{address}/group', ({ params }) => ({
+    group: groupOfAddress(checkAddressParam(params[0] as string)),
+  }));
+  route('GET', '/addresses/{address}/balance', ({ params, q }) => {
+    const a = checkAddressParam(params[0] as string);
+    const mempool = q.get('mempool') !== 'false';
+    const b = ctx.chain.balance(a, mempool);
+    const tokens = (m: Map<string, bigint>) => [...m].map(([id, amount]) => ({ id, amount: String(amount) }));
+    return {
+      balance: String(b.balance),
+      balanceHint: `${attoToAlph(b.balance)} ALPH`,
+      lockedBalance: String(b.locked),
+      lockedBalanceHint: `${attoToAlph(b.locked)} ALPH`,
+      ...(b.tokens.size > 0 ? { tokenBalances: tokens(b.tokens) } : {}),
+      ...(b.lockedTokens.size > 0 ? { lockedTokenBalances: tokens(b.lockedTokens) } : {}),
+      utxoNum: b.utxoNum,
+    };
+  });
+  route('GET', '/blockflow/chain-info', ({ q }) => {
+    const from = groupParam(q, 'fromGroup', true) as number;
+    const to = groupParam(q, 'toGroup', true) as number;
+    return { currentHeight: ctx.chain.height(from, to) };
+  });
+  route('GET', '/blockflow/blocks', ({ q }) => {
+    const fromTs = intParam(q, 'fromTs', { required: true, min: 0 }) as number;
+    const toTs = intParam(q, 'toTs', { min: 0 }) ?? ctx.clock.now();
+    if (fromTs > toTs)
+      throw new HttpError(
+        400,
+        `Invalid value for: query parameters (fromTs ${fromTs} must not be after toTs ${toTs})`,
+      );
+    if (toTs - fromTs > ctx.maxSpan)
+      throw new HttpError(
+        504,
+        `Time span of ${toTs - fromTs} ms is too large to fetch (max ${ctx.maxSpan} ms)`,
+      );
+    return { blocks: ctx.chain.blocksBetween(fromTs, toTs) };
+  });
+  route('GET', '/blockflow/blocks/{hash}', ({ params }) => {
+    const b = ctx.chain.blocks.get(checkHex32(params[0] as string, 'block_hash'));
+    if (!b) throw new HttpError(404, `Block ${params[0]} not found`, params[0]);
+    return ctx.chain.blockJson(b);
+  });
+}
+
+function transactionRoutes(ctx: SandboxContext, route: AddRoute): void {
+  route('POST', '/transactions/build', ({ body }) => ctx.chain.build(obj(body)));
+  route('POST', '/transactions/submit', ({ body }) => ctx.chain.submit(obj(body)));
+  route('POST', '/transactions/decode-unsigned-tx', ({ body }) => ctx.chain.decode(obj(body).unsignedTx));
+  route('POST', '/transactions/sweep-address/build', ({ body }) => ctx.chain.sweep(obj(body)));
+  route('GET', '/transactions/status', ({ q }) => {
+    const txId = q.get('txId');
+    if (txId === null) throw new HttpError(400, 'Invalid value for: query parameter txId (missing)');
+    return ctx.chain.status(checkHex32(txId, 'txId'), groupParam(q, 'fromGroup'), groupParam(q, 'toGroup'));
+  });
+  route('GET', '/transactions/details/{txId}', ({ params, q }) =>
+    ctx.chain.details(
+      checkHex32(params[0] as string, 'txId'),
+      groupParam(q, 'fromGroup'),
+      groupParam(q, 'toGroup'),
+    ),
+  );
+}
+
+function eventRoutes(ctx: SandboxContext, route: AddRoute): void {
+  route('GET', '/events/contract/{address}', ({ params, q }) => {
+    const a = checkAddressParam(params[0] as string);
+    const start = intParam(q, 'start', { required: true, min: 0 }) as number;
+    const limit = intParam(q, 'limit', { min: 1, max: 100 }) ?? 100;
+    intParam(q, 'group', { min: 0, max: 3 });
+    return ctx.chain.contractEvents(a, start, limit);
+  });
+  route('GET', '/events/contract/{address}/current-count', ({ params }) => ({
+    count: ctx.chain.eventCount(checkAddressParam(params[0] as string)),
+  }));
+  route('GET', '/events/tx-id/{txId}', ({ params }) => ({
+    events: ctx.chain.eventsOfTx(checkHex32(params[0] as string, 'txId')),
+  }));
+  route('GET', '/events/block-hash/{hash}', ({ params }) => ({
+    events: ctx.chain.eventsOfBlock(checkHex32(params[0] as string, 'blockHash')),
+  }));
+}
+
+function contractRoutes(ctx: SandboxContext, route: AddRoute): void {
+  route('GET', '/contracts/{address}/state', ({ params }) => {
+    const a = checkAddressParam(params[0] as string);
+    if (parseAddress(a).type !== 'P2C')
+      throw new HttpError(400, `Invalid value for: path parameter address (${a} is not a contract address)`);
+    const c = ctx.chain.contracts.get(a);
+    if (!c) throw new HttpError(404, `Contract ${a} not found`, a);
+    return ctx.chain.contractState(c);
+  });
+  route('GET', '/contracts/{codeHash}/code', ({ params }) => {
+    const h = checkHex32(params[0] as string, 'codeHash');
+    const code = ctx.chain.codes.get(h);
+    if (code === undefined) throw new HttpError(404, `Contract code with hash ${h} not found`, h);
+    return code;
+  });
+
+  route('POST', '/contracts/call-contract', ({ body }) => callOne(ctx, body, ''));
+  route('POST', '/contracts/call-tx-script', ({ body }) => ctx.chain.callTxScript(obj(body)));
+  route('POST', '/contracts/unsigned-tx/execute-script', ({ body }) =>
+    ctx.chain.buildExecuteScript(obj(body)),
+  );
+  route('POST', '/contracts/unsigned-tx/deploy-contract', ({ body }) =>
+    ctx.chain.buildDeployContract(obj(body)),
+  );
+  route('POST', '/contracts/multicall-contract', ({ body }) => {
+    const calls = obj(body).calls;
+    if (!Array.isArray(calls)) throw new HttpError(400, 'Invalid value for: body (missing calls)');
+    if (calls.length > 20)
+      throw new HttpError(400, 'The number of contract calls exceeds the maximum limit(20)');
+    return { results: calls.map((c, i) => callOne(ctx, c, `calls[${i}].`)) };
+  });
+}
+
+/** One call-contract request (alone, or one of a multicall's `calls`, named by `where` in errors). */
+function callOne(ctx: SandboxContext, raw: unknown, where: string): Record<string, unknown> {
+  const call = obj(raw);
+  if (typeof call.group !== 'number' || !Number.isInteger(call.group) || call.group < 0 || call.group > 3) {
+    throw new HttpError(400, `Invalid value for: body (${where}group must be an integer 0..3)`);
+  }
+  if (typeof call.address !== 'string')
+    throw new HttpError(400, `Invalid value for: body (missing ${where}address)`);
+  checkAddressParam(call.address);
+  if (typeof call.methodIndex !== 'number' || !Number.isInteger(call.methodIndex)) {
+    throw new HttpError(400, `Invalid value for: body (missing ${where}methodIndex)`);
+  }
+  if (call.args !== undefined && !Array.isArray(call.args))
+    throw new HttpError(400, `Invalid value for: body (${where}args must be an array)`);
+  const c = ctx.chain.contracts.get(call.address);
+  try {
+    if (!c) throw new VmError(`VM execution error: NonExistContract(${call.address})`);
+    if (c.group !== call.group)
+      throw new VmError(`Invalid group ${call.group} for contract ${call.address} in group ${c.group}`);
+    const caller =
+      typeof call.callerAddress === 'string'
+        ? checkAddressParam(call.callerAddress)
+        : (ctx.chain.accounts[c.group] as Account).address;
+    if (Array.isArray(call.inputAssets) && call.inputAssets.length > 0) {
+      // With input assets the node runs the call inside a script that approves them.
+      try {
+        return {
+          type: 'CallContractSucceeded',
+          ...ctx.chain.callWithAssets(
+            c,
+            call.methodIndex,
+            (call.args ?? []) as Val[],
+            caller,
+            call.inputAssets,
+          ),
+        };
+      } catch (e) {
+        if (e instanceof ScriptVmError) throw new VmError(`VM execution error: ${e.message}`);
+        throw e;
+      }
+    }
+    if (call.inputAssets !== undefined && !Array.isArray(call.inputAssets))
+      throw new HttpError(400, `Invalid value for: body (${where}inputAssets must be an array)`);
+    const r = ctx.chain.execute(c, call.methodIndex, (call.args ?? []) as Val[], caller, false);
+    return {
+      type: 'CallContractSucceeded',
+      returns: r.returns,
+      gasUsed: r.gasUsed,
+      contracts: [ctx.chain.contractState(c)],
+      txInputs: [],
+      txOutputs: [],
+      events: ctx.chain.simulatedEvents(r.events, c.group),
+      debugMessages: r.debugMessages,
+    };
+  } catch (e) {
+    if (e instanceof VmError) return { type: 'CallContractFailed', error: e.message };
+    throw e;
+  }
+}

@@ -1,0 +1,619 @@
+/**
+ * The sandbox's ledger: an in-memory blockflow of 4 groups (16 chains) holding UTXOs, a mempool, blocks,
+ * contract records and their event logs, and the queries the gateway answers from them. One submitted
+ * transaction moves consistently through status, details, balances, blocks and events.
+ *
+ * What a contract call or a script does when its transaction is mined belongs to the VM
+ * ({@link Ledger.applyContractEffects}, implemented in ../vm); building and submitting transfers is in
+ * ./transfers.ts. The whole chain is assembled in ../chain.ts.
+ *
+ * Transaction bytes are built and parsed with the project's protocol core (src/core/protocol), and the
+ * sandbox's own tests cross-check them with @alephium/web3's codec, so the two implementations police
+ * each other.
+ */
+import {
+  DEFAULT_GAS_PRICE,
+  DUST_ATTO,
+  addressFromContractId,
+  blake2b256,
+  bytesToHex,
+  contractHint,
+  contractIdFromTx,
+  decodeUnsignedTx,
+  encodeUnsignedTx,
+  groupOfAddress,
+  outputKey,
+  type DecodedUnsignedTx,
+} from '../../src/core/protocol';
+import type { Clock } from '../clock';
+import type { ContractDef, Val } from '../vm/sampleContracts';
+import {
+  DEBUG_EVENT_INDEX,
+  GENESIS_ALPH,
+  GROUPS,
+  MIN_GAS,
+  NETWORK_ID,
+  NotFound,
+  deterministicAccount,
+  systemEventAddress,
+  type Account,
+  type Block,
+  type ContractInstance,
+  type EventRecord,
+  type TamperMode,
+  type TokenAmount,
+  type TxRecord,
+  type Utxo,
+} from './types';
+
+function hashChainIndex(seed: string, chainIndex: number): string {
+  const h = blake2b256(new TextEncoder().encode(seed));
+  // The SDK finds a block's chain from its hash's last 2 bytes mod 16; make that hold.
+  h[31] = ((h[31] as number) & 0xf0) | chainIndex;
+  return bytesToHex(h);
+}
+
+export abstract class Ledger {
+  readonly accounts: Account[] = [];
+  /** An address of each group that tampering redirects funds to. */
+  readonly attackers: Account[] = [];
+  readonly contracts = new Map<string, ContractInstance>();
+  readonly codes = new Map<string, string>();
+  tamper: TamperMode = 'none';
+  /**
+   * Script txs still to fail when mined (control API `/scripts/fail-in-block`): what a state change between
+   * a dry run and the block does on a real node; the tx is kept with `scriptExecutionOk: false`.
+   */
+  scriptsToFailInBlock = 0;
+
+  protected readonly utxos = new Map<string, Utxo>();
+  protected readonly byAddress = new Map<string, Set<string>>();
+  protected readonly spent = new Set<string>();
+  protected mempool: TxRecord[] = [];
+  protected readonly mempoolSpent = new Map<string, string>();
+  protected readonly mempoolOutputs = new Map<string, Utxo>();
+  readonly txs = new Map<string, TxRecord>();
+  private readonly chains: Block[][] = [];
+  readonly blocks = new Map<string, Block>();
+  private round = 0;
+  protected nonceCounter = 0;
+  private readonly eventLogs = new Map<string, (EventRecord & { hidden: boolean })[]>();
+  private readonly eventsByBlock = new Map<string, EventRecord[]>();
+  /** Honest decodings of tampered builds, for the 'decode-lies' mode. */
+  protected readonly lies = new Map<string, DecodedUnsignedTx>();
+
+  constructor(
+    protected readonly clock: Clock,
+    readonly defs: ContractDef[],
+  ) {
+    for (let i = 0; i < GROUPS * GROUPS; i++) this.chains.push([]);
+    for (let g = 0; g < GROUPS; g++) this.accounts.push(deterministicAccount(`genesis group ${g}`, g));
+    // An account holding many small outputs, so sweep has to split into several transactions.
+    this.accounts.push(deterministicAccount('genesis many-utxos', 0));
+    for (let g = 0; g < GROUPS; g++) this.attackers.push(deterministicAccount(`attacker group ${g}`, g));
+    this.genesis(defs);
+  }
+
+  // ---------------------------------------------------------------- genesis and mining
+
+  private genesis(defs: ContractDef[]): void {
+    const ts = this.clock.now();
+    const genesisTxs: TxRecord[] = [];
+    for (let g = 0; g < GROUPS; g++) {
+      const manyUtxos = this.accounts[GROUPS];
+      const outputs = this.accounts
+        .filter((a) => a.group === g)
+        .flatMap((a) =>
+          a === manyUtxos
+            ? Array.from({ length: 45 }, () => ({
+                address: a.address,
+                amount: 100n * 10n ** 18n,
+                tokens: [],
+              }))
+            : [{ address: a.address, amount: GENESIS_ALPH, tokens: [] as TokenAmount[] }],
+        );
+      genesisTxs.push(this.syntheticTransfer(g, outputs));
+    }
+    for (const tx of genesisTxs) this.applyTx(tx);
+    // Contracts are created by deploy transactions in the genesis blocks of chain (g, g).
+    for (const def of defs) {
+      const deployer = this.accounts[0] as Account;
+      const tx = this.deployTx(def, deployer.group, deployer.address);
+      this.applyTx(tx);
+      genesisTxs.push(tx);
+    }
+    // The faucet's deployer gets some tokens up front so token transfers can be tested without a faucet call.
+    const faucet = [...this.contracts.values()].find((c) => c.def.initialSelfTokens > 0n);
+    if (faucet) {
+      const holder = this.accounts[0] as Account;
+      const grant = 1_000_000n * 10n ** 18n;
+      faucet.tokens.set(faucet.contractId, (faucet.tokens.get(faucet.contractId) ?? 0n) - grant);
+      faucet.fields.balance = {
+        type: 'U256',
+        value: String(BigInt(String(faucet.fields.balance?.value ?? 0)) - grant),
+      };
+      const tx = this.syntheticTransfer(holder.group, [
+        { address: holder.address, amount: DUST_ATTO, tokens: [{ id: faucet.contractId, amount: grant }] },
+      ]);
+      this.applyTx(tx);
+      genesisTxs.push(tx);
+    }
+    for (let i = 0; i < GROUPS * GROUPS; i++) {
+      const from = Math.floor(i / GROUPS);
+      const to = i % GROUPS;
+      const txs = genesisTxs.filter((t) => t.fromGroup === from && t.toGroup === to);
+      this.addBlock(from, to, txs, ts);
+    }
+  }
+
+  /** A tx with no inputs that creates outputs (genesis allocations and sandbox funding). */
+  protected syntheticTransfer(
+    group: number,
+    outputs: { address: string; amount: bigint; tokens: TokenAmount[] }[],
+  ): TxRecord {
+    const unsignedInput = {
+      version: 0,
+      networkId: NETWORK_ID,
+      gasAmount: MIN_GAS,
+      gasPrice: String(DEFAULT_GAS_PRICE),
+      inputs: [],
+      fixedOutputs: outputs.map((o) => ({
+        attoAlphAmount: String(o.amount),
+        address: o.address,
+        tokens: o.tokens.map((t) => ({ id: t.id, amount: String(t.amount) })),
+        lockTime: 0,
+        // A unique message keeps txIds distinct for otherwise identical allocations.
+        message: '',
+      })),
+    };
+    unsignedInput.fixedOutputs.forEach((o, i) => {
+      if (i === 0) o.message = (this.nonceCounter++).toString(16).padStart(8, '0');
+    });
+    const hex = encodeUnsignedTx(unsignedInput);
+    const unsigned = decodeUnsignedTx(hex);
+    return this.recordFromUnsigned(unsigned, group, group, [], []);
+  }
+
+  protected recordFromUnsigned(
+    unsigned: DecodedUnsignedTx,
+    fromGroup: number,
+    toGroup: number,
+    spends: string[],
+    signatures: string[],
+  ): TxRecord {
+    const creates: Utxo[] = unsigned.fixedOutputs.map((o) => ({
+      hint: o.hint,
+      key: o.key,
+      address: o.address,
+      amount: BigInt(o.attoAlphAmount),
+      tokens: o.tokens.map((t) => ({ id: t.id, amount: BigInt(t.amount) })),
+      lockTime: o.lockTime,
+      message: o.message,
+      txId: unsigned.txId,
+    }));
+    return {
+      txId: unsigned.txId,
+      fromGroup,
+      toGroup,
+      unsigned,
+      scriptExecutionOk: true,
+      contractInputs: [],
+      generatedOutputs: [],
+      inputSignatures: signatures,
+      scriptSignatures: [],
+      spends,
+      creates,
+      events: [],
+    };
+  }
+
+  /** A contract-activity tx: no asset inputs, a script, effects applied when mined. */
+  protected scriptTx(group: number, label: string): TxRecord {
+    const txId = bytesToHex(
+      blake2b256(new TextEncoder().encode(`sandbox script tx ${label} ${this.nonceCounter++}`)),
+    );
+    const unsigned: DecodedUnsignedTx = {
+      txId,
+      version: 0,
+      networkId: NETWORK_ID,
+      scriptOpt: '0101030001000c0c', // marker script; the sandbox never exposes these as bytes
+      gasAmount: 30_000,
+      gasPrice: String(DEFAULT_GAS_PRICE),
+      inputs: [],
+      fixedOutputs: [],
+    };
+    return this.recordFromUnsigned(unsigned, group, group, [], []);
+  }
+
+  protected deployTx(def: ContractDef, group: number, deployer: string): TxRecord {
+    const tx = this.scriptTx(group, `deploy ${def.name}`);
+    const contractId = contractIdFromTx(tx.txId, 0, group);
+    const address = addressFromContractId(contractId);
+    const inst: ContractInstance = {
+      def,
+      address,
+      contractId,
+      group,
+      deployTxId: tx.txId,
+      fields: def.initialFields(deployer),
+      alph: def.initialAlph,
+      tokens: new Map(def.initialSelfTokens > 0n ? [[contractId, def.initialSelfTokens]] : []),
+      initialStateHash: bytesToHex(blake2b256(new TextEncoder().encode(`${address} initial state`))),
+      outputKey: outputKey(tx.txId, 0),
+    };
+    tx.deploy = inst;
+    tx.generatedOutputs.push(this.contractOutputJson(inst));
+    return tx;
+  }
+
+  protected contractOutputJson(c: ContractInstance): Record<string, unknown> {
+    return {
+      type: 'ContractOutput',
+      hint: contractHint(c.contractId),
+      key: c.outputKey,
+      attoAlphAmount: String(c.alph),
+      address: c.address,
+      tokens: [...c.tokens].filter(([, a]) => a > 0n).map(([id, amount]) => ({ id, amount: String(amount) })),
+    };
+  }
+
+  /**
+   * Runs a mined transaction's contract call or script (the VM's part): it may emit events, move contract
+   * assets and add generated outputs to `tx.creates` before they enter the UTXO set.
+   */
+  protected abstract applyContractEffects(tx: TxRecord): void;
+
+  /** Moves a tx's effects into the ledger (called when it is mined, or at genesis). */
+  private applyTx(tx: TxRecord): void {
+    for (const key of tx.spends) this.removeUtxo(key);
+    if (tx.deploy) {
+      const c = tx.deploy;
+      this.contracts.set(c.address, c);
+      this.codes.set(c.def.artifact.codeHash, c.def.artifact.bytecode);
+      tx.events.push(
+        this.pendingEvent(
+          systemEventAddress(-1, c.group),
+          -1,
+          [
+            { type: 'Address', value: c.address },
+            { type: 'ByteVec', value: '' },
+            { type: 'ByteVec', value: c.def.artifact.stdInterfaceId ?? '' },
+          ],
+          tx.txId,
+        ),
+      );
+    }
+    this.applyContractEffects(tx);
+    for (const u of tx.creates) this.addUtxo(u);
+  }
+
+  protected pendingEvent(
+    contractAddress: string,
+    eventIndex: number,
+    fields: Val[],
+    txId: string,
+  ): EventRecord {
+    return { contractAddress, eventIndex, fields, txId, blockHash: '', timestamp: 0 };
+  }
+
+  private addUtxo(u: Utxo): void {
+    this.utxos.set(u.key, u);
+    let set = this.byAddress.get(u.address);
+    if (!set) this.byAddress.set(u.address, (set = new Set()));
+    set.add(u.key);
+  }
+
+  private removeUtxo(key: string): void {
+    const u = this.utxos.get(key);
+    if (!u) return;
+    this.utxos.delete(key);
+    this.byAddress.get(u.address)?.delete(key);
+    this.spent.add(key);
+  }
+
+  private addBlock(from: number, to: number, txs: TxRecord[], ts: number): Block {
+    const chainIndex = from * GROUPS + to;
+    const chain = this.chains[chainIndex] as Block[];
+    const height = chain.length;
+    const hash = hashChainIndex(
+      `block ${chainIndex} ${height} ${ts} ${txs.map((t) => t.txId).join(',')}`,
+      chainIndex,
+    );
+    const deps: string[] = [];
+    for (let g = 0; g < GROUPS; g++) if (g !== from) deps.push(this.tipHash(g, g) ?? '00'.repeat(32));
+    for (let t = 0; t < GROUPS; t++) deps.push(this.tipHash(from, t) ?? '00'.repeat(32));
+    const block: Block = {
+      hash,
+      timestamp: ts,
+      chainFrom: from,
+      chainTo: to,
+      height,
+      round: this.round,
+      deps,
+      txs,
+      nonce: bytesToHex(blake2b256(new TextEncoder().encode(`nonce ${hash}`)).slice(0, 24)),
+      depStateHash: bytesToHex(blake2b256(new TextEncoder().encode(`state ${hash}`))),
+      txsHash: bytesToHex(blake2b256(new TextEncoder().encode(`txs ${txs.map((t) => t.txId).join('')}`))),
+      target: '20ffffff',
+    };
+    chain.push(block);
+    this.blocks.set(hash, block);
+    const blockEvents: EventRecord[] = [];
+    txs.forEach((tx, i) => {
+      tx.block = block;
+      tx.txIndex = i;
+      for (const ev of tx.events) {
+        ev.blockHash = hash;
+        ev.timestamp = ts;
+        blockEvents.push(ev);
+        let log = this.eventLogs.get(ev.contractAddress);
+        if (!log) this.eventLogs.set(ev.contractAddress, (log = []));
+        // Debug events take a slot in the counter but /events/contract hides them: the counter has gaps.
+        log.push({ ...ev, hidden: ev.eventIndex === DEBUG_EVENT_INDEX });
+      }
+      this.txs.set(tx.txId, tx);
+    });
+    this.eventsByBlock.set(hash, blockEvents);
+    return block;
+  }
+
+  private tipHash(from: number, to: number): string | undefined {
+    const chain = this.chains[from * GROUPS + to] as Block[];
+    return chain[chain.length - 1]?.hash;
+  }
+
+  height(from: number, to: number): number {
+    return (this.chains[from * GROUPS + to] as Block[]).length - 1;
+  }
+
+  /** Mines one block on every chain, confirming the whole mempool. */
+  mine(): Block[] {
+    this.round++;
+    const ts = Math.max(this.clock.now(), this.lastTimestamp() + 1);
+    const pending = this.mempool;
+    this.mempool = [];
+    this.mempoolSpent.clear();
+    this.mempoolOutputs.clear();
+    const perChain: TxRecord[][] = Array.from({ length: GROUPS * GROUPS }, () => []);
+    for (const tx of pending) {
+      this.applyTx(tx);
+      (perChain[tx.fromGroup * GROUPS + tx.toGroup] as TxRecord[]).push(tx);
+    }
+    const blocks: Block[] = [];
+    for (let i = 0; i < GROUPS * GROUPS; i++) {
+      blocks.push(this.addBlock(Math.floor(i / GROUPS), i % GROUPS, perChain[i] as TxRecord[], ts));
+    }
+    return blocks;
+  }
+
+  private lastTimestamp(): number {
+    const chain = this.chains[0] as Block[];
+    return chain[chain.length - 1]?.timestamp ?? 0;
+  }
+
+  get mempoolSize(): number {
+    return this.mempool.length;
+  }
+
+  // ---------------------------------------------------------------- UTXO views
+
+  /** Outputs an address can spend now: confirmed and not spent by the mempool, plus mempool outputs. */
+  spendable(address: string): Utxo[] {
+    const out: Utxo[] = [];
+    for (const key of this.byAddress.get(address) ?? []) {
+      if (!this.mempoolSpent.has(key)) out.push(this.utxos.get(key) as Utxo);
+    }
+    for (const u of this.mempoolOutputs.values()) {
+      if (u.address === address && !this.mempoolSpent.has(u.key)) out.push(u);
+    }
+    return out;
+  }
+
+  balance(address: string, withMempool: boolean) {
+    const utxos = withMempool
+      ? this.spendable(address)
+      : [...(this.byAddress.get(address) ?? [])].map((k) => this.utxos.get(k) as Utxo);
+    const now = this.clock.now();
+    let balance = 0n;
+    let locked = 0n;
+    const tokens = new Map<string, bigint>();
+    const lockedTokens = new Map<string, bigint>();
+    for (const u of utxos) {
+      balance += u.amount;
+      const isLocked = u.lockTime > now;
+      if (isLocked) locked += u.amount;
+      for (const t of u.tokens) {
+        tokens.set(t.id, (tokens.get(t.id) ?? 0n) + t.amount);
+        if (isLocked) lockedTokens.set(t.id, (lockedTokens.get(t.id) ?? 0n) + t.amount);
+      }
+    }
+    return { balance, locked, tokens, lockedTokens, utxoNum: utxos.length };
+  }
+
+  /** Creates outputs for an address out of thin air (control API), confirmed by a mined block. */
+  fund(address: string, amount: bigint, count: number, tokens: TokenAmount[] = []): TxRecord {
+    const group = groupOfAddress(address);
+    const tx = this.syntheticTransfer(
+      group,
+      Array.from({ length: count }, () => ({ address, amount, tokens })),
+    );
+    this.mempool.push(tx);
+    this.txs.set(tx.txId, tx);
+    for (const u of tx.creates) this.mempoolOutputs.set(u.key, u);
+    return tx;
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  status(txId: string, fromGroup?: number, toGroup?: number): Record<string, unknown> {
+    const inMempool = this.mempool.find((t) => t.txId === txId);
+    const rec = inMempool ?? this.txs.get(txId);
+    if (!rec) return { type: 'TxNotFound' };
+    if (
+      (fromGroup !== undefined && fromGroup !== rec.fromGroup) ||
+      (toGroup !== undefined && toGroup !== rec.toGroup)
+    ) {
+      return { type: 'TxNotFound' };
+    }
+    if (!rec.block) return { type: 'MemPooled' };
+    const b = rec.block;
+    const confirmations = (from: number, to: number) =>
+      this.height(from, to) - this.heightAtRound(from, to, b.round) + 1;
+    return {
+      type: 'Confirmed',
+      blockHash: b.hash,
+      txIndex: rec.txIndex,
+      chainConfirmations: this.height(b.chainFrom, b.chainTo) - b.height + 1,
+      fromGroupConfirmations: confirmations(rec.fromGroup, rec.fromGroup),
+      toGroupConfirmations: confirmations(rec.toGroup, rec.toGroup),
+    };
+  }
+
+  private heightAtRound(from: number, to: number, round: number): number {
+    const chain = this.chains[from * GROUPS + to] as Block[];
+    // Every round mines one block per chain, so heights and rounds line up.
+    return Math.min(
+      chain.length - 1,
+      chain.findIndex((b) => b.round >= round),
+    );
+  }
+
+  txJson(rec: TxRecord): Record<string, unknown> {
+    return {
+      unsigned: rec.unsigned,
+      scriptExecutionOk: rec.scriptExecutionOk,
+      contractInputs: rec.contractInputs,
+      generatedOutputs: rec.generatedOutputs,
+      inputSignatures: rec.inputSignatures,
+      scriptSignatures: rec.scriptSignatures,
+    };
+  }
+
+  details(txId: string, fromGroup?: number, toGroup?: number): Record<string, unknown> {
+    const rec = this.txs.get(txId);
+    if (
+      !rec ||
+      !rec.block ||
+      (fromGroup !== undefined && fromGroup !== rec.fromGroup) ||
+      (toGroup !== undefined && toGroup !== rec.toGroup)
+    ) {
+      throw new NotFound(`Transaction ${txId} not found`, txId);
+    }
+    return this.txJson(rec);
+  }
+
+  blockJson(b: Block): Record<string, unknown> {
+    return {
+      hash: b.hash,
+      timestamp: b.timestamp,
+      chainFrom: b.chainFrom,
+      chainTo: b.chainTo,
+      height: b.height,
+      deps: b.deps,
+      transactions: b.txs.map((t) => this.txJson(t)),
+      nonce: b.nonce,
+      version: 0,
+      depStateHash: b.depStateHash,
+      txsHash: b.txsHash,
+      target: b.target,
+      ghostUncles: [],
+    };
+  }
+
+  blocksBetween(fromTs: number, toTs: number): Record<string, unknown>[][] {
+    return this.chains.map((chain) =>
+      chain.filter((b) => b.timestamp >= fromTs && b.timestamp <= toTs).map((b) => this.blockJson(b)),
+    );
+  }
+
+  assetOutputJson(u: Utxo): Record<string, unknown> {
+    return {
+      type: 'AssetOutput',
+      hint: u.hint,
+      key: u.key,
+      attoAlphAmount: String(u.amount),
+      address: u.address,
+      tokens: u.tokens.map((t) => ({ id: t.id, amount: String(t.amount) })),
+      lockTime: u.lockTime,
+      message: u.message,
+    };
+  }
+
+  // ---------------------------------------------------------------- events
+
+  contractEvents(address: string, start: number, limit: number) {
+    const log = this.eventLogs.get(address);
+    if (!log || log.length === 0 || start > log.length) {
+      throw new NotFound(`Contract events of ${address} not found`, address);
+    }
+    const events: Record<string, unknown>[] = [];
+    let i = start;
+    for (; i < log.length && events.length < limit; i++) {
+      const e = log[i] as EventRecord & { hidden: boolean };
+      if (e.hidden) continue;
+      events.push({
+        blockHash: e.blockHash,
+        txId: e.txId,
+        timestamp: e.timestamp,
+        contractAddress: e.contractAddress,
+        eventIndex: e.eventIndex,
+        fields: e.fields,
+      });
+    }
+    return { events, nextStart: i };
+  }
+
+  eventCount(address: string): number {
+    const log = this.eventLogs.get(address);
+    if (!log || log.length === 0)
+      throw new NotFound(`Current events count for the contract ${address} not found`, address);
+    return log.length;
+  }
+
+  eventsOfTx(txId: string) {
+    const rec = this.txs.get(txId);
+    const events = rec?.block ? rec.events : [];
+    return events.map((e) => ({
+      blockHash: e.blockHash,
+      timestamp: e.timestamp,
+      contractAddress: e.contractAddress,
+      eventIndex: e.eventIndex,
+      fields: e.fields,
+    }));
+  }
+
+  eventsOfBlock(hash: string) {
+    const events = this.eventsByBlock.get(hash);
+    if (!events) throw new NotFound(`Block ${hash} not found`, hash);
+    return events.map((e) => ({
+      txId: e.txId,
+      timestamp: e.timestamp,
+      contractAddress: e.contractAddress,
+      eventIndex: e.eventIndex,
+      fields: e.fields,
+    }));
+  }
+
+  findContract(ref: string): ContractInstance | undefined {
+    return this.contracts.get(ref) ?? [...this.contracts.values()].find((c) => c.def.name === ref);
+  }
+
+  /** A dry run's events as the node reports them: at the group's best block, without Debug events. */
+  simulatedEvents(events: EventRecord[], group: number) {
+    const bh = this.bestBlockHash(group);
+    const ts = this.blocks.get(bh)?.timestamp ?? this.clock.now();
+    return events
+      .filter((e) => e.eventIndex !== DEBUG_EVENT_INDEX)
+      .map((e) => ({
+        blockHash: bh,
+        timestamp: ts,
+        contractAddress: e.contractAddress,
+        eventIndex: e.eventIndex,
+        fields: e.fields,
+      }));
+  }
+
+  bestBlockHash(g: number): string {
+    return this.tipHash(g, g) as string;
+  }
+}

@@ -1,0 +1,469 @@
+/**
+ * TxScripts in the sandbox: decoding and interpreting the bytecode of call and deploy scripts, building
+ * deploy scripts as the node does, and splitting a deploy request's bytecode into code and fields.
+ *
+ * This is the sandbox's independent implementation: it decodes with @alephium/web3's codec and never
+ * imports the extension's protocol core (src/core), so a bug in the extension's script verification cannot
+ * be mirrored here and go unnoticed. Only the subset of instructions that real call and deploy scripts use
+ * is interpreted; anything else is refused with a 400 that names the instruction.
+ */
+import { addressFromLockupScript, base58ToBytes, binToHex, codec, hexToBinUnsafe } from '@alephium/web3';
+import { blake2b } from '@noble/hashes/blake2.js';
+import type { Val } from './sampleContracts';
+
+type Instr = codec.Instr;
+export type Method = codec.Method;
+type CodecVal = codec.val.Val;
+type LockupScript = codec.lockupScript.LockupScript;
+
+/** A request the sandbox refuses as the node would: a 400 with this detail. */
+export class ScriptRejected extends Error {}
+
+/** A VM failure during execution; the message is the VM error (e.g. `AssertionFailedWithErrorCode(a,1)`). */
+export class ScriptVmError extends Error {}
+
+export const NODE_ESTIMATE_PREFIX = 'Execution error when estimating gas for tx script or contract: ';
+
+export interface Assets {
+  alph: bigint;
+  tokens: Map<string, bigint>;
+}
+
+export const noAssets = (): Assets => ({ alph: 0n, tokens: new Map() });
+
+export function addAssets(to: Assets, from: Assets): void {
+  to.alph += from.alph;
+  for (const [id, a] of from.tokens) to.tokens.set(id, (to.tokens.get(id) ?? 0n) + a);
+}
+
+export interface CreateSpec {
+  /** The contract code (hex), without fields. */
+  code: string;
+  immFields: Val[];
+  mutFields: Val[];
+  /** Assets approved by the caller at this point: they become the contract's initial assets. */
+  initial: Assets;
+  issueTokenAmount?: bigint;
+  issueTokenTo?: string;
+}
+
+/** What the interpreter needs from the chain: contract calls and creation on a staged world state. */
+export interface ScriptHost {
+  /** The tx's caller (the signer), as callerAddress!() returns it. */
+  caller: string;
+  callExternal(contractId: string, methodIndex: number, args: Val[], returnLength: number): Val[];
+  /** Creates a contract; returns its contract id (hex). */
+  createContract(spec: CreateSpec): string;
+  /** transferAlph! from the caller's remaining balance to an address. */
+  transferAlph(from: string, to: string, amount: bigint): void;
+}
+
+export interface ScriptRun {
+  /** What the script's method returned (only scripts that end in Return with a return length). */
+  returns: Val[];
+  /** Assets approved by the caller that no contract took: they go back to the caller. */
+  leftover: Assets;
+  /** Everything the caller approved over the whole script. */
+  approvedTotal: Assets;
+  instrCount: number;
+  calls: number;
+  creates: number;
+}
+
+// ------------------------------------------------------------------ conversions
+
+export function lockupOfAddress(address: string): LockupScript {
+  return codec.lockupScript.lockupScriptCodec.decode(base58ToBytes(address));
+}
+
+export function toSandboxVal(v: CodecVal): Val {
+  switch (v.kind) {
+    case 'Bool':
+      return { type: 'Bool', value: v.value };
+    case 'I256':
+      return { type: 'I256', value: v.value.toString() };
+    case 'U256':
+      return { type: 'U256', value: v.value.toString() };
+    case 'ByteVec':
+      return { type: 'ByteVec', value: binToHex(v.value) };
+    case 'Address':
+      return { type: 'Address', value: addressFromLockupScript(v.value) };
+  }
+}
+
+export function toCodecVal(v: Val): CodecVal {
+  switch (v.type) {
+    case 'Bool':
+      return { kind: 'Bool', value: v.value === true };
+    case 'I256':
+      return { kind: 'I256', value: BigInt(String(v.value)) };
+    case 'U256':
+      return { kind: 'U256', value: BigInt(String(v.value)) };
+    case 'ByteVec':
+      return { kind: 'ByteVec', value: hexToBinUnsafe(String(v.value)) };
+    case 'Address':
+      return { kind: 'Address', value: lockupOfAddress(String(v.value)) };
+  }
+}
+
+/** The constant instruction the Ralph compiler emits for a value (small numbers get their own opcodes). */
+export function constInstr(v: Val): Instr {
+  const c = toCodecVal(v);
+  switch (c.kind) {
+    case 'Bool':
+      return c.value ? codec.ConstTrue : codec.ConstFalse;
+    case 'I256':
+      return codec.toI256(c.value);
+    case 'U256':
+      return codec.toU256(c.value);
+    case 'ByteVec':
+      return codec.BytesConst(c.value);
+    case 'Address':
+      return codec.AddressConst(c.value);
+  }
+}
+
+/** The value a constant instruction pushes, or undefined if it is not a constant. */
+export function constValue(i: Instr | undefined): Val | undefined {
+  if (!i) return undefined;
+  const small: Record<string, Val> = {
+    ConstTrue: { type: 'Bool', value: true },
+    ConstFalse: { type: 'Bool', value: false },
+    I256ConstN1: { type: 'I256', value: '-1' },
+  };
+  if (small[i.name]) return small[i.name];
+  const m = /^(I256|U256)Const([0-5])$/.exec(i.name);
+  if (m) return { type: m[1] as 'I256' | 'U256', value: m[2] as string };
+  switch (i.name) {
+    case 'I256Const':
+      return { type: 'I256', value: i.value.toString() };
+    case 'U256Const':
+      return { type: 'U256', value: i.value.toString() };
+    case 'BytesConst':
+      return { type: 'ByteVec', value: binToHex(i.value) };
+    case 'AddressConst':
+      return { type: 'Address', value: addressFromLockupScript(i.value) };
+    default:
+      return undefined;
+  }
+}
+
+// ------------------------------------------------------------------ decoding
+
+/** Decodes a TxScript (hex) into its methods; a 400 if it is not a script the node would accept. */
+export function decodeScript(hex: unknown, field = 'bytecode'): Method[] {
+  if (typeof hex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(hex))
+    throw new ScriptRejected(`Invalid value for: body (${field} must be non-empty hex)`);
+  const bytes = hexToBinUnsafe(hex);
+  let methods: Method[];
+  try {
+    methods = codec.script.scriptCodec.decode(bytes).methods;
+  } catch (e) {
+    throw new ScriptRejected(
+      `Invalid value for: body (${field}: cannot decode the script: ${(e as Error).message})`,
+    );
+  }
+  // The codec ignores trailing bytes; the node's deserializer does not.
+  if (binToHex(codec.script.scriptCodec.encode({ methods })) !== hex.toLowerCase())
+    throw new ScriptRejected(`Invalid value for: body (${field}: trailing bytes after the script)`);
+  if (methods.length === 0)
+    throw new ScriptRejected(`Invalid value for: body (${field}: the script has no method)`);
+  return methods;
+}
+
+export function encodeScript(methods: Method[]): string {
+  return binToHex(codec.script.scriptCodec.encode({ methods }));
+}
+
+/** The methods' flags of a contract's code (what artifacts omit: isPublic, asset modifiers). */
+export function contractMethods(codeHex: string): Method[] {
+  return codec.contract.contractCodec.decodeContract(hexToBinUnsafe(codeHex)).methods;
+}
+
+/**
+ * Splits `code ‖ immFields ‖ mutFields` (what @alephium/web3's buildContractByteCode sends) the way the node
+ * reads it: the contract's header says where its methods end; then two arrays of Vals.
+ */
+export function splitDeployBytecode(hex: unknown): {
+  code: string;
+  imm: Val[];
+  mut: Val[];
+  fieldLength: number;
+} {
+  if (typeof hex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(hex))
+    throw new ScriptRejected('Invalid value for: body (bytecode must be non-empty hex)');
+  const bytes = hexToBinUnsafe(hex);
+  try {
+    const fieldLength = codec.i32Codec.decode(bytes);
+    let at = codec.i32Codec.encode(fieldLength).length;
+    const idxCodec = new codec.ArrayCodec(codec.i32Codec);
+    const indexes = idxCodec.decode(bytes.slice(at));
+    at += idxCodec.encode(indexes).length;
+    const methodsEnd = at + (indexes[indexes.length - 1] ?? 0);
+    if (methodsEnd > bytes.length) throw new Error('the methods run past the end');
+    const code = bytes.slice(0, methodsEnd);
+    // Every method must decode: the node deserializes the whole contract.
+    codec.contract.contractCodec.decodeContract(code);
+    const valsCodec = codec.val.valsCodec;
+    const imm = valsCodec.decode(bytes.slice(methodsEnd));
+    const afterImm = methodsEnd + valsCodec.encode(imm).length;
+    const mut = valsCodec.decode(bytes.slice(afterImm));
+    const end = afterImm + valsCodec.encode(mut).length;
+    if (end !== bytes.length) throw new Error(`${bytes.length - end} trailing bytes after the fields`);
+    return { code: binToHex(code), imm: imm.map(toSandboxVal), mut: mut.map(toSandboxVal), fieldLength };
+  } catch (e) {
+    throw new ScriptRejected(`Invalid contract bytecode: ${(e as Error).message}`);
+  }
+}
+
+export function encodeFields(vals: Val[]): string {
+  return binToHex(codec.val.valsCodec.encode(vals.map(toCodecVal)));
+}
+
+// ------------------------------------------------------------------ building
+
+/**
+ * The deploy script the node builds (ServerUtils.buildDeployContractScriptRawWithParsedState), compiled as
+ * the Ralph compiler compiles it: `TxScript Main { createContract!{@from -> ALPH: a[, #t: n]}(#code, #imm,
+ * #mut) }`, createContractWithToken! with the issued amount, and with issueTokenTo the token goes there
+ * followed by a dust ALPH transfer to it.
+ */
+export function buildDeployScript(p: {
+  from: string;
+  code: string;
+  immHex: string;
+  mutHex: string;
+  alph: bigint;
+  tokens: { id: string; amount: bigint }[];
+  issueTokenAmount?: bigint;
+  issueTokenTo?: string;
+  dust: bigint;
+}): string {
+  const from = lockupOfAddress(p.from);
+  const approvals: Instr[] = [codec.AddressConst(from)];
+  for (let i = 0; i < p.tokens.length; i++) approvals.push(codec.Dup);
+  approvals.push(codec.toU256(p.alph), codec.ApproveAlph);
+  for (const t of p.tokens)
+    approvals.push(codec.BytesConst(hexToBinUnsafe(t.id)), codec.toU256(t.amount), codec.ApproveToken);
+  const args = [
+    codec.BytesConst(hexToBinUnsafe(p.code)),
+    codec.BytesConst(hexToBinUnsafe(p.immHex)),
+    codec.BytesConst(hexToBinUnsafe(p.mutHex)),
+  ];
+  let create: Instr[];
+  if (p.issueTokenAmount === undefined) create = [...args, codec.CreateContract, codec.Pop];
+  else if (p.issueTokenTo === undefined)
+    create = [...args, codec.toU256(p.issueTokenAmount), codec.CreateContractWithToken, codec.Pop];
+  else {
+    const to = lockupOfAddress(p.issueTokenTo);
+    create = [
+      ...args,
+      codec.toU256(p.issueTokenAmount),
+      codec.AddressConst(to),
+      codec.CreateContractAndTransferToken,
+      codec.Pop,
+      codec.AddressConst(from),
+      codec.AddressConst(to),
+      codec.toU256(p.dust),
+      codec.TransferAlph,
+    ];
+  }
+  return encodeScript([
+    {
+      isPublic: true,
+      usePreapprovedAssets: true,
+      useContractAssets: false,
+      usePayToContractOnly: false,
+      argsLength: 0,
+      localsLength: 0,
+      returnLength: 0,
+      instrs: [...approvals, ...create],
+    },
+  ]);
+}
+
+/** The node's contract id (Leman+): Blake2b(txId ‖ 4-byte BE output index) with the last byte set to the group. */
+export function nodeContractId(txId: string, outputIndex: number, group: number): string {
+  const buf = new Uint8Array(36);
+  buf.set(hexToBinUnsafe(txId), 0);
+  new DataView(buf.buffer).setUint32(32, outputIndex, false);
+  const h = blake2b(buf, { dkLen: 32 });
+  h[31] = group;
+  return binToHex(h);
+}
+
+// ------------------------------------------------------------------ interpreting
+
+const U256_MAX = (1n << 256n) - 1n;
+
+/**
+ * Runs a script's first method on the host. Stack semantics follow the VM for the interpreted subset:
+ * CallExternal pops the contract id, then the return count and the argument count (pushed as U256
+ * constants before the id, as compiled Ralph does), then the arguments.
+ */
+export function runScript(methods: Method[], host: ScriptHost, provided: Assets): ScriptRun {
+  const main = methods[0] as Method;
+  const stack: Val[] = [];
+  const approved = noAssets();
+  const approvedTotal = noAssets();
+  // What the caller still has to approve or transfer: the assets the tx provides for the script.
+  const remaining: Assets = { alph: provided.alph, tokens: new Map(provided.tokens) };
+  let calls = 0;
+  let creates = 0;
+  const pop = (what: string, type?: Val['type']): Val => {
+    const v = stack.pop();
+    if (!v) throw new ScriptVmError(`StackUnderflow (${what})`);
+    if (type && v.type !== type)
+      throw new ScriptVmError(`InvalidType(${what}: expected ${type}, got ${v.type})`);
+    return v;
+  };
+  const popU256 = (what: string) => BigInt(String(pop(what, 'U256').value));
+  const popInt = (what: string) => {
+    const n = popU256(what);
+    if (n > 255n) throw new ScriptVmError(`InvalidLength(${what}: ${n})`);
+    return Number(n);
+  };
+  const checkApprover = (address: string) => {
+    if (address !== host.caller)
+      throw new ScriptRejected(
+        `The script approves assets of ${address}, which is not the signer ${host.caller}: the sandbox only executes scripts signed by the asset owner`,
+      );
+  };
+  const notEnough = (token: string, expected: bigint, got: bigint) =>
+    new ScriptVmError(
+      `Not enough approved balance for address ${host.caller}, tokenId: ${token}, expected: ${expected}, got: ${got}`,
+    );
+  const takeApproved = (): Assets => {
+    const taken = { alph: approved.alph, tokens: new Map(approved.tokens) };
+    approved.alph = 0n;
+    approved.tokens.clear();
+    return taken;
+  };
+  let returns: Val[] = [];
+  let count = 0;
+  for (const instr of main.instrs) {
+    count++;
+    const c = constValue(instr);
+    if (c) {
+      stack.push(c);
+      continue;
+    }
+    switch (instr.name) {
+      case 'CallerAddress':
+        stack.push({ type: 'Address', value: host.caller });
+        break;
+      case 'Pop':
+        pop('Pop');
+        break;
+      case 'Dup': {
+        const v = pop('Dup');
+        stack.push(v, v);
+        break;
+      }
+      case 'ApproveAlph': {
+        const amount = popU256('ApproveAlph amount');
+        const address = String(pop('ApproveAlph address', 'Address').value);
+        checkApprover(address);
+        if (amount > remaining.alph) throw notEnough('ALPH', amount, remaining.alph);
+        remaining.alph -= amount;
+        approved.alph += amount;
+        approvedTotal.alph += amount;
+        break;
+      }
+      case 'ApproveToken': {
+        const amount = popU256('ApproveToken amount');
+        const id = String(pop('ApproveToken token id', 'ByteVec').value);
+        const address = String(pop('ApproveToken address', 'Address').value);
+        checkApprover(address);
+        const have = remaining.tokens.get(id) ?? 0n;
+        if (amount > have) throw notEnough(id, amount, have);
+        remaining.tokens.set(id, have - amount);
+        approved.tokens.set(id, (approved.tokens.get(id) ?? 0n) + amount);
+        approvedTotal.tokens.set(id, (approvedTotal.tokens.get(id) ?? 0n) + amount);
+        break;
+      }
+      case 'TransferAlph': {
+        const amount = popU256('TransferAlph amount');
+        const to = String(pop('TransferAlph to', 'Address').value);
+        const from = String(pop('TransferAlph from', 'Address').value);
+        checkApprover(from);
+        if (amount > remaining.alph) throw notEnough('ALPH', amount, remaining.alph);
+        remaining.alph -= amount;
+        host.transferAlph(from, to, amount);
+        break;
+      }
+      case 'CallExternal': {
+        const id = pop('CallExternal contract id', 'ByteVec');
+        if (String(id.value).length !== 64) throw new ScriptVmError(`InvalidContractId(${String(id.value)})`);
+        const returnLength = popInt('CallExternal return length');
+        const argsLength = popInt('CallExternal args length');
+        if (stack.length < argsLength) throw new ScriptVmError('StackUnderflow (CallExternal args)');
+        const args = stack.splice(stack.length - argsLength, argsLength);
+        const rets = host.callExternal(String(id.value), instr.index, args, returnLength);
+        stack.push(...rets);
+        calls++;
+        break;
+      }
+      case 'CreateContract':
+      case 'CreateContractWithToken':
+      case 'CreateContractAndTransferToken': {
+        let issueTokenTo: string | undefined;
+        let issueTokenAmount: bigint | undefined;
+        if (instr.name === 'CreateContractAndTransferToken')
+          issueTokenTo = String(pop('issueTokenTo', 'Address').value);
+        if (instr.name !== 'CreateContract') {
+          issueTokenAmount = popU256('issueTokenAmount');
+          if (issueTokenAmount > U256_MAX) throw new ScriptVmError('U256Overflow');
+        }
+        const mutHex = String(pop('mutFields', 'ByteVec').value);
+        const immHex = String(pop('immFields', 'ByteVec').value);
+        const code = String(pop('code', 'ByteVec').value);
+        const parsed = splitDeployBytecode(code + immHex + mutHex);
+        if (parsed.code !== code.toLowerCase()) throw new ScriptVmError('SerdeErrorCreateContract');
+        const contractId = host.createContract({
+          code: parsed.code,
+          immFields: parsed.imm,
+          mutFields: parsed.mut,
+          initial: takeApproved(),
+          ...(issueTokenAmount !== undefined ? { issueTokenAmount } : {}),
+          ...(issueTokenTo !== undefined ? { issueTokenTo } : {}),
+        });
+        stack.push({ type: 'ByteVec', value: contractId });
+        creates++;
+        break;
+      }
+      case 'Return':
+        returns = stack.splice(stack.length - main.returnLength, main.returnLength);
+        break;
+      default:
+        throw new ScriptRejected(`instruction ${instr.name} is not executable in the sandbox`);
+    }
+    if (instr.name === 'Return') break;
+  }
+  // Whatever was approved and not taken, and whatever was provided and not approved, goes back.
+  const leftover = takeApproved();
+  addAssets(leftover, remaining);
+  return { returns, leftover, approvedTotal, instrCount: count, calls, creates };
+}
+
+// ------------------------------------------------------------------ tampering helpers
+
+/** Index of the first instruction named `name`, or -1. */
+export function findInstr(methods: Method[], name: string): number {
+  return (methods[0] as Method).instrs.findIndex((i) => i.name === name);
+}
+
+/** A value that differs from `v` and has the same type (for tampering with arguments and fields). */
+export function otherValue(v: Val, attacker: string): Val {
+  switch (v.type) {
+    case 'Bool':
+      return { type: 'Bool', value: v.value !== true };
+    case 'I256':
+    case 'U256':
+      return { type: v.type, value: String(BigInt(String(v.value)) + 1n) };
+    case 'ByteVec':
+      return { type: 'ByteVec', value: `${String(v.value)}00` };
+    case 'Address':
+      return { type: 'Address', value: attacker };
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * Execute and deploy end to end against the real sandbox gateway (in-process HTTP server): prepare,
+ * simulate, build, verify, sign, submit, mine, and read the chain back; every script tampering mode is
+ * refused before a signature exists; and the requests each action costs are counted.
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArtifactRegistry } from '../../../src/core/artifacts';
+import { GatewayClient } from '../../../src/core/gateway/client';
+import { publicKeyFromPrivateKey } from '../../../src/core/protocol';
+import {
+  buildAndVerifyDeploy,
+  buildAndVerifyExecute,
+  prepareDeploy,
+  prepareMethodCall,
+  simulateMethodCall,
+  type BuiltScriptTx,
+} from '../../../src/core/contracts/actions';
+import {
+  TransferVerificationError,
+  signVerifiedTransfer,
+  verifyScriptTx,
+} from '../../../src/core/signing/verify';
+
+const VERIFIER = { verifyScriptTx, TransferVerificationError };
+import { SCRIPT_TAMPER_MODES, startSandbox, type Sandbox } from '../../../sandbox';
+import { sandboxProfile } from '../../../sandbox/testing/helpers';
+
+const ARTIFACTS = join(import.meta.dirname, '../../../sandbox/project/artifacts');
+
+describe('execute and deploy against the sandbox gateway', function () {
+  let sb: Sandbox;
+  let client: GatewayClient;
+  let registry: ArtifactRegistry;
+  let counter: string;
+  let signer: { privateKey: string; publicKey: string; address: string };
+  const KEY = 'sbx_workflows_execute_test';
+  const noLookup = () => undefined;
+
+  before(async () => {
+    sb = await startSandbox({ blockTimeMs: 0 });
+    sb.limiter.add(KEY, 'enterprise', 'active', { perSecond: 10_000, perMonth: 10_000_000 });
+    client = new GatewayClient({
+      profile: sandboxProfile(sb, 'enterprise', { perSecond: 10_000 }),
+      keyProvider: () => KEY,
+      retry: { maxServerRetries: 0 },
+    });
+    registry = ArtifactRegistry.fromFiles(
+      ['Counter', 'TokenFaucet', 'Increment', 'IncrementBy'].map((n) => ({
+        path: `artifacts/${n}.ral.json`,
+        text: readFileSync(join(ARTIFACTS, `${n}.ral.json`), 'utf8'),
+      })),
+    );
+    const c = sb.contracts.find((x) => x.name === 'Counter')!;
+    counter = c.address;
+    const account = sb.accounts[c.groupIndex]!;
+    signer = {
+      privateKey: account.privateKey,
+      publicKey: publicKeyFromPrivateKey(account.privateKey),
+      address: account.address,
+    };
+  });
+  after(async () => {
+    sb.chain.tamper = 'none';
+    client.dispose();
+    await sb.close();
+  });
+
+  const count = async (address: string): Promise<bigint> => {
+    const state = await client.getContractState(address, { fresh: true });
+    return BigInt(String(state.mutFields[0]?.value));
+  };
+  const submit = async (built: BuiltScriptTx) => {
+    const signed = signVerifiedTransfer(built.verified, signer.privateKey);
+    await client.submitTransaction(signed);
+    sb.mine();
+    return signed.txId;
+  };
+  const apiRequests = () => sb.requests.filter((r) => !r.path.includes('__sandbox')).length;
+
+  it('executes Counter.incrementBy through the workspace script in 3 requests: simulate, build, submit', async () => {
+    const before = await count(counter);
+    const sent = apiRequests();
+    const call = prepareMethodCall(
+      { address: counter, method: 'incrementBy', args: ['4'] },
+      { artifact: registry.byName('Counter')!, registry, signerAddress: signer.address },
+    );
+    assert.equal(call.scriptSource, 'artifact script IncrementBy');
+    const sim = await simulateMethodCall({ client, artifactOf: noLookup, registry }, call);
+    assert.equal(sim.ok, true, sim.error);
+    const built = await buildAndVerifyExecute(client, call, signer.publicKey, sim.gasUsed, {}, VERIFIER);
+    const txId = await submit(built);
+    assert.equal(apiRequests() - sent, 3, 'simulate + build + submit');
+    assert.equal(await count(counter), before + 4n);
+    const events = await client.getEventsByTxId(txId);
+    assert.ok(events.some((e) => e.eventIndex === 0 && e.contractAddress === counter));
+  });
+
+  it("refuses in the dry run a contract whose code is not the artifact's, though no view checked its code hash", async () => {
+    // Counter's artifact pointed at the faucet: get's index runs the faucet's getSymbol, which succeeds.
+    const faucet = sb.contracts.find((x) => x.name === 'TokenFaucet')!;
+    const call = prepareMethodCall(
+      { address: faucet.address, method: 'get' },
+      { artifact: registry.byName('Counter')!, registry },
+    );
+    const sent = apiRequests();
+    const sim = await simulateMethodCall({ client, artifactOf: noLookup, registry }, call);
+    assert.equal(sim.ok, false);
+    assert.match(sim.error ?? '', /is not Counter's .*could run another method, so nothing is built/);
+    assert.equal(apiRequests() - sent, 1, 'the dry run only');
+  });
+
+  it('executes with approved ALPH through a generated script whose approval the verified tx carries', async () => {
+    const call = prepareMethodCall(
+      { address: counter, method: 'increment', alph: '0.5' },
+      { artifact: registry.byName('Counter')!, registry, signerAddress: signer.address },
+    );
+    assert.equal(call.scriptSource, 'generated single-call script');
+    const sim = await simulateMethodCall({ client, artifactOf: noLookup, registry }, call);
+    assert.equal(sim.ok, true, sim.error);
+    const built = await buildAndVerifyExecute(client, call, signer.publicKey, sim.gasUsed, {}, VERIFIER);
+    assert.equal(built.verified.script?.approvedAttoAlph, 5n * 10n ** 17n);
+    await submit(built);
+  });
+
+  it('deploys a Counter with its fields in 2 requests (build, submit); the new instance answers and executes', async () => {
+    const sent = apiRequests();
+    const deploy = prepareDeploy(
+      { artifact: 'Counter', fields: { owner: signer.address, count: '41' } },
+      registry.byName('Counter')!,
+      signer.address,
+      registry,
+    );
+    const built = await buildAndVerifyDeploy(client, deploy, signer.publicKey, {}, VERIFIER);
+    const txId = await submit(built);
+    assert.equal(apiRequests() - sent, 2, 'build + submit');
+    const status = await client.getTxStatus(txId, {
+      fromGroup: built.verified.fromGroup,
+      toGroup: built.verified.toGroup,
+    });
+    assert.equal(status.type, 'Confirmed', 'the tracker sees the deploy in a block');
+    assert.equal(await count(built.contractAddress), 41n);
+    const call = prepareMethodCall(
+      { address: built.contractAddress, method: 'increment' },
+      { artifact: registry.byName('Counter')!, registry, signerAddress: signer.address },
+    );
+    await submit(await buildAndVerifyExecute(client, call, signer.publicKey, undefined, {}, VERIFIER));
+    assert.equal(await count(built.contractAddress), 42n);
+  });
+
+  for (const mode of SCRIPT_TAMPER_MODES) {
+    it(`refuses the sandbox's ${mode} tampering before anything is signed`, async () => {
+      sb.chain.tamper = mode;
+      try {
+        const build = mode.startsWith('deploy')
+          ? buildAndVerifyDeploy(
+              client,
+              prepareDeploy(
+                { artifact: 'Counter', fields: { owner: signer.address, count: '0' } },
+                registry.byName('Counter')!,
+                signer.address,
+                registry,
+              ),
+              signer.publicKey,
+              {},
+              VERIFIER,
+            )
+          : buildAndVerifyExecute(
+              client,
+              prepareMethodCall(
+                { address: counter, method: 'incrementBy', args: ['2'], alph: '0.5' },
+                { artifact: registry.byName('Counter')!, registry, signerAddress: signer.address },
+              ),
+              signer.publicKey,
+              undefined,
+              {},
+              VERIFIER,
+            );
+        await assert.rejects(
+          build,
+          (e: unknown) => e instanceof TransferVerificationError && /Refusing to sign/.test(e.message),
+        );
+      } finally {
+        sb.chain.tamper = 'none';
+      }
+    });
+  }
+});
