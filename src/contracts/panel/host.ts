@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { ArtifactRegistry } from '../../core/artifacts';
 import { errorMessage } from '../../core/util/errors';
 import type { Logger } from '../../core/util/log';
@@ -22,11 +22,12 @@ import {
   type HostToWebviewMessage,
   type MethodFormInput,
   type MethodResultView,
+  type WebviewToHostMessage,
 } from './protocol';
 import { CommandIds } from '../../constants';
 import { registerCommand, type CommandContext } from '../../platform/commands';
-import { DisposableBase } from '../../platform/lifecycle';
-import { panelIcon, webviewOptions, webviewShell, type WebviewPage } from '../../platform/webview/host';
+import type { WebviewPage } from '../../platform/webview/host';
+import { PanelHost, PanelManager } from '../../platform/webview/panelHost';
 import { watchedOrPick, type ContractsService } from '../contractsService';
 
 /**
@@ -91,17 +92,10 @@ function addressFromState(value: unknown): string | undefined {
  * shell with a strict CSP; the method list arrives by message and every form comes back as a message
  * that the host checks before anything runs.
  */
-export class ContractPanels extends DisposableBase implements vscode.WebviewPanelSerializer {
-  private readonly panels = new Map<string, ContractPanel>();
-
+export class ContractPanels extends PanelManager<string, ContractPanel> {
   constructor(readonly deps: ContractPanelDeps) {
-    super();
-    this.register(vscode.window.registerWebviewPanelSerializer(CONTRACT_PANEL_VIEW_TYPE, this));
-    this.register({
-      dispose: () => {
-        for (const p of [...this.panels.values()]) p.dispose();
-      },
-    });
+    // Forms keep what was typed while the panel is in a background tab.
+    super(CONTRACT_PANEL_VIEW_TYPE, deps.extensionUri, { retainContextWhenHidden: true });
     // A recompiled artifact may add, remove or retype methods: forms must follow what will be called.
     this.register(
       deps.contracts.onDidChangeArtifacts(() => {
@@ -120,25 +114,16 @@ export class ContractPanels extends DisposableBase implements vscode.WebviewPane
       await existing.load();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(
-      CONTRACT_PANEL_VIEW_TYPE,
-      `Contract ${shortAddress(address)}`,
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      this.options(),
-    );
-    const host = this.adopt(panel, address);
+    const host = this.adopt(this.createPanel(`Contract ${shortAddress(address)}`), address);
     await host.load();
     return host;
   }
 
-  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    // Options are not persisted with the panel: apply them again before any HTML is set.
-    panel.webview.options = this.options();
-    const address = addressFromState(state);
-    if (!address || this.panels.has(address)) {
-      panel.dispose();
-      return;
-    }
+  protected keyOfState(state: unknown): string | undefined {
+    return addressFromState(state);
+  }
+
+  protected async revive(panel: vscode.WebviewPanel, address: string): Promise<void> {
     await this.adopt(panel, address).load();
   }
 
@@ -151,16 +136,6 @@ export class ContractPanels extends DisposableBase implements vscode.WebviewPane
     return panel?.snapshot();
   }
 
-  /** @internal for panels */
-  forget(address: string, panel: ContractPanel): void {
-    if (this.panels.get(address) === panel) this.panels.delete(address);
-  }
-
-  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    // Forms keep what was typed while the panel is in a background tab.
-    return webviewOptions(this.deps.extensionUri, { retainContextWhenHidden: true });
-  }
-
   private adopt(panel: vscode.WebviewPanel, address: string): ContractPanel {
     // Delete-then-set keeps the map's order "most recently opened last" for snapshot().
     const host = new ContractPanel(panel, address, this);
@@ -171,46 +146,36 @@ export class ContractPanels extends DisposableBase implements vscode.WebviewPane
 }
 
 /** One contract's panel: its model, the message handling, and the runs of Simulate and Execute. */
-export class ContractPanel extends DisposableBase {
+export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHostMessage> {
   private model: ContractPanelModel | undefined;
   private registry: ArtifactRegistry | undefined;
   private text: string | undefined;
   private running = false;
-  private readonly posted: string[] = [];
   private readonly requests: { action: 'simulate' | 'execute'; request: MethodCallRequest }[] = [];
   private readonly results = new Map<number, MethodResultView>();
   private readonly followers = new Set<vscode.Disposable>();
-  private readonly html: string;
 
   constructor(
-    private readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     readonly address: string,
     private readonly manager: ContractPanels,
   ) {
-    super();
-    const deps = manager.deps;
-    this.register(panel);
-    this.register(
-      panel.onDidDispose(() => {
-        manager.forget(address, this);
-        this.dispose();
-      }),
-    );
-    this.register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
+    // No chain or artifact data in the HTML: the page receives the model by message and renders text
+    // nodes only. The address is in the page's state (set by the page from the model) for revival.
+    super(panel, {
+      extensionUri: manager.deps.extensionUri,
+      page: CONTRACT_PAGE,
+      parse: parseWebviewMessage,
+    });
     this.register({
       dispose: () => {
         for (const f of [...this.followers]) f.dispose();
       },
     });
-    panel.iconPath = panelIcon(deps.extensionUri);
-    // No chain or artifact data in the HTML: the page receives the model by message and renders text
-    // nodes only. The address is in the page's state (set by the page from the model) for revival.
-    this.html = webviewShell(panel.webview, deps.extensionUri, CONTRACT_PAGE);
-    panel.webview.html = this.html;
   }
 
-  reveal(): void {
-    this.panel.reveal(undefined, false);
+  protected override panelClosed(): void {
+    this.manager.forget(this.address, this);
   }
 
   snapshot(): ContractPanelSnapshot {
@@ -248,21 +213,19 @@ export class ContractPanel extends DisposableBase {
     }
   }
 
+  /** The page (re)loaded: it gets the model and the results it showed. */
+  protected async pageReady(): Promise<void> {
+    if (!this.model) return this.load();
+    this.post({ type: 'model', model: this.model });
+    for (const [method, result] of this.results) this.post({ type: 'result', method, result });
+  }
+
   /**
-   * Every message from the page passes here. It is parsed and bounded by the core first; anything that
-   * does not parse is ignored. A form is checked again on this side (the page's checks are a courtesy)
-   * and only a clean one reaches a command. Public for tests that play the page.
+   * The page's other messages, parsed and bounded by the core first (panelHost.ts). A form is checked
+   * again on this side (the page's checks are a courtesy) and only a clean one reaches a command.
    */
-  async receive(raw: unknown): Promise<void> {
-    const message = parseWebviewMessage(raw);
-    if (!message || this.isDisposed) return;
+  protected async received(message: WebviewToHostMessage): Promise<void> {
     switch (message.type) {
-      case 'ready':
-        if (this.model) {
-          this.post({ type: 'model', model: this.model });
-          for (const [method, result] of this.results) this.post({ type: 'result', method, result });
-        } else await this.load();
-        return;
       case 'rendered':
         this.text = message.text;
         return;
@@ -373,13 +336,6 @@ export class ContractPanel extends DisposableBase {
     const deadline = setTimeout(() => following.dispose(), TRACK_FOR_MS);
     this.followers.add(following);
   }
-
-  private post(message: HostToWebviewMessage): void {
-    if (this.isDisposed) return;
-    this.posted.push(JSON.stringify(message));
-    if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
-    void this.panel.webview.postMessage(message);
-  }
 }
 
 export interface ContractPanelFeature {
@@ -426,7 +382,7 @@ export function contractPanelApi(panels: ContractPanels): ContractPanelApi {
     contractPanelMessage: async (address, message) => {
       const panel = panels.get(address);
       if (!panel) throw new Error(`No contract panel is open for ${address}.`);
-      await panel.receive(message);
+      await panel.deliver(message);
     },
   };
 }

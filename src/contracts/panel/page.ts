@@ -11,7 +11,7 @@ import type {
   MethodView,
   WebviewToHostMessage,
 } from './protocol';
-import { pageRoot, vsCodeApi } from '../../platform/webview/page';
+import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
 const vscode = vsCodeApi<WebviewToHostMessage, ContractPanelState>();
 const root = pageRoot();
@@ -25,17 +25,6 @@ const results = new Map<number, MethodResultView>();
 const errors = new Map<number, FieldErrors>();
 /** The method whose run is under way (sent or confirmed by the host), and which action. */
 let running: { method: number; action: 'simulate' | 'execute' } | undefined;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function table(headers: string[], rows: string[][], parent: HTMLElement): void {
   const t = el('table');

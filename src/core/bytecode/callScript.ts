@@ -304,7 +304,8 @@ export function decodeScriptCalls(scriptHex: string): DecodedScriptMethod[] {
 
 // ---- comparing scripts ---------------------------------------------------------------------------------
 
-function showValue(v: ScriptValue): string {
+/** A script value as it is shown to a person (in a difference, in an explained call). */
+export function showValue(v: ScriptValue): string {
   switch (v.kind) {
     case 'U256':
     case 'I256':

@@ -8,7 +8,7 @@
  * Pure: the glue fetches (each request said before it is sent) and passes the answers in.
  */
 import type { ContractArtifact } from '../artifacts';
-import { decodeScriptCalls, type ScriptApproval, type ScriptValue } from '../bytecode/callScript';
+import { decodeScriptCalls, showValue, type ScriptApproval, type ScriptValue } from '../bytecode/callScript';
 import { addressFromContractId, addressFromPublicKey, publicKeyOfUnlockScript } from '../protocol';
 import { attoToAlph } from '../protocol/units';
 
@@ -28,22 +28,6 @@ export interface ExplainedCall {
 /** What the glue can say about an address: its artifact, when the workspace describes it. */
 export type ArtifactOf = (address: string) => ContractArtifact | undefined;
 
-function valueText(v: ScriptValue): string {
-  switch (v.kind) {
-    case 'U256':
-    case 'I256':
-      return v.value.toString();
-    case 'Bool':
-      return String(v.value);
-    case 'ByteVec':
-      return v.value === '' ? '#' : `#${v.value}`;
-    case 'Address':
-      return v.value;
-    case 'unknown':
-      return `(computed at run time: ${v.from})`;
-  }
-}
-
 function addressOfContractId(v: ScriptValue): string | undefined {
   if (v.kind !== 'ByteVec' || !/^[0-9a-f]{64}$/.test(v.value)) return undefined;
   try {
@@ -57,10 +41,10 @@ function approvalText(a: ScriptApproval): string {
   const from = a.from.kind === 'Address' ? ` from ${a.from.value}` : '';
   if (a.tokenId === undefined) {
     const alph =
-      a.amount.kind === 'U256' ? `${attoToAlph(a.amount.value)} ALPH` : `ALPH ${valueText(a.amount)}`;
+      a.amount.kind === 'U256' ? `${attoToAlph(a.amount.value)} ALPH` : `ALPH ${showValue(a.amount)}`;
     return `${alph}${from}`;
   }
-  return `${valueText(a.amount)} of token ${valueText(a.tokenId)}${from}`;
+  return `${showValue(a.amount)} of token ${showValue(a.tokenId)}${from}`;
 }
 
 /**
@@ -83,7 +67,7 @@ export function explainScriptCalls(scriptHex: string, artifactOf: ArtifactOf): E
         ...(signature ? { method: signature.name } : {}),
         args: call.args.map((v, i) => ({
           ...(named ? { name: signature.paramNames[i], type: signature.paramTypes[i] } : {}),
-          text: valueText(v),
+          text: showValue(v),
         })),
         approvals: call.approvals.map(approvalText),
       });

@@ -19,3 +19,15 @@ export function vsCodeApi<Out, State = never>(): VsCodeApi<Out, State> {
 export function pageRoot(): HTMLElement {
   return document.getElementById('root') as HTMLElement;
 }
+
+/** An element with an optional class and text: text only ever as `textContent`, never as HTML. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}

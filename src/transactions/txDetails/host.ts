@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { decodeEvent } from '../../core/artifacts';
 import { errorMessage } from '../../core/util/errors';
 import type { EventByTxId, TxDetails, TxStatus } from '../../core/gateway';
@@ -15,11 +15,12 @@ import {
   type HostToWebviewMessage,
   type TxDetailsModel,
   type TxDetailsState,
+  type WebviewToHostMessage,
 } from './protocol';
 import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
-import { DisposableBase } from '../../platform/lifecycle';
-import { panelIcon, webviewOptions, webviewShell, type WebviewPage } from '../../platform/webview/host';
+import type { WebviewPage } from '../../platform/webview/host';
+import { PanelHost, PanelManager } from '../../platform/webview/panelHost';
 import type { TrackedTransactions } from '../trackedTransactions';
 
 export type EventDecoder = (event: EventByTxId) => DecodedEventLike | undefined;
@@ -93,18 +94,11 @@ const TX_DETAILS_PAGE: WebviewPage = {
  * Owns the transaction details panels (one per txId) and revives them after a reload. Each panel gets
  * its model by message; the HTML carries no chain data at all, and the page renders text only.
  */
-export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPanelSerializer {
-  private readonly panels = new Map<string, TxDetailsPanel>();
+export class TxDetailsPanels extends PanelManager<string, TxDetailsPanel> {
   private last: TxDetailsSnapshot | undefined;
 
   constructor(private readonly deps: TxDetailsDeps) {
-    super();
-    this.register(vscode.window.registerWebviewPanelSerializer(TX_DETAILS_VIEW_TYPE, this));
-    this.register({
-      dispose: () => {
-        for (const p of [...this.panels.values()]) p.dispose();
-      },
-    });
+    super(TX_DETAILS_VIEW_TYPE, deps.extensionUri);
   }
 
   show(state: TxDetailsState): TxDetailsPanel {
@@ -114,13 +108,7 @@ export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPan
       void existing.load();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(
-      TX_DETAILS_VIEW_TYPE,
-      `Tx ${shortTxId(state.txId)}`,
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      this.options(),
-    );
-    return this.adopt(panel, state);
+    return this.adopt(this.createPanel(`Tx ${shortTxId(state.txId)}`), state);
   }
 
   /** A decoded unsigned transaction: the model is computed by the command (it may hold the gateway's view). */
@@ -130,19 +118,14 @@ export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPan
     return panel;
   }
 
-  async deserializeWebviewPanel(panel: vscode.WebviewPanel, raw: unknown): Promise<void> {
+  protected keyOfState(raw: unknown): string | undefined {
+    return revivedState(raw)?.txId;
+  }
+
+  protected revive(panel: vscode.WebviewPanel, _txId: string, raw: unknown): Promise<void> {
     const state = revivedState(raw);
-    // Options are not persisted with the panel: apply them again before any HTML is set.
-    panel.webview.options = this.options();
-    if (!state) {
-      panel.dispose();
-      return;
-    }
-    if (this.panels.has(state.txId)) {
-      panel.dispose();
-      return;
-    }
-    this.adopt(panel, state);
+    if (state) this.adopt(panel, state);
+    return Promise.resolve();
   }
 
   snapshot(): TxDetailsSnapshot | undefined {
@@ -156,17 +139,8 @@ export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPan
     this.last = { ...base, ...update, posted: update.posted ?? base.posted };
   }
 
-  /** @internal for panels */
-  forget(txId: string, panel: TxDetailsPanel): void {
-    if (this.panels.get(txId) === panel) this.panels.delete(txId);
-  }
-
   get details(): TxDetailsDeps {
     return this.deps;
-  }
-
-  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return webviewOptions(this.deps.extensionUri);
   }
 
   private adopt(panel: vscode.WebviewPanel, state: TxDetailsState): TxDetailsPanel {
@@ -204,7 +178,7 @@ function isPending(status: TxStatus, required: number): boolean {
 }
 
 /** One panel: HTML with a strict CSP, a model posted by message, reloaded while the tx is pending. */
-export class TxDetailsPanel extends DisposableBase {
+export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHostMessage> {
   private state: TxDetailsState;
   private model: TxDetailsModel | undefined;
   private unsignedCheck: DecodeCheck | undefined;
@@ -212,40 +186,20 @@ export class TxDetailsPanel extends DisposableBase {
   /** When the model on the page was built (ms). */
   private loadedAt: number | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly posted: string[] = [];
 
   constructor(
-    private readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     state: TxDetailsState,
     private readonly manager: TxDetailsPanels,
   ) {
-    super();
+    // No chain data in the HTML: the page receives the model by message and renders text nodes only.
+    super(panel, {
+      extensionUri: manager.details.extensionUri,
+      page: TX_DETAILS_PAGE,
+      parse: parseWebviewMessage,
+    });
     this.state = state;
     const deps = manager.details;
-    this.register(panel);
-    this.register(
-      panel.onDidDispose(() => {
-        manager.forget(state.txId, this);
-        this.dispose();
-      }),
-    );
-    this.register(
-      panel.webview.onDidReceiveMessage((raw: unknown) => {
-        // Parsed exactly and bounded; anything else from the page is ignored.
-        const message = parseWebviewMessage(raw);
-        if (!message) return;
-        if (message.type === 'ready') {
-          // Only the raw toggle comes from the page: never the transaction or its bytes.
-          this.state = adoptPageState(this.state, message.state);
-          if (this.model) this.post({ type: 'render', model: this.model, state: this.state });
-          else void this.load();
-        } else if (message.type === 'refresh') {
-          void this.load();
-        } else if (message.type === 'rendered') {
-          this.manager.record({ txId: this.state.txId, text: message.text });
-        }
-      }),
-    );
     // While the tx is pending the tracker polls; each change it sees reloads this panel. Once the page
     // shows an outcome, changes (this panel's own count handed to the row) need no reload.
     this.register(
@@ -266,14 +220,24 @@ export class TxDetailsPanel extends DisposableBase {
       }),
     );
     this.register({ dispose: () => this.reloadTimer && clearTimeout(this.reloadTimer) });
-    panel.iconPath = panelIcon(deps.extensionUri);
-    // No chain data in the HTML: the page receives the model by message and renders text nodes only.
-    panel.webview.html = webviewShell(panel.webview, deps.extensionUri, TX_DETAILS_PAGE);
-    this.manager.record({ txId: state.txId, html: panel.webview.html, posted: this.posted });
+    this.manager.record({ txId: state.txId, html: this.html, posted: this.posted });
   }
 
-  reveal(): void {
-    this.panel.reveal(undefined, false);
+  protected pageReady(message: WebviewToHostMessage): void {
+    if (message.type !== 'ready') return;
+    // Only the raw toggle comes from the page: never the transaction or its bytes.
+    this.state = adoptPageState(this.state, message.state);
+    if (this.model) this.post({ type: 'render', model: this.model, state: this.state });
+    else void this.load();
+  }
+
+  protected received(message: WebviewToHostMessage): void {
+    if (message.type === 'refresh') void this.load();
+    else if (message.type === 'rendered') this.manager.record({ txId: this.state.txId, text: message.text });
+  }
+
+  protected override panelClosed(): void {
+    this.manager.forget(this.state.txId, this);
   }
 
   setUnsignedCheck(check: DecodeCheck): void {
@@ -287,16 +251,14 @@ export class TxDetailsPanel extends DisposableBase {
     this.reloadTimer = setTimeout(() => void this.load(), 250);
   }
 
-  private post(message: HostToWebviewMessage): void {
+  protected override post(message: HostToWebviewMessage): void {
     if (this.isDisposed) return;
-    this.posted.push(JSON.stringify(message));
-    if (this.posted.length > 50) this.posted.splice(0, this.posted.length - 50);
+    super.post(message);
     this.manager.record({
       txId: this.state.txId,
       posted: this.posted,
       ...(message.type === 'render' ? { model: message.model } : {}),
     });
-    void this.panel.webview.postMessage(message);
   }
 
   /** Fetches status, details and events, builds the model in the core and posts it. */

@@ -8,23 +8,12 @@ import type {
   TxTokenView,
   WebviewToHostMessage,
 } from './protocol';
-import { pageRoot, vsCodeApi } from '../../platform/webview/page';
+import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
 const vscode = vsCodeApi<WebviewToHostMessage, TxDetailsState>();
 const root = pageRoot();
 let state = vscode.getState() as TxDetailsState | undefined;
 let current: TxDetailsModel | undefined;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function section(title: string, parent: HTMLElement): HTMLElement {
   const s = el('section');

@@ -6,12 +6,14 @@ import {
   parseWebviewMessage,
   type HostToWebviewMessage,
   type RequestUsageModel,
+  type WebviewToHostMessage,
 } from './protocol';
 import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
 import type { CommandContext } from '../../platform/commands';
 import { DisposableBase } from '../../platform/lifecycle';
-import { panelIcon, webviewOptions, webviewShell, type WebviewPage } from '../../platform/webview/host';
+import { webviewOptions, type WebviewPage } from '../../platform/webview/host';
+import { PanelHost } from '../../platform/webview/panelHost';
 
 export interface RequestUsageDeps extends CommandContext {
   readonly extensionUri: vscode.Uri;
@@ -67,11 +69,8 @@ const USAGE_PAGE: WebviewPage = { script: 'requestUsage', style: 'requestUsage',
  * text nodes only. The page can say "ready" and report its text; nothing it sends can run anything.
  */
 export class RequestUsagePanel extends DisposableBase {
-  private panel: vscode.WebviewPanel | undefined;
-  private panelSubscriptions: vscode.Disposable[] = [];
-  private html = '';
+  private page: UsagePage | undefined;
   private model: RequestUsageModel | undefined;
-  private text: string | undefined;
   private posts = 0;
   private redraw: ReturnType<typeof setTimeout> | undefined;
 
@@ -82,14 +81,14 @@ export class RequestUsagePanel extends DisposableBase {
     this.register({
       dispose: () => {
         clearTimeout(this.redraw);
-        this.panel?.dispose();
+        this.page?.dispose();
       },
     });
   }
 
   /** Opens (or reveals) the view and waits until its model is posted. */
   async show(): Promise<RequestUsageModel | undefined> {
-    if (this.panel) this.panel.reveal(undefined, false);
+    if (this.page) this.page.reveal();
     else
       this.adopt(
         vscode.window.createWebviewPanel(
@@ -107,7 +106,7 @@ export class RequestUsagePanel extends DisposableBase {
   async revive(panel: vscode.WebviewPanel): Promise<void> {
     // Options are not persisted with the panel: apply them again before any HTML is set.
     panel.webview.options = this.options();
-    if (this.panel) {
+    if (this.page) {
       panel.dispose();
       return;
     }
@@ -116,13 +115,20 @@ export class RequestUsagePanel extends DisposableBase {
   }
 
   snapshot(): RequestUsageSnapshot | undefined {
-    if (!this.panel) return undefined;
+    if (!this.page) return undefined;
     return {
-      html: this.html,
+      html: this.page.html,
       ...(this.model ? { model: this.model } : {}),
-      ...(this.text !== undefined ? { text: this.text } : {}),
+      ...(this.page.text !== undefined ? { text: this.page.text } : {}),
       posts: this.posts,
     };
+  }
+
+  /** @internal for the page: the panel was closed. */
+  closed(page: UsagePage): void {
+    if (this.page !== page) return;
+    this.page = undefined;
+    this.model = undefined;
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -130,53 +136,59 @@ export class RequestUsagePanel extends DisposableBase {
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
-    this.panel = panel;
-    panel.iconPath = panelIcon(this.deps.extensionUri);
-    // No data in the HTML: the page receives the model by message and draws it with text nodes only.
-    this.html = webviewShell(panel.webview, this.deps.extensionUri, USAGE_PAGE);
-    panel.webview.html = this.html;
-    this.panelSubscriptions = [
-      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-      // Hidden, the page is dropped (no retained context): shown again, it asks for the model.
-      panel.onDidDispose(() => {
-        for (const s of this.panelSubscriptions.splice(0)) s.dispose();
-        this.panel = undefined;
-        this.model = undefined;
-        this.text = undefined;
-      }),
-    ];
-  }
-
-  /** Every message from the page passes here, parsed exactly; anything else is ignored. */
-  private receive(raw: unknown): void {
-    const message = parseWebviewMessage(raw);
-    if (!message) return;
-    if (message.type === 'ready') void this.update();
-    else this.text = message.text;
+    this.page = new UsagePage(panel, this.deps.extensionUri, this);
   }
 
   private scheduleRedraw(): void {
-    if (!this.panel || this.redraw) return;
+    if (!this.page || this.redraw) return;
     this.redraw = setTimeout(() => {
       this.redraw = undefined;
       void this.update();
     }, REDRAW_EVERY_MS);
   }
 
-  private async update(): Promise<void> {
-    if (!this.panel) return;
+  /** @internal for the page: builds the model and posts it. */
+  async update(): Promise<void> {
+    if (!this.page) return;
     try {
       this.model = await currentUsageModel(this.deps.connection);
     } catch (error) {
       this.deps.log.warn(`Request Usage: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
-    this.post({ type: 'model', model: this.model });
+    if (!this.page) return;
+    this.posts++;
+    this.page.show(this.model);
+  }
+}
+
+/** The panel itself. Hidden, the page is dropped (no retained context): shown again, it asks for the model. */
+class UsagePage extends PanelHost<HostToWebviewMessage, WebviewToHostMessage> {
+  /** The page's own rendered text, reported back after each render. */
+  text: string | undefined;
+
+  constructor(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly owner: RequestUsagePanel,
+  ) {
+    // No data in the HTML: the page receives the model by message and draws it with text nodes only.
+    super(panel, { extensionUri, page: USAGE_PAGE, parse: parseWebviewMessage });
   }
 
-  private post(message: HostToWebviewMessage): void {
-    if (!this.panel) return;
-    this.posts++;
-    void this.panel.webview.postMessage(message);
+  show(model: RequestUsageModel): void {
+    this.post({ type: 'model', model });
+  }
+
+  protected pageReady(): Promise<void> {
+    return this.owner.update();
+  }
+
+  protected received(message: WebviewToHostMessage): void {
+    if (message.type === 'rendered') this.text = message.text;
+  }
+
+  protected override panelClosed(): void {
+    this.owner.closed(this);
   }
 }

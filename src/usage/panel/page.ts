@@ -3,7 +3,7 @@
 // handler is inline and nothing is fetched (the CSP allows only this nonce'd script and the stylesheet).
 import { chartLayout, type ChartLayout, type LevelLine, type Point } from './chart';
 import type { HostToWebviewMessage, RequestUsageModel, WebviewToHostMessage } from './protocol';
-import { pageRoot, vsCodeApi } from '../../platform/webview/page';
+import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
 const vscode = vsCodeApi<WebviewToHostMessage>();
 const root = pageRoot();
@@ -11,17 +11,6 @@ const SVG = 'http://www.w3.org/2000/svg';
 let current: RequestUsageModel | undefined;
 
 const count = (n: number): string => Math.round(n).toLocaleString('en-US');
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function svg<K extends keyof SVGElementTagNameMap>(
   tag: K,
