@@ -182,14 +182,7 @@ async function simulate(contracts: number, seed: number, transport: CountingTran
     });
     for (const a of addresses) watcher.watch(a);
 
-    const node = new NodeStatusModel({
-      now: () => timers.time,
-      schedule: (run, ms) => {
-        const id = timers.setTimeout(run, ms);
-        return { dispose: () => timers.clearTimeout(id) };
-      },
-      scheduler: () => scheduler,
-    });
+    const node = new NodeStatusModel({ timers, scheduler: () => scheduler });
     node.setClient(client);
     const tracker = new TxTracker({ client, clock: timers.clock(), options: { requiredConfirmations: 1 } });
     const outcomes: Promise<{ kind: string }>[] = [];

@@ -4,12 +4,12 @@ import type { GatewayClient } from '../gateway';
 import type { BackgroundScheduler } from '../scheduling/backgroundScheduler';
 import type { JobHandle, JobRun } from '../scheduling/jobs';
 import { clientScheduler } from '../scheduling/clientScheduler';
-import { realSchedule, type Schedule } from '../util/clock';
+import { systemTimers, type Timers } from '../util/clock';
 import { fetchChainHeights, fetchNodeStatus, syncStateOfError, type NodeStatus } from './nodeStatus';
 
 export interface NodeStatusModelOptions {
-  readonly now?: () => number;
-  readonly schedule?: Schedule;
+  /** Time and its one-shot timers (the scheduler's and the watcher's type); real ones by default. */
+  readonly timers?: Timers;
   /** Between probes while the node is synced (every probe costs about 20 requests). */
   readonly refreshMs?: number;
   /** Between probes while it is not (syncing, unreachable, error): one self-clique, so it can be sooner. */
@@ -52,8 +52,7 @@ export class NodeStatusModel implements Disposable {
   private next: Disposable | undefined;
   private visible = false;
   private disposed = false;
-  private readonly now: () => number;
-  private readonly schedule: Schedule;
+  private readonly timers: Timers;
   private readonly refreshMs: number;
   private readonly recheckMs: number;
   private readonly syncCheckMs: number;
@@ -63,9 +62,14 @@ export class NodeStatusModel implements Disposable {
   private chainsExpanded = false;
   private readonly lookStaleMs: number;
 
+  /** Runs `run` once after `ms`; the handle cancels it. */
+  private after(ms: number, run: () => void): Disposable {
+    const handle = this.timers.setTimeout(run, ms);
+    return { dispose: () => this.timers.clearTimeout(handle) };
+  }
+
   constructor(options: NodeStatusModelOptions = {}) {
-    this.now = options.now ?? Date.now;
-    this.schedule = options.schedule ?? realSchedule;
+    this.timers = options.timers ?? systemTimers;
     this.refreshMs = options.refreshMs ?? 60_000;
     this.recheckMs = options.recheckMs ?? 10_000;
     this.syncCheckMs = options.syncCheckMs ?? 45_000;
@@ -93,7 +97,7 @@ export class NodeStatusModel implements Disposable {
     // A probe on its way answers the look.
     if (!this.visible || this.disposed || !this.client || this.inFlight) return;
     const s = this.status;
-    const now = this.now();
+    const now = this.timers.now();
     const stale = (at: number | undefined) => at === undefined || now - at >= this.lookStaleMs;
     if (!s || s.sync !== 'synced' || stale(s.fetchedAt)) void this.probe();
     else if (this.chainsExpanded && stale(s.heightsAt)) void this.refreshHeights();
@@ -106,7 +110,7 @@ export class NodeStatusModel implements Disposable {
     const generation = this.generation;
     const heights = await fetchChainHeights(client, { priority: 'user', purpose: 'node' });
     if (generation !== this.generation || this.disposed || !this.status) return;
-    this.set({ ...this.status, heights, heightsAt: this.now() });
+    this.set({ ...this.status, heights, heightsAt: this.timers.now() });
     this.scheduleNext();
   }
 
@@ -182,7 +186,10 @@ export class NodeStatusModel implements Disposable {
     this.inFlight = controller;
     let status: NodeStatus;
     try {
-      status = await fetchNodeStatus(client, this.now, controller.signal, { heights, priority });
+      status = await fetchNodeStatus(client, () => this.timers.now(), controller.signal, {
+        heights,
+        priority,
+      });
       // Heights not read this time are kept with the time they were read: the row says how old they are.
       if (!heights && this.status?.heights.length)
         status = {
@@ -196,7 +203,7 @@ export class NodeStatusModel implements Disposable {
         sync: 'error',
         problem: error instanceof Error ? error.message : String(error),
         heights: [],
-        fetchedAt: this.now(),
+        fetchedAt: this.timers.now(),
       };
     }
     if (generation !== this.generation || this.disposed) return;
@@ -226,7 +233,7 @@ export class NodeStatusModel implements Disposable {
       sync: 'quota',
       quotaUntil: until,
       problem: `The month's quota of this API key is used up until ${new Date(until).toISOString().slice(0, 10)}.`,
-      fetchedAt: this.now(),
+      fetchedAt: this.timers.now(),
     });
     this.scheduleNext();
   }
@@ -240,7 +247,7 @@ export class NodeStatusModel implements Disposable {
       this.stopJobs();
       // Not synced: one self-clique every recheckMs until it is (short-lived, and the answer the user
       // waits for); synced without a scheduler: the whole probe every refreshMs.
-      this.next = this.schedule(() => void this.probe(), synced ? this.refreshMs : this.recheckMs);
+      this.next = this.after(synced ? this.refreshMs : this.recheckMs, () => void this.probe());
       return;
     }
     this.statusJob ??= scheduler.add({
@@ -279,7 +286,7 @@ export class NodeStatusModel implements Disposable {
       update = syncStateOfError(error);
     }
     if (generation !== this.generation || this.disposed || !this.status) return { requests: 1 };
-    const next: NodeStatus = { ...this.status, ...update, fetchedAt: this.now() };
+    const next: NodeStatus = { ...this.status, ...update, fetchedAt: this.timers.now() };
     // A problem belongs to the answer that reported it: a synced answer clears it.
     if (update.problem === undefined) delete (next as { problem?: string }).problem;
     if (update.quotaUntil === undefined) delete (next as { quotaUntil?: number }).quotaUntil;
@@ -300,7 +307,7 @@ export class NodeStatusModel implements Disposable {
     const generation = this.generation;
     const heights = await fetchChainHeights(client, { priority: 'background', purpose: 'node', signal });
     if (generation === this.generation && !this.disposed && this.status)
-      this.set({ ...this.status, heights, heightsAt: this.now() });
+      this.set({ ...this.status, heights, heightsAt: this.timers.now() });
     return { requests: heights.length };
   }
 

@@ -2,8 +2,6 @@
  * Time as an injected dependency: retries, backoff, pacing and cache lifetimes all read `now()` and wait
  * with `sleep()`, so unit tests can drive them with a fake clock instead of waiting in real time.
  */
-import type { Disposable } from './emitter';
-
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
@@ -61,15 +59,4 @@ export const systemTimers: Timers = {
     return t;
   },
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
-/**
- * A one-shot timer as a disposable, for code that only cancels what it started (the Node view's model):
- * runs `run` after `ms`; the returned handle cancels it. Injected so tests can drive time by hand.
- */
-export type Schedule = (run: () => void, ms: number) => Disposable;
-
-export const realSchedule: Schedule = (run, ms) => {
-  const timer = setTimeout(run, ms);
-  return { dispose: () => clearTimeout(timer) };
 };

@@ -6,17 +6,24 @@ import { BackgroundScheduler } from '../../../src/core/scheduling/backgroundSche
 import type { RunRecord } from '../../../src/core/scheduling/jobs';
 import { newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
 import type { Sandbox } from '../../../sandbox';
-import type { Schedule, Timers } from '../../../src/core/util/clock';
+import type { Timers } from '../../../src/core/util/clock';
 
-/** A schedule driven by hand: `runDue()` fires what is pending, as the next timer tick would. */
-function manualSchedule(): { schedule: Schedule; pending: { ms: number; run: () => void }[] } {
+/** Timers fired by hand: the test runs what is pending, as the next timer tick would. */
+function manualTimers(now: () => number = Date.now): {
+  timers: Timers;
+  pending: { ms: number; run: () => void }[];
+} {
   const pending: { ms: number; run: () => void }[] = [];
-  const schedule: Schedule = (run, ms) => {
-    const entry = { ms, run };
-    pending.push(entry);
-    return { dispose: () => void pending.splice(pending.indexOf(entry) >>> 0, 1) };
+  const timers: Timers = {
+    now,
+    setTimeout: (run, ms) => {
+      const entry = { ms, run };
+      pending.push(entry);
+      return entry;
+    },
+    clearTimeout: (entry) => void pending.splice(pending.indexOf(entry as (typeof pending)[number]) >>> 0, 1),
   };
-  return { schedule, pending };
+  return { timers, pending };
 }
 
 /** Resolves with the first status the model publishes that satisfies `test` (bounded). */
@@ -59,8 +66,8 @@ describe('node status model (what the Node view shows) against the sandbox', () 
   const selfCliqueRequests = () => sb.requests.filter((r) => r.path.endsWith('/infos/self-clique')).length;
 
   it('shows "syncing" at once on a 503 and comes back to "synced" by itself at the next check', async () => {
-    const { schedule, pending } = manualSchedule();
-    const model = new NodeStatusModel({ schedule, refreshMs: 60_000, recheckMs: 10_000, scheduler: null });
+    const { timers, pending } = manualTimers();
+    const model = new NodeStatusModel({ timers, refreshMs: 60_000, recheckMs: 10_000, scheduler: null });
     model.setClient(client);
     sb.faults.add({ path: '/infos/*', kind: '503' });
     const started = Date.now();
@@ -89,7 +96,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
   });
 
   it('sends a probe on every refresh, even while one hangs, and shows the newest answer', async () => {
-    const model = new NodeStatusModel({ schedule: manualSchedule().schedule, scheduler: null });
+    const model = new NodeStatusModel({ timers: manualTimers().timers, scheduler: null });
     model.setClient(client);
     // The first probe hangs (a slow node); a refresh after it must not queue behind it.
     sb.faults.add({ path: '/infos/self-clique', kind: 'delay', delayMs: 4_000, count: 1 });
@@ -108,7 +115,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
   });
 
   it('marks "syncing" when any other request meets a 503, without waiting for a probe', async () => {
-    const model = new NodeStatusModel({ schedule: manualSchedule().schedule, scheduler: null });
+    const model = new NodeStatusModel({ timers: manualTimers().timers, scheduler: null });
     model.setClient(client);
     await model.refresh();
     assert.equal(model.current?.sync, 'synced');
@@ -125,8 +132,8 @@ describe('node status model (what the Node view shows) against the sandbox', () 
   });
 
   it('forgets the old status when the client changes, and probes the new one only while visible', async () => {
-    const { schedule, pending } = manualSchedule();
-    const model = new NodeStatusModel({ schedule, scheduler: null });
+    const { timers, pending } = manualTimers();
+    const model = new NodeStatusModel({ timers, scheduler: null });
     model.setClient(client);
     await model.refresh();
     assert.ok(model.current);
@@ -167,7 +174,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
       return runs[runs.length - 1]!;
     };
     const chainInfo = () => sb.requests.filter((r) => r.path.includes('/blockflow/chain-info')).length;
-    const model = new NodeStatusModel({ scheduler: () => scheduler, now: () => time });
+    const model = new NodeStatusModel({ scheduler: () => scheduler, timers: manual });
     model.setClient(client);
     const first = nextStatus(model, (st) => st?.sync === 'synced');
     model.setVisible(true);
@@ -205,9 +212,8 @@ describe('node status model (what the Node view shows) against the sandbox', () 
   it('reads again what is old when a person looks (window focus, the view shown), and nothing when it is fresh', async () => {
     let time = Date.UTC(2025, 4, 10);
     const model = new NodeStatusModel({
-      schedule: manualSchedule().schedule,
+      timers: manualTimers(() => time).timers,
       scheduler: null,
-      now: () => time,
       lookStaleMs: 30_000,
     });
     model.setClient(client);
@@ -236,9 +242,8 @@ describe('node status model (what the Node view shows) against the sandbox', () 
   it('keeps the time the heights were read when a probe does not read them, so the row says their age', async () => {
     let time = Date.UTC(2025, 4, 10);
     const model = new NodeStatusModel({
-      schedule: manualSchedule().schedule,
+      timers: manualTimers(() => time).timers,
       scheduler: null,
-      now: () => time,
     });
     model.setClient(client);
     await model.refresh();
@@ -260,7 +265,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     const used = 'sbx_node_model_quota';
     const rec = sb.limiter.get(used) ?? sb.limiter.add(used, 'pro');
     const quotaClient = new GatewayClient({ profile: sandboxProfile(sb, 'pro'), keyProvider: () => used });
-    const model = new NodeStatusModel({ schedule: manualSchedule().schedule, scheduler: null });
+    const model = new NodeStatusModel({ timers: manualTimers().timers, scheduler: null });
     model.setClient(quotaClient);
     await model.refresh();
     assert.equal(model.current?.sync, 'synced');
@@ -283,7 +288,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     const used = 'sbx_node_model_refresh';
     const rec = sb.limiter.get(used) ?? sb.limiter.add(used, 'pro');
     const quotaClient = new GatewayClient({ profile: sandboxProfile(sb, 'pro'), keyProvider: () => used });
-    const model = new NodeStatusModel({ schedule: manualSchedule().schedule, scheduler: null });
+    const model = new NodeStatusModel({ timers: manualTimers().timers, scheduler: null });
     model.setClient(quotaClient);
     rec.monthlyUsed = rec.perMonth;
     await model.refresh();
