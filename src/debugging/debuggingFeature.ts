@@ -359,7 +359,13 @@ export function registerDebuggingEditor(
   const lenses = new RalphLenses(
     async () => {
       await artifacts.registry();
-      return { registry: artifacts.latest, network: contracts.network, instancesOf, seenEvents };
+      return {
+        registry: artifacts.latest,
+        network: contracts.network,
+        instancesOf,
+        seenEvents,
+        gas: contracts.gas,
+      };
     },
     () => {
       askExecute();
@@ -398,6 +404,7 @@ export function registerDebuggingEditor(
     }),
     contracts.onWatcherEvents(({ address, events }) => onWatcher(address, events)),
     contracts.model.onDidChange(() => lenses.invalidate()),
+    contracts.gas.onDidChange(() => lenses.invalidate()),
     artifacts.onDidChange(() => lenses.invalidate()),
     reporter.sources.onDidChange(() => lenses.invalidate()),
   );
