@@ -43,6 +43,7 @@ export const CommandIds = {
   simulateContractMethod: 'alephium.simulateContractMethod',
   executeContractMethod: 'alephium.executeContractMethod',
   deployContract: 'alephium.deployContract',
+  gasReport: 'alephium.gasReport',
   // node and status bar
   refreshNode: 'alephium.refreshNode',
   addressInfo: 'alephium.addressInfo',
