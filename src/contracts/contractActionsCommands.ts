@@ -500,7 +500,14 @@ function writeDeployment(
 async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<DeployView> {
   const { request, artifact, registry } = await deployRequest(deps, args);
   const ctx = await signerContext(deps);
-  const prepared = (await actionsEngine()).prepareDeploy(request, artifact, ctx.fromAddress, registry);
+  // The network first: a devnet deploys the debug build (as the CLI does), mainnet and testnet never.
+  const pin = await networkPinFor(ctx);
+  const prepared = (await actionsEngine()).prepareDeploy(request, artifact, ctx.fromAddress, registry, {
+    networkId: pin.expectedNetworkId,
+  });
+  if (prepared.codeNote !== undefined) deps.log.warn(prepared.codeNote);
+  else if (prepared.codeBuild === 'debug')
+    deps.log.info(`Deploying the debug build of ${artifact.name}: its emit Debug messages will be emitted`);
   const built = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
     async (progress, token) => {
@@ -515,7 +522,7 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
             ctx.client,
             prepared,
             ctx.publicKey,
-            await networkPinFor(ctx),
+            pin,
             verifierOf(await actionsEngine()),
             controller.signal,
           )
