@@ -120,6 +120,31 @@ describe('Execute and deploy against the sandbox gateway', function () {
         .findIndex((l) => l.includes('pub fn incrementBy')),
     );
 
+    // The Simulate lens runs Call Contract Method: its gas goes on the lens too.
+    const called = await run<{ gasUsed: number }>(CommandIds.callContractMethod, {
+      address: counter,
+      method: 'get',
+      args: [],
+      show: 'none',
+    });
+    const getTitle = `${called.gasUsed.toLocaleString('en-US')} gas`;
+    await until('the gas lens on get', async () =>
+      (
+        (await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          doc.uri,
+        )) ?? []
+      ).find(
+        (l) =>
+          l.command?.title.startsWith(getTitle) &&
+          l.range.start.line ===
+            doc
+              .getText()
+              .split('\n')
+              .findIndex((t) => t.includes('pub fn get')),
+      ),
+    );
+
     const multicalls = () => sandbox.requests.filter((r) => r.path.includes('multicall-contract')).length;
     const before = multicalls();
     const report = await run<{
@@ -128,6 +153,11 @@ describe('Execute and deploy against the sandbox gateway', function () {
     }>(CommandIds.gasReport, { address: counter, costAccepted: true, show: 'none' });
     assert.equal(report.requests, 1);
     assert.equal(multicalls() - before, 1, 'one multicall for the remembered methods');
+    assert.deepEqual(
+      report.rows.map((r) => r.method).sort(),
+      ['get', 'incrementBy'],
+      'every method that ran with its arguments',
+    );
     const row = report.rows.find((r) => r.method === 'incrementBy');
     assert.ok(row?.gasNow !== undefined && row.gasNow > 0, row?.error);
   });
