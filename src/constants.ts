@@ -43,6 +43,7 @@ export const CommandIds = {
   simulateContractMethod: 'alephium.simulateContractMethod',
   executeContractMethod: 'alephium.executeContractMethod',
   deployContract: 'alephium.deployContract',
+  gasReport: 'alephium.gasReport',
   // node and status bar
   refreshNode: 'alephium.refreshNode',
   addressInfo: 'alephium.addressInfo',
@@ -90,6 +91,8 @@ export const StorageKeys = {
   watchList: (profileName: string): string => `alephium.watchedContracts.${profileName}`,
   /** workspaceState: prefix of the watcher's cursors; a cursor only means something on its profile's chain. */
   eventCursorPrefix: (profileName: string): string => `alephium.eventCursor.${profileName}.`,
+  /** workspaceState: what each method cost when it last ran, per code hash (lenses and the Gas Report). */
+  gasMemory: 'alephium.gasMemory',
   /** globalState: the request ledger of every key. */
   monthlyUsage: 'alephium.monthlyUsage',
   /** globalState: this month's background activity and spending of a profile (the scheduler's pace). */

@@ -13,7 +13,12 @@ import {
 } from '../core/artifacts';
 
 import { attoToAlph, decodeUnsignedTx, groupOfAddress, shortTxId } from '../core/protocol';
-import type { BuiltScriptTx, DeploymentRecord, ScriptVerifier } from '../core/contracts/actions';
+import type {
+  BuiltScriptTx,
+  DeploymentRecord,
+  PreparedMethodCall,
+  ScriptVerifier,
+} from '../core/contracts/actions';
 import { actionsEngine, type ActionsEngine } from '../platform/lazyEngine';
 import { argumentHint, argumentProblem } from '../core/contracts/call';
 import type {
@@ -168,6 +173,25 @@ async function reportSimulation(
   return explained.message;
 }
 
+/** What the method cost in a dry run that succeeded, for the gas lens and the Gas Report. */
+function rememberGas(
+  deps: ContractActionsDeps,
+  artifact: ContractArtifact,
+  prepared: PreparedMethodCall,
+  view: SimulationView,
+  via: 'simulate' | 'execute',
+): void {
+  if (view.gasUsed === undefined) return;
+  deps.contracts.rememberGas({
+    contract: artifact.name,
+    method: prepared.fn.name,
+    codeHash: artifact.codeHash,
+    gasUsed: view.gasUsed,
+    args: prepared.args,
+    via,
+  });
+}
+
 async function simulate(deps: ContractActionsDeps, args?: unknown): Promise<SimulationView> {
   const request = await methodRequest(deps, args, 'Simulate Contract Method');
   const { artifact, registry } = await contractArtifact(deps, request.address, args);
@@ -191,6 +215,7 @@ async function simulate(deps: ContractActionsDeps, args?: unknown): Promise<Simu
       (await actionsEngine()).simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
   );
   for (const d of view.debugMessages) deps.log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
+  if (view.ok) rememberGas(deps, artifact, prepared, view, 'simulate');
   const explained = await reportSimulation(deps, view, request, artifact, 'simulate');
   deps.log.info(
     `Simulated ${artifact.name}.${prepared.fn.name}: ${view.ok ? `ok, gas ${view.gasUsed ?? '?'}, ${view.events.length} event(s)` : `failed: ${view.error ?? ''}`}`,
@@ -349,6 +374,8 @@ async function execute(deps: ContractActionsDeps, args?: unknown): Promise<Execu
     'Sign and Execute',
     `Execute ${what}`,
   );
+  // Signed and sent: the dry run's gas is what this execution cost the method.
+  rememberGas(deps, artifact, prepared, simulation, 'execute');
   const txId = built.verified.txId;
   const verified = built.lines;
   if (argValue(args, 'waitForConfirmation') === false) {
@@ -473,7 +500,14 @@ function writeDeployment(
 async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<DeployView> {
   const { request, artifact, registry } = await deployRequest(deps, args);
   const ctx = await signerContext(deps);
-  const prepared = (await actionsEngine()).prepareDeploy(request, artifact, ctx.fromAddress, registry);
+  // The network first: a devnet deploys the debug build (as the CLI does), mainnet and testnet never.
+  const pin = await networkPinFor(ctx);
+  const prepared = (await actionsEngine()).prepareDeploy(request, artifact, ctx.fromAddress, registry, {
+    networkId: pin.expectedNetworkId,
+  });
+  if (prepared.codeNote !== undefined) deps.log.warn(prepared.codeNote);
+  else if (prepared.codeBuild === 'debug')
+    deps.log.info(`Deploying the debug build of ${artifact.name}: its emit Debug messages will be emitted`);
   const built = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
     async (progress, token) => {
@@ -488,7 +522,7 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
             ctx.client,
             prepared,
             ctx.publicKey,
-            await networkPinFor(ctx),
+            pin,
             verifierOf(await actionsEngine()),
             controller.signal,
           )

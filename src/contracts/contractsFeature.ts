@@ -362,6 +362,14 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
     throw new Error(`Unexpected call result type ${result.rawType}`);
   const lookup = await contracts.artifactLookup(result.events.map((e) => e.contractAddress));
   const summary = summariseCall(artifact, fn, built.methodIndex, result, lookup, registry);
+  contracts.rememberGas({
+    contract: artifact.name,
+    method: fn.name,
+    codeHash: artifact.codeHash,
+    gasUsed: summary.gasUsed,
+    args: built.call.args ?? [],
+    via: 'simulate',
+  });
   await deps.failures?.succeeded(summary.debugMessages, fn.name, known);
   for (const d of summary.debugMessages) log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
   log.info(

@@ -16,6 +16,7 @@ import {
 } from '../core/artifacts';
 import type { ArtifactLookup } from '../core/contracts/actions';
 import type { ContractEvent } from '../core/gateway';
+import { GasMemory, type GasRecord } from '../core/debugging/gasMemory';
 import type { Logger } from '../core/util/log';
 import { WatchedContractsModel } from '../core/watching/watchedContractsModel';
 import {
@@ -54,12 +55,24 @@ export class ContractsService extends DisposableBase {
   /** The watched contracts' state and events; the tree maps it, the lenses count from it. */
   readonly model: WatchedContractsModel;
   readonly artifacts: WorkspaceArtifacts;
+  /**
+   * What each method cost when it last ran (Simulate, Call, Execute, the Gas Report), kept per workspace:
+   * the gas lenses read it and the Gas Report re-runs the arguments it kept.
+   */
+  readonly gas: GasMemory;
   private readonly watch: EventWatch;
 
   constructor(private readonly deps: ContractsServiceDeps) {
     super();
     const { connection, artifacts, log } = deps;
     this.artifacts = artifacts;
+    const state = deps.workspaceState;
+    this.gas = this.register(
+      new GasMemory({
+        load: () => state.get(StorageKeys.gasMemory),
+        save: (records) => void state.update(StorageKeys.gasMemory, records),
+      }),
+    );
     this.model = this.register(
       new WatchedContractsModel({
         log,
@@ -142,6 +155,16 @@ export class ContractsService extends DisposableBase {
     this.model.resetData();
     this.model.setList(this.readList());
     this.watch.rebuild();
+  }
+
+  /** Remembers what a method cost in a run that succeeded (the lenses refresh from `gas.onDidChange`). */
+  rememberGas(run: Omit<GasRecord, 'at'>): void {
+    try {
+      this.gas.record({ ...run, at: Date.now() });
+    } catch (e) {
+      // A figure for the lens is never worth failing the run it came from.
+      this.deps.log.warn(`Gas of ${run.contract}.${run.method} not remembered: ${String(e)}`);
+    }
   }
 
   /** The user just changed this contract: poll it ahead of its planned turn. */

@@ -28,6 +28,8 @@ import { DisposableBase } from '../platform/lifecycle';
 import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
+import { gasReport } from './gasReport';
+import type { SecretStore } from '../platform/secrets';
 
 const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
 const SEEN_LIMIT = 2000;
@@ -293,6 +295,8 @@ export interface DebuggingEditorDeps extends CommandContext {
   readonly artifacts: WorkspaceArtifacts;
   readonly reporter: FailureReporter;
   readonly contracts: ContractsService;
+  /** The signer's address is the Gas Report's caller when it is in the contract's group. */
+  readonly secrets?: SecretStore;
 }
 
 /** Lenses, hover and Go to Declaration. Registered once; cheap until a `.ral` file is shown. */
@@ -359,7 +363,13 @@ export function registerDebuggingEditor(
   const lenses = new RalphLenses(
     async () => {
       await artifacts.registry();
-      return { registry: artifacts.latest, network: contracts.network, instancesOf, seenEvents };
+      return {
+        registry: artifacts.latest,
+        network: contracts.network,
+        instancesOf,
+        seenEvents,
+        gas: contracts.gas,
+      };
     },
     () => {
       askExecute();
@@ -398,6 +408,7 @@ export function registerDebuggingEditor(
     }),
     contracts.onWatcherEvents(({ address, events }) => onWatcher(address, events)),
     contracts.model.onDidChange(() => lenses.invalidate()),
+    contracts.gas.onDidChange(() => lenses.invalidate()),
     artifacts.onDidChange(() => lenses.invalidate()),
     reporter.sources.onDidChange(() => lenses.invalidate()),
   );
@@ -407,6 +418,7 @@ export function registerDebuggingEditor(
 const DEBUGGING_COMMANDS: CommandTable<DebuggingEditorDeps> = [
   [CommandIds.identifyAddress, identifyAddress],
   [CommandIds.goToDeclaration, goToDeclaration],
+  [CommandIds.gasReport, gasReport],
 ];
 
 async function goToDeclaration(

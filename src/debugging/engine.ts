@@ -8,3 +8,9 @@ export { RalphSourceMap, sourceDirOf } from '../core/ralph/sourceMap';
 export { explainVmFailure, placeDebugMessages } from '../core/debugging/explain';
 export { parseVmFailure } from '../core/debugging/vmError';
 export { lensesFor } from '../core/debugging/lensModel';
+export {
+  planGasReport,
+  gasReportRows,
+  gasReportRecords,
+  gasReportMarkdown,
+} from '../core/debugging/gasReport';

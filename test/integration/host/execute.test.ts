@@ -88,6 +88,80 @@ describe('Execute and deploy against the sandbox gateway', function () {
     assert.equal(submits(), before);
   });
 
+  it('puts the gas of the last run on its pub fn as a lens, and a Gas Report re-runs it in one request', async () => {
+    const view = await run<SimulationView>(CommandIds.simulateContractMethod, {
+      address: counter,
+      method: 'incrementBy',
+      args: ['2'],
+    });
+    assert.equal(view.ok, true, view.error);
+    const source = vscode.Uri.joinPath(folder, 'contracts', 'counter.ral');
+    await vscode.workspace.fs.writeFile(
+      source,
+      fs.readFileSync(
+        path.join(path.dirname(sandbox.contracts[0]!.artifact), '..', 'contracts', 'counter.ral'),
+      ),
+    );
+    const doc = await vscode.workspace.openTextDocument(source);
+    const gasTitle = `${view.gasUsed!.toLocaleString('en-US')} gas`;
+    const lens = await until('the gas lens on incrementBy', async () => {
+      const lenses =
+        (await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          doc.uri,
+        )) ?? [];
+      return lenses.find((l) => l.command?.title.startsWith(gasTitle));
+    });
+    assert.equal(
+      lens.range.start.line,
+      doc
+        .getText()
+        .split('\n')
+        .findIndex((l) => l.includes('pub fn incrementBy')),
+    );
+
+    // The Simulate lens runs Call Contract Method: its gas goes on the lens too.
+    const called = await run<{ gasUsed: number }>(CommandIds.callContractMethod, {
+      address: counter,
+      method: 'get',
+      args: [],
+      show: 'none',
+    });
+    const getTitle = `${called.gasUsed.toLocaleString('en-US')} gas`;
+    await until('the gas lens on get', async () =>
+      (
+        (await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          doc.uri,
+        )) ?? []
+      ).find(
+        (l) =>
+          l.command?.title.startsWith(getTitle) &&
+          l.range.start.line ===
+            doc
+              .getText()
+              .split('\n')
+              .findIndex((t) => t.includes('pub fn get')),
+      ),
+    );
+
+    const multicalls = () => sandbox.requests.filter((r) => r.path.includes('multicall-contract')).length;
+    const before = multicalls();
+    const report = await run<{
+      requests: number;
+      rows: { method: string; gasNow?: number; error?: string }[];
+    }>(CommandIds.gasReport, { address: counter, costAccepted: true, show: 'none' });
+    assert.equal(report.requests, 1);
+    assert.equal(multicalls() - before, 1, 'one multicall for the remembered methods');
+    assert.deepEqual(
+      report.rows.map((r) => r.method).sort(),
+      ['get', 'incrementBy'],
+      'every method that ran with its arguments',
+    );
+    const row = report.rows.find((r) => r.method === 'incrementBy');
+    assert.ok(row?.gasNow !== undefined && row.gasNow > 0, row?.error);
+  });
+
   it('executes incrementBy as a transaction: verified, signed, confirmed, its event decoded, the state moved', async () => {
     const countBefore = Number(await until('the count', () => countOf(counter)));
     const view = await run<ExecutionView>(CommandIds.executeContractMethod, {

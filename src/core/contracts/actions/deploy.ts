@@ -48,6 +48,12 @@ import {
 export interface PreparedDeploy {
   readonly contract: string;
   readonly artifact: ContractArtifact;
+  /** The contract code deployed (no fields): the release code, or on a devnet the debug build. */
+  readonly code: string;
+  /** Which build `code` is: a devnet gets the debug build when the artifact has one, as the CLI does. */
+  readonly codeBuild: 'release' | 'debug';
+  /** Said in the log when a devnet gets the release code: its `emit Debug` messages will not be emitted. */
+  readonly codeNote?: string;
   /** Contract code followed by its encoded fields: the `bytecode` of the deploy request. */
   readonly bytecode: string;
   readonly encodedImmFields: string;
@@ -74,12 +80,42 @@ export function cliDeploymentCodeHash(deployBytecodeHex: string): string {
   return bytesToHex(sha256(new TextEncoder().encode(deployBytecodeHex.toLowerCase())));
 }
 
-/** Default field values an artifact can give: none in the artifact format, so only what the user types. */
+/** As `@alephium/web3`'s `isDevnet`: every network id but mainnet's (0) and testnet's (1). */
+export function isDevnetId(networkId: number): boolean {
+  return networkId !== 0 && networkId !== 1;
+}
+
+/**
+ * The code a deploy sends, as the CLI and the SDK choose it (`buildByteCodeToDeploy(fields, isDevnet)`):
+ * on a devnet the debug build (`ArtifactRegistry.debugBuildOf`, the patched code checked against
+ * `codeHashDebug`), so `emit Debug` works and the deployments `codeHash` is the CLI's; never on network
+ * id 0 or 1, where the node refuses debug instructions; the release code without a known network id.
+ */
+export function deployCode(
+  artifact: ContractArtifact,
+  registry: Pick<ArtifactRegistry, 'debugBuildOf'> | undefined,
+  networkId: number | undefined,
+): { code: string; build: 'release' | 'debug'; note?: string } {
+  if (networkId === undefined || !isDevnetId(networkId)) return { code: artifact.bytecode, build: 'release' };
+  const debug = registry?.debugBuildOf(artifact);
+  if (debug !== undefined) return { code: debug.bytecode, build: 'debug' };
+  return {
+    code: artifact.bytecode,
+    build: 'release',
+    note: `${artifact.name} has no debug build (no bytecodeDebugPatch in .project.json that gives its codeHashDebug): the release code is deployed on this devnet, so its emit Debug messages will not be emitted, and the CLI would record another codeHash.`,
+  };
+}
+
+/**
+ * Default field values an artifact can give: none in the artifact format, so only what the user types.
+ * `network.networkId`: the node's network id (from the network pin); a devnet deploys the debug build.
+ */
 export function prepareDeploy(
   request: DeployRequest,
   artifact: ContractArtifact,
   signerAddress: string,
   registry?: ArtifactRegistry,
+  network?: { readonly networkId?: number | undefined },
 ): PreparedDeploy {
   const given = request.fields ?? {};
   for (const name of Object.keys(given)) {
@@ -124,12 +160,8 @@ export function prepareDeploy(
   });
   const structs = registry?.structs;
   const { encodedImmFields, encodedMutFields } = encodeContractFields(fields, artifact.fieldsSig, structs);
-  const bytecode = buildContractBytecode(
-    artifact.bytecode,
-    fields,
-    artifact.fieldsSig,
-    structs,
-  ).toLowerCase();
+  const chosen = deployCode(artifact, registry, network?.networkId);
+  const bytecode = buildContractBytecode(chosen.code, fields, artifact.fieldsSig, structs).toLowerCase();
   const initialAttoAlph =
     request.alph === undefined || request.alph.trim() === ''
       ? MINIMAL_CONTRACT_DEPOSIT
@@ -164,7 +196,7 @@ export function prepareDeploy(
   }
   const expectedScript = buildDeployScript({
     sender: signerAddress,
-    bytecode: artifact.bytecode,
+    bytecode: chosen.code,
     encodedImmFields,
     encodedMutFields,
     initialAttoAlphAmount: initialAttoAlph,
@@ -176,6 +208,9 @@ export function prepareDeploy(
   return {
     contract: artifact.name,
     artifact,
+    code: chosen.code.toLowerCase(),
+    codeBuild: chosen.build,
+    ...(chosen.note !== undefined ? { codeNote: chosen.note } : {}),
     bytecode,
     encodedImmFields,
     encodedMutFields,
@@ -297,7 +332,7 @@ export async function buildAndVerifyDeploy(
     ]);
   }
   const lines = [
-    `Deploy ${deploy.contract} (code hash ${blake2b256Hex(deploy.artifact.bytecode)})`,
+    `Deploy ${deploy.contract} (code hash ${blake2b256Hex(deploy.code)}${deploy.codeBuild === 'debug' ? ', the debug build, as the CLI deploys on a devnet' : ''})`,
     ...deploy.fields.map((f) => `  ${f.mutable ? 'mut ' : ''}${f.name}: ${f.type} = ${f.value}`),
     `Script: creates exactly this code with exactly these encoded fields ✓ (imm ${deploy.encodedImmFields || '—'}, mut ${deploy.encodedMutFields || '—'})`,
     `Deposit: ${approvalText(deploy.initialAttoAlph, deploy.initialTokens)}`,
