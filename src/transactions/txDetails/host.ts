@@ -130,19 +130,13 @@ export class TxDetailsPanels extends DisposableBase implements vscode.WebviewPan
     return panel;
   }
 
-  async deserializeWebviewPanel(panel: vscode.WebviewPanel, raw: unknown): Promise<void> {
+  deserializeWebviewPanel(panel: vscode.WebviewPanel, raw: unknown): Promise<void> {
     const state = revivedState(raw);
     // Options are not persisted with the panel: apply them again before any HTML is set.
     panel.webview.options = this.options();
-    if (!state) {
-      panel.dispose();
-      return;
-    }
-    if (this.panels.has(state.txId)) {
-      panel.dispose();
-      return;
-    }
-    this.adopt(panel, state);
+    if (!state || this.panels.has(state.txId)) panel.dispose();
+    else this.adopt(panel, state);
+    return Promise.resolve();
   }
 
   snapshot(): TxDetailsSnapshot | undefined {
@@ -320,7 +314,7 @@ export class TxDetailsPanel extends DisposableBase {
           ...((this.state.toGroup ?? rec?.toGroup) !== undefined
             ? { toGroup: this.state.toGroup ?? rec?.toGroup }
             : {}),
-        } as { fromGroup?: number; toGroup?: number };
+        };
         const required = rec?.requiredConfirmations ?? config.requiredConfirmations();
         const status = await client.getTxStatus(txId, groups, { priority: 'user', fresh: true });
         read = status;
