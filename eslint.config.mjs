@@ -65,10 +65,20 @@ const featureBoundaries = FEATURES.map((feature) => {
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.test-output/**', '.vscode-test/**'] },
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
   {
+    // Type-checked rules read each file with its tsconfig: the webview pages have their own (DOM, no Node).
     files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.json', './src/tsconfig.page.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
+      // A promise nobody awaits is an error nobody sees: await it, return it, or mark it `void` on purpose.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'always'],
@@ -101,6 +111,14 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: INERT_TEXT_OWNERS,
     rules: { 'no-restricted-syntax': ['error', ZOD_IMPORT, ...RAW_OUTPUT] },
+  },
+  {
+    // Files a newcomer reads in one sitting (issue 20): generated code excepted.
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 700, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: false, skipComments: false }],
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -16,7 +16,7 @@ function parseArgs(argv: string[]): { port: number; blockTimeMs: number; eventsE
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
-    const key = names[flag as string];
+    const key = names[flag];
     if (!key) throw new Error(`unknown option ${arg}; expected --port, --block-time-ms or --events-every-ms`);
     const raw = inline ?? argv[++i];
     const n = Number(raw);

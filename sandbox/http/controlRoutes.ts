@@ -3,6 +3,7 @@
  * tests and benches use to mine, inject faults, tamper with builds, manage keys and drive contracts.
  */
 import { blake2b256, bytesToHex } from '../../src/core/protocol';
+import { scalarText } from '../../src/core/util/guards';
 import { TAMPER_MODES, type Account, type ContractInstance, type TamperMode } from '../chain';
 import { counterDef, tokenFaucetDef, VmError, type Val } from '../vm/sampleContracts';
 import { isSynced, type SandboxContext } from './context';
@@ -55,7 +56,9 @@ function chainControls(ctx: SandboxContext, control: AddControl): void {
   control('POST', '/fund', ({ body }) => {
     if (typeof body.address !== 'string') throw new HttpError(400, 'address is required');
     checkAddressParam(body.address);
-    const amount = BigInt(String(body.attoAlphAmount ?? 10n ** 18n));
+    const amountText = scalarText(body.attoAlphAmount ?? 10n ** 18n);
+    if (amountText === undefined) throw new HttpError(400, 'attoAlphAmount must be an integer');
+    const amount = BigInt(amountText);
     const tx = ctx.chain.fund(body.address, amount, typeof body.utxos === 'number' ? body.utxos : 1);
     if (body.mine !== false) ctx.chain.mine();
     return { txId: tx.txId };
@@ -129,7 +132,8 @@ function keyControls(ctx: SandboxContext, control: AddControl): void {
 /** Contract deploys and calls as transactions, and triggered events. */
 function contractControls(ctx: SandboxContext, control: AddControl): void {
   control('POST', '/contracts/deploy', ({ body }) => {
-    const name = String(body.name ?? 'Counter');
+    const name = body.name ?? 'Counter';
+    if (typeof name !== 'string') throw new HttpError(400, 'name must be a contract name');
     const def = [counterDef, tokenFaucetDef].map((f) => f()).find((d) => d.name === name);
     if (!def) throw new HttpError(400, `Unknown contract ${name}`);
     const deployer = ctx.chain.accounts[typeof body.group === 'number' ? body.group : 0] as Account;

@@ -83,7 +83,7 @@ describe('sandbox gateway: routing, auth, rate limits, control API', () => {
             assert.equal(last.headers.get('x-ratelimit-remaining'), String(limit - i - 1));
           }
         }
-        assert.deepEqual(statuses, [...Array(limit).fill(200), 429]);
+        assert.deepEqual(statuses, [...Array<number>(limit).fill(200), 429]);
         assert.ok(last);
         assert.equal(last.headers.get('x-ratelimit-remaining'), '0');
         assert.equal(last.headers.get('x-ratelimit-reset'), String(Math.floor(clock.now() / 1000) + 1));

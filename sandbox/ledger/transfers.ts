@@ -25,6 +25,7 @@ import {
 } from '../../src/core/protocol';
 import { noAssets, type Assets, type Method } from '../vm/scriptCodec';
 import { checkAddress, checkPublicKey, estimateGas, gasOptions, parseIntStrict } from './bodyFields';
+import { scalarText } from '../../src/core/util/guards';
 import { Ledger } from './ledger';
 import {
   BadRequest,
@@ -148,7 +149,7 @@ export abstract class TransferLedger extends Ledger {
       if (
         dest.attoCoinAmount !== undefined &&
         dest.attoAlphAmount !== undefined &&
-        String(dest.attoCoinAmount) !== String(dest.attoAlphAmount)
+        amountKey(dest.attoCoinAmount) !== amountKey(dest.attoAlphAmount)
       ) {
         throw new BadRequest(
           `destinations[${i}]: attoCoinAmount and attoAlphAmount differ; send one amount (they are the same field)`,
@@ -460,4 +461,9 @@ export abstract class TransferLedger extends Ledger {
     for (const u of rec.creates) this.mempoolOutputs.set(u.key, u);
     return { txId, fromGroup, toGroup };
   }
+}
+
+/** An amount field as compared between its two spellings: a number or string by its text, anything else by its JSON. */
+function amountKey(value: unknown): string | undefined {
+  return scalarText(value) ?? JSON.stringify(value);
 }

@@ -120,7 +120,7 @@ export abstract class ScriptBuildLedger extends ScriptLedger {
   /** Changes a call script's bytes the way the current tamper mode says (or returns it unchanged). */
   private tamperCallScript(methods: Method[], from: string): { methods: Method[]; extraAlph: bigint } {
     const mode = this.tamper;
-    const m = structuredClone(methods) as Method[];
+    const m = structuredClone<Method[]>(methods);
     const instrs = (m[0] as Method).instrs;
     const attacker = (this.attackers[groupOfAddress(from)] as Account).address;
     const callAt = instrs.findIndex((i) => i.name === 'CallExternal');
@@ -305,7 +305,7 @@ export abstract class ScriptBuildLedger extends ScriptLedger {
           all.findIndex((v) => v.type === 'Address'),
         );
         if (all[at]) {
-          all[at] = otherValue(all[at] as Val, attacker);
+          all[at] = otherValue(all[at], attacker);
           imm = all.slice(0, imm.length);
           mut = all.slice(imm.length);
         }

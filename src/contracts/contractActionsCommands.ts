@@ -32,6 +32,7 @@ import type {
   SimulationView,
 } from '../core/contracts/actionViews';
 import { inert } from '../core/text/inert';
+import { scalarText } from '../core/util/guards';
 import { showInfo, showWarning } from '../platform/notify';
 
 import type { ConnectionManager } from '../platform/connection';
@@ -82,7 +83,7 @@ function tokensOf(value: unknown): { id: string; amount: string }[] | undefined 
   if (!Array.isArray(value)) return undefined;
   return value.map((t: unknown) => {
     const o = (typeof t === 'object' && t !== null ? t : {}) as Record<string, unknown>;
-    return { id: String(o.id ?? ''), amount: String(o.amount ?? '') };
+    return { id: scalarText(o.id) ?? '', amount: scalarText(o.amount) ?? '' };
   });
 }
 

@@ -423,7 +423,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
           ? (await this.childrenOf(x)).map((k) => {
               const t = this.getTreeItem(k);
               return {
-                label: String(t.label),
+                label: labelText(t.label),
                 description: String(t.description ?? ''),
                 contextValue: t.contextValue ?? '',
               };
@@ -431,7 +431,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
           : [];
       out.push({
         address: (c as { address: string }).address,
-        label: String(item.label),
+        label: labelText(item.label),
         description: String(item.description ?? ''),
         tooltip: typeof item.tooltip === 'string' ? item.tooltip : '',
         contextValue: item.contextValue ?? '',
@@ -454,4 +454,9 @@ export interface ContractSnapshot extends SnapshotRow {
   readonly tooltip: string;
   readonly state: SnapshotRow[];
   readonly events: SnapshotRow[];
+}
+
+/** A tree item's label as text: a `TreeItemLabel` (label with highlights) prints its label, not `[object Object]`. */
+function labelText(label: string | vscode.TreeItemLabel | undefined): string {
+  return typeof label === 'string' ? label : (label?.label ?? '');
 }

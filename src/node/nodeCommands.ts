@@ -81,7 +81,7 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
           ...TIME_RANGE_PRESETS.map((p) => ({
             label: p.label,
             description: costText(blocksRangeCost(p.ms)),
-            id: p.id as TimeRangePreset | 'custom',
+            id: p.id,
           })),
           { label: 'Custom range (millisecond timestamps)…', id: 'custom' as const },
         ],

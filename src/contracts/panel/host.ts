@@ -323,7 +323,10 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
       const done = status?.kind === 'confirmed' || status?.kind === 'failed';
       // A later run of the same method replaced the result: it is no longer this tx's to update.
       const shown = this.results.get(method);
-      if (shown?.kind !== 'execution' || shown.txId !== txId) return following.dispose();
+      if (shown?.kind !== 'execution' || shown.txId !== txId) {
+        following.dispose();
+        return;
+      }
       if (status && status.text !== lastText) {
         lastText = status.text;
         const result = executionResult(view, status);
@@ -333,7 +336,9 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
       if (done || Date.now() - started > TRACK_FOR_MS || this.isDisposed) following.dispose();
     });
     // After TRACK_FOR_MS the panel lets go even if the tracker never speaks again.
-    const deadline = setTimeout(() => following.dispose(), TRACK_FOR_MS);
+    const deadline = setTimeout(() => {
+      following.dispose();
+    }, TRACK_FOR_MS);
     this.followers.add(following);
   }
 }

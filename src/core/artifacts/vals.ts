@@ -10,6 +10,7 @@
  */
 import { contractIdFromAddress, isValidAddress, parseAddress } from '../protocol';
 import { ArgumentError, ArtifactError } from './errors';
+import { isList } from '../util/guards';
 
 /** A Val in the node's JSON shape. Nested arrays only appear in arguments. */
 export type ApiVal = { type: string; value: string | boolean | ApiVal[] };
@@ -591,7 +592,7 @@ export function formatValue(value: DecodedValue, maxLength = Infinity): string {
     const keep = Math.max(3, Math.floor((maxLength - 1) / 2));
     return `${value.slice(0, keep)}…${value.slice(-keep)}`;
   }
-  if (Array.isArray(value)) return `[${value.map((v) => formatValue(v, maxLength)).join(', ')}]`;
-  const s = value as DecodedStruct;
+  if (isList(value)) return `[${value.map((v) => formatValue(v, maxLength)).join(', ')}]`;
+  const s = value;
   return `${s.struct}{${s.fields.map((f) => `${f.name}: ${formatValue(f.value, maxLength)}`).join(', ')}}`;
 }

@@ -88,7 +88,7 @@ function argText(a: unknown): string {
 function fullArgText(a: unknown): string {
   if (typeof a === 'string') return a;
   if (typeof a === 'bigint') return a.toString();
-  if (a && typeof a === 'object' && 'value' in a) return fullArgText((a as { value: unknown }).value);
+  if (a && typeof a === 'object' && 'value' in a) return fullArgText(a.value);
   try {
     return JSON.stringify(a) ?? String(a);
   } catch {

@@ -14,6 +14,7 @@
  * bounded (`[^)]{0,200}`), so no failed match retries every split of a long run.
  */
 import { cleanText } from '../text/inert';
+import { errorMessage } from '../util/errors';
 
 export interface VmFailure {
   /** The node's failure name (`AssertionFailedWithErrorCode`, `ExpectAContract`, …) or `Unknown`. */
@@ -252,7 +253,7 @@ const NAMED: Record<string, string> = {
  * `)` and complete a pattern (`InvalidType(…)`) that the text itself does not.
  */
 function cleanRaw(detail: unknown): string {
-  const text = typeof detail === 'string' ? detail : detail === undefined ? '' : String(detail);
+  const text = typeof detail === 'string' ? detail : detail === undefined ? '' : errorMessage(detail);
   const head = text.slice(0, 2 * MAX_FAILURE_CHARS);
   // Cleaning only removes characters, so with the head's own length as the cap nothing is cut here.
   const clean = cleanText(head, head.length);

@@ -9,6 +9,8 @@ import { ContractCallFailedError, ValidationError, type GatewayError } from './e
 import type { Priority } from './rateLimiter';
 import type { CallContractResult, CallContractSucceeded } from './schemas';
 import { MAX_MULTICALL } from './requests';
+import { isList } from '../util/guards';
+import { abortError } from '../util/clock';
 
 export type CallOutcome =
   | { readonly ok: true; readonly result: CallContractSucceeded }
@@ -39,8 +41,8 @@ export async function callContracts(
   calls: readonly ContractCall[],
   options?: RequestOptions,
 ): Promise<CallOutcome[]> {
-  if (!Array.isArray(calls)) throw new ValidationError('calls', 'must be an array');
-  const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
+  if (!isList(calls)) throw new ValidationError('calls', 'must be an array');
+  const outcomes: (CallOutcome | undefined)[] = new Array<CallOutcome | undefined>(calls.length);
   // Validate one by one first, so that one bad call does not make the node reject its whole batch.
   const valid: number[] = [];
   calls.forEach((call, i) => {
@@ -92,13 +94,13 @@ export class MulticallBatcher {
 
   /** Resolves with the call's success; rejects with its own ContractCallFailedError or request error. */
   call(call: ContractCall, options: RequestOptions = {}): Promise<CallContractSucceeded> {
-    try {
-      this.client.validateContractCall('call', call);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     return new Promise<CallContractSucceeded>((resolve, reject) => {
+      // A bad call throws here, which rejects this promise with its ValidationError before anything is queued.
+      this.client.validateContractCall('call', call);
+      if (options.signal?.aborted) {
+        reject(abortError(options.signal));
+        return;
+      }
       const entry: Pending = {
         call,
         priority: options.priority ?? 'user',
@@ -112,7 +114,7 @@ export class MulticallBatcher {
         () => {
           // Still waiting for the flush: just leave the batch. Already sent: the caller stops waiting.
           this.pending = this.pending.filter((p) => p !== entry);
-          reject(options.signal?.reason);
+          reject(abortError(options.signal));
         },
         { once: true },
       );

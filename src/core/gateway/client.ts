@@ -239,7 +239,7 @@ export class GatewayClient {
   async getTxStatus(txId: string, groups: GroupPair = {}, options?: RequestOptions): Promise<S.TxStatus> {
     R.validateTxId('txId', txId);
     const query = R.groupsQuery(groups, new URLSearchParams({ txId }));
-    return this.pipeline.get(`/transactions/status?${query}`, S.TxStatusSchema, options, {
+    return this.pipeline.get(`/transactions/status?${query.toString()}`, S.TxStatusSchema, options, {
       endpoint: 'GET /transactions/status',
     });
   }
@@ -292,7 +292,7 @@ export class GatewayClient {
     const { start, limit, query } = R.eventsPageQuery(page);
     const endpoint = 'GET /events/contract/{address}';
     const body = await this.pipeline.get(
-      `/events/contract/${address}?${query}`,
+      `/events/contract/${address}?${query.toString()}`,
       S.ContractEventsSchema,
       options,
       {

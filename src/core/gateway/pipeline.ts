@@ -602,7 +602,7 @@ export class RequestPipeline {
     } catch {
       throw new SchemaError(call.endpoint, '', `body is not JSON (${bodyText.length} bytes)`);
     }
-    return S.decode(call.endpoint, call.schema, json) as T;
+    return S.decode<z.ZodType<T>>(call.endpoint, call.schema, json);
   }
 
   private async pause(ms: number, signal: AbortSignal, endpoint: string): Promise<void> {

@@ -17,6 +17,7 @@ import { ValidationError } from './errors';
 import type { Priority } from './rateLimiter';
 import type * as S from './schemas';
 import type { RequestPurpose } from './usage';
+import { isList } from '../util/guards';
 
 // ---- request types ------------------------------------------------------------------------------------
 
@@ -454,7 +455,7 @@ export function contractCallBody(field: string, call: ContractCall): Body {
     call.group !== undefined ? validateGroup(`${field}.group`, call.group) : groupOfAddress(address);
   validateInt(`${field}.methodIndex`, call.methodIndex, 0);
   if (call.args !== undefined) {
-    if (!Array.isArray(call.args)) throw new ValidationError(`${field}.args`, 'must be an array');
+    if (!isList(call.args)) throw new ValidationError(`${field}.args`, 'must be an array');
     call.args.forEach((arg, i) => {
       if (typeof arg !== 'object' || arg === null || typeof arg.type !== 'string' || !('value' in arg)) {
         throw new ValidationError(`${field}.args[${i}]`, 'must be a {type, value} object');
@@ -484,8 +485,7 @@ export function contractCallBody(field: string, call: ContractCall): Body {
 
 /** `POST /contracts/multicall-contract`: 1 to {@link MAX_MULTICALL} calls. */
 export function multicallBody(calls: readonly ContractCall[]): { calls: Body[] } {
-  if (!Array.isArray(calls) || calls.length === 0)
-    throw new ValidationError('calls', 'must be a non-empty array');
+  if (!isList(calls) || calls.length === 0) throw new ValidationError('calls', 'must be a non-empty array');
   if (calls.length > MAX_MULTICALL) {
     throw new ValidationError('calls', `at most ${MAX_MULTICALL} calls per multicall, got ${calls.length}`);
   }
@@ -509,7 +509,7 @@ export function groupSuffix(group: number | undefined): string {
 
 /** `?…` of a non-empty query, else nothing. */
 export function querySuffix(query: URLSearchParams): string {
-  return query.size > 0 ? `?${query}` : '';
+  return query.size > 0 ? `?${query.toString()}` : '';
 }
 
 /** One page of a contract's events: where it starts, how many were asked for, and its query. */

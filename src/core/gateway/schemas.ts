@@ -51,7 +51,9 @@ function tagged<C extends Record<string, z.ZodType>>(cases: C) {
     const schema = Object.prototype.hasOwnProperty.call(cases, raw.type) ? cases[raw.type] : undefined;
     if (!schema) {
       const rawType = cleanText(raw.type, LABEL_CHARS);
-      return { type: 'Unknown' as const, rawType, raw: raw as Record<string, unknown> };
+      // Widened on purpose: an unknown case promises callers nothing beyond a record.
+      const unknownRaw: Record<string, unknown> = raw;
+      return { type: 'Unknown' as const, rawType, raw: unknownRaw };
     }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {

@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock';
 import { Emitter, type Event } from '../util/emitter';
 import { daysInMonthOf, monthOf } from '../util/month';
 import type { Priority } from './rateLimiter';
+import { isList } from '../util/guards';
 
 /** What a request was for, in words a person understands; the ledger counts per kind. */
 export const REQUEST_KINDS = ['contracts', 'node', 'tracking', 'actions', 'other'] as const;
@@ -115,7 +116,7 @@ function daysOf(record: UsageRecord): Map<number, Partial<Record<RequestKind, nu
     }
     if (Object.keys(counts).length > 0) days.set(day as number, counts);
   }
-  return total > record.count ? new Map() : days;
+  return total > record.count ? new Map<number, Partial<Record<RequestKind, number>>>() : days;
 }
 
 export class UsageTracker {
@@ -139,7 +140,7 @@ export class UsageTracker {
    */
   load(records: readonly UsageRecord[]): void {
     const month = monthOf(this.clock.now());
-    if (!Array.isArray(records)) return;
+    if (!isList(records)) return;
     for (const r of records) {
       if (typeof r !== 'object' || r === null || typeof r.keyId !== 'string') continue;
       if (r.month !== month || !isCount(r.count)) continue;

@@ -119,7 +119,7 @@ function summarize(parts: Parts, options: ConfirmationOptions): ConfirmationSumm
   const secondConfirmationReason = network.isMainnet
     ? 'This spends real funds on mainnet.'
     : highValue
-      ? `The total exceeds ${formatAmount(amountText(options.secondConfirmationAboveAtto as bigint))}.`
+      ? `The total exceeds ${formatAmount(amountText(options.secondConfirmationAboveAtto))}.`
       : undefined;
   const fee = {
     ...amountText(feeAtto),

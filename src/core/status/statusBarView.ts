@@ -150,7 +150,7 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
   }
   const changes: number[] = [];
   const recent429 = input.user429At !== undefined && now - input.user429At < RECENT_429_MS;
-  if (recent429) changes.push(input.user429At! + RECENT_429_MS);
+  if (recent429) changes.push(input.user429At + RECENT_429_MS);
   const user = input.userHeadroom ? headroomAt(input.userHeadroom, now) : undefined;
   const userLow = user !== undefined && user.current && isLow(user.remaining, user.limit);
   if (user?.current) changes.push(input.userHeadroom!.resetAt);

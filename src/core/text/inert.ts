@@ -85,11 +85,18 @@ function stringOf(value: unknown): string {
     return String(value);
   if (value === undefined || value === null) return '';
   if (value instanceof Error) return value.message;
+  if (typeof value === 'symbol') return value.toString();
+  // An object JSON cannot write (a cycle, a bigint inside) or a function is named by its kind, never by
+  // its own toString (a function's would be its source).
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value) ?? kindOf(value);
   } catch {
-    return String(value);
+    return kindOf(value);
   }
+}
+
+function kindOf(value: object): string {
+  return Object.prototype.toString.call(value);
 }
 
 /**

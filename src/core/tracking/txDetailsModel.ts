@@ -415,8 +415,8 @@ export function buildTxDetailsModel(src: TxDetailsSources): TxDetailsModel {
   const notes: string[] = [...(src.notes ?? [])];
   const { views: inputs, spenders } = inputViews(unsigned?.inputs ?? []);
   const spenderSet = spenders ?? new Set(inputs.flatMap((i) => (i.address ? [i.address] : [])));
-  const fixed: RawOutput[] = (unsigned?.fixedOutputs ?? []) as RawOutput[];
-  const generated: RawOutput[] = (src.details?.generatedOutputs ?? []) as RawOutput[];
+  const fixed: RawOutput[] = unsigned?.fixedOutputs ?? [];
+  const generated: RawOutput[] = src.details?.generatedOutputs ?? [];
   const outputs = fixed.map((o, i) => outputView(o, i, spenderSet));
   const generatedOutputs = generated.map((o, i) => outputView(o, fixed.length + i, spenderSet));
   const gasPrice = unsigned ? BigInt(unsigned.gasPrice) : undefined;

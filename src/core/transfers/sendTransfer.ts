@@ -34,6 +34,7 @@ import {
   type VerifiedSweep,
   type VerifyOptions,
 } from '../signing/verify';
+import { isList } from '../util/guards';
 
 export { TransferDeclinedError, type ConfirmStage, type SentTransfer } from '../signing/signingPath';
 
@@ -154,7 +155,7 @@ export function validateTransferRequest(
     );
   }
   const dests = request.destinations;
-  if (!Array.isArray(dests) || dests.length === 0) {
+  if (!isList(dests) || dests.length === 0) {
     throw new ValidationError('destinations', 'must be a non-empty array');
   }
   if (dests.length > MAX_DESTINATIONS) {
@@ -172,7 +173,7 @@ export function validateTransferRequest(
       );
     }
     if (d.tokens !== undefined) {
-      if (!Array.isArray(d.tokens)) throw new ValidationError(`${at}.tokens`, 'must be an array');
+      if (!isList(d.tokens)) throw new ValidationError(`${at}.tokens`, 'must be an array');
       // Since Leman an asset output holds at most one token; one destination per token keeps the
       // output list predictable, which is what lets us verify it exactly.
       if (d.tokens.length > 1) {

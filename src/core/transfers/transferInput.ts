@@ -14,6 +14,7 @@ import {
   parseAddress,
 } from '../protocol';
 import type { TokenAmountRequest } from '../signing/verify';
+import { scalarText } from '../util/guards';
 
 /**
  * The one rule for where a transfer or a sweep may pay: an asset address (base58, not a contract). Each
@@ -118,7 +119,7 @@ export function parseTokens(value: unknown): TokenAmountRequest[] {
   return entries.map((t, i) => {
     const id = typeof t?.id === 'string' ? t.id.trim().toLowerCase() : '';
     if (!isHash32(id)) throw new Error(`Token ${i + 1}: the id must be 32 bytes of hex.`);
-    const amount = typeof t.amount === 'bigint' ? t.amount.toString() : String(t.amount ?? '').trim();
+    const amount = typeof t.amount === 'bigint' ? t.amount.toString() : (scalarText(t.amount) ?? '').trim();
     if (!/^\d+$/.test(amount) || BigInt(amount) === 0n) {
       throw new Error(`Token ${i + 1}: the amount must be a positive integer (smallest unit).`);
     }
@@ -138,7 +139,7 @@ export function checkTokens(text: string): string | undefined {
 /** Optional gas amount: empty lets the node estimate. */
 export function parseGasAmount(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  const n = typeof value === 'number' ? value : Number((scalarText(value) ?? '').trim());
   if (!Number.isInteger(n) || n < DEFAULT_GAS_AMOUNT || n > MAX_GAS_PER_TX) {
     throw new Error(`Gas amount must be an integer from ${DEFAULT_GAS_AMOUNT} to ${MAX_GAS_PER_TX}.`);
   }
@@ -148,7 +149,7 @@ export function parseGasAmount(value: unknown): number | undefined {
 /** Optional gas price in atto: empty takes the node's default. */
 export function parseGasPrice(value: unknown): bigint | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const s = typeof value === 'bigint' ? value.toString() : String(value).trim();
+  const s = typeof value === 'bigint' ? value.toString() : (scalarText(value) ?? '').trim();
   if (!/^\d+$/.test(s)) throw new Error('Gas price must be an integer number of atto.');
   const v = BigInt(s);
   if (v < DEFAULT_GAS_PRICE) {

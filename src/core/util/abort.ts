@@ -25,15 +25,7 @@ export function raceAbort<T>(
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(makeError());
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    // Settles as `promise` did, with its own value or reason, once the listener is gone.
+    promise.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
   });
 }

@@ -12,7 +12,7 @@ declare function acquireVsCodeApi(): VsCodeApi<unknown, unknown>;
 
 /** The page's one VS Code API object; call once per page. */
 export function vsCodeApi<Out, State = never>(): VsCodeApi<Out, State> {
-  return acquireVsCodeApi() as VsCodeApi<Out, State>;
+  return acquireVsCodeApi();
 }
 
 /** The shell's `<main id="root">`, where the page renders. */

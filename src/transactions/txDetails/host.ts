@@ -282,7 +282,7 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
           ...((this.state.toGroup ?? rec?.toGroup) !== undefined
             ? { toGroup: this.state.toGroup ?? rec?.toGroup }
             : {}),
-        } as { fromGroup?: number; toGroup?: number };
+        };
         const required = rec?.requiredConfirmations ?? config.requiredConfirmations();
         const status = await client.getTxStatus(txId, groups, { priority: 'user', fresh: true });
         read = status;

@@ -87,7 +87,10 @@ describe('gateway transport (undici, real HTTP on 127.0.0.1)', () => {
     const server = await startServer((_req, res) => ok(res, { version: 'v9' }));
     // One socket per origin: without keep-alive the second request would need a second connection.
     const transport = createUndiciTransport({ connections: 1 });
-    cleanups.push(server.close, transport.close);
+    cleanups.push(
+      () => server.close(),
+      () => transport.close(),
+    );
     const client = new GatewayClient({
       profile: {
         kind: 'gateway',
@@ -115,7 +118,10 @@ describe('gateway transport (undici, real HTTP on 127.0.0.1)', () => {
   it('a node profile talks to the node directly: no slug, optional X-API-KEY', async () => {
     const server = await startServer((_req, res) => ok(res, { version: 'v9' }));
     const transport = createUndiciTransport();
-    cleanups.push(server.close, transport.close);
+    cleanups.push(
+      () => server.close(),
+      () => transport.close(),
+    );
     const withKey = new GatewayClient({
       profile: { kind: 'node', baseUrl: server.url, network: 'devnet' },
       keyProvider: () => 'node-api-key-123',
@@ -144,7 +150,12 @@ describe('gateway transport (undici, real HTTP on 127.0.0.1)', () => {
       proxy: { url: proxy.url, bypassLoopback: false },
     });
     const direct: ClosableTransport = createUndiciTransport({ proxy: { url: proxy.url } });
-    cleanups.push(server.close, proxy.close, viaProxy.close, direct.close);
+    cleanups.push(
+      () => server.close(),
+      () => proxy.close(),
+      () => viaProxy.close(),
+      () => direct.close(),
+    );
     const request = {
       method: 'GET' as const,
       url: `${server.url}/x`,
@@ -165,7 +176,10 @@ describe('gateway transport (undici, real HTTP on 127.0.0.1)', () => {
       ok(res, { a: 1 }, { 'X-RateLimit-Remaining': '4' });
     });
     const transport = createUndiciTransport();
-    cleanups.push(server.close, transport.close);
+    cleanups.push(
+      () => server.close(),
+      () => transport.close(),
+    );
     const res = await transport.send({
       method: 'GET',
       url: `${server.url}/fast`,

@@ -74,9 +74,9 @@ describe('send workflow against the sandbox gateway', function () {
     return {
       client,
       key,
-      confirm: async (summary) => {
+      confirm: (summary) => {
         confirmations.push(summary);
-        return true;
+        return Promise.resolve(true);
       },
       crossCheckDecode: true,
       verify: { expectedNetworkId: 4 },

@@ -255,7 +255,9 @@ describe('Watched contracts against the sandbox gateway', function () {
     const newCount = inc.events
       .find((e) => e.name === 'Incremented')
       ?.fields.find((f) => f.name === 'newCount');
-    assert.equal(String(newCount?.value), String(BigInt(String(get.returns[0]!.value)) + 5n));
+    const before = get.returns[0]!.value;
+    assert.ok(typeof before === 'string', 'a U256 decodes as its decimal text');
+    assert.equal(newCount?.value, (BigInt(before) + 5n).toString());
     // increment() emits a Debug message, which call-contract returns as debugMessages.
     const one = await run<CallSummary>(CommandIds.callContractMethod, {
       address: counter,

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SCRIPT_TAMPER_MODES, type Sandbox, type ScriptTamperMode } from '../../../sandbox';
+import { SCRIPT_TAMPER_MODES, type Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { DeployView, ExecutionView, SimulationView } from '../../../src/core/contracts/actionViews';
 import { CommandIds } from '../../../src/constants';
@@ -302,7 +302,7 @@ describe('Execute and deploy against the sandbox gateway', function () {
   for (const mode of SCRIPT_TAMPER_MODES) {
     it(`refuses a gateway tampering (${mode}) before any signature exists`, async () => {
       const before = submits();
-      sandbox.chain.tamper = mode as ScriptTamperMode;
+      sandbox.chain.tamper = mode;
       try {
         const owner = sandbox.accounts[0]!.address;
         const call = mode.startsWith('deploy')

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import { CommandIds, EXTENSION_ID } from '../../../src/constants';
+import { errorMessage } from '../../../src/core/util/errors';
 
 export async function extensionApi(): Promise<AlephiumGatewayApi> {
   const extension = vscode.extensions.getExtension<AlephiumGatewayApi>(EXTENSION_ID);
@@ -50,7 +51,9 @@ export async function until<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  throw new Error(
+    `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${errorMessage(last)}` : ''}`,
+  );
 }
 
 /** Everything the extension has logged so far (its log files, as VS Code writes the output channel). */

@@ -40,7 +40,8 @@ interface Bar {
 }
 
 function readBars(frame: Frame): Promise<Bar[]> {
-  return frame.$$eval('rect.bar', (rects) =>
+  // Typed by hand: the tests' tsconfig has no DOM lib, so Playwright's `Element` does not resolve here.
+  return frame.$$eval('rect.bar', (rects: { getAttribute(name: string): string | null }[]) =>
     rects.map((r) => ({
       day: Number(r.getAttribute('data-day')),
       kind: r.getAttribute('data-kind') ?? '',

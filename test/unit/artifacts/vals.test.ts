@@ -15,7 +15,7 @@ import {
 } from '../../../src/core/artifacts';
 import { ADDR_G1, ADDR_G2, TOKEN, TOKEN_ID, fixtureJson } from './helpers';
 
-const structs = parseStructs(fixtureJson('artifacts/structs.ral.json') as unknown).structs;
+const structs = parseStructs(fixtureJson('artifacts/structs.ral.json')).structs;
 const vault = parseContractArtifact(fixtureJson('artifacts/vault/Vault.ral.json'));
 
 const u = (v: number | string): InputVal => ({ type: 'U256', value: String(v) });

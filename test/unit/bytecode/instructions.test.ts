@@ -71,7 +71,7 @@ describe('bytecode instructions: codec against the SDK codec', () => {
       assert.equal(
         ours,
         sdkInstrHex(toSdkInstr(instr)),
-        JSON.stringify(instr, (_, v) => (typeof v === 'bigint' ? `${v}` : v)),
+        JSON.stringify(instr, (_, v: unknown) => (typeof v === 'bigint' ? `${v}` : v)),
       );
       const script = encodeScript([{ ...randomMethod(rng), instrs: [instr] }]);
       assert.deepEqual(decodeScript(script)[0]?.instrs, [instr]);

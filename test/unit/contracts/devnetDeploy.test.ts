@@ -61,7 +61,7 @@ describe('deploy on a devnet as @alephium/cli does (debug build, the CLI codeHas
     const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address, withPatch, {
       networkId: 4,
     });
-    const cliBytes = sdk.buildByteCodeToDeploy(sdkFields as never, true);
+    const cliBytes = sdk.buildByteCodeToDeploy(sdkFields, true);
     assert.equal(d.codeBuild, 'debug');
     assert.equal(d.code, debugCode);
     assert.equal(d.bytecode, cliBytes);
@@ -75,7 +75,7 @@ describe('deploy on a devnet as @alephium/cli does (debug build, the CLI codeHas
       const d = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address, withPatch, {
         networkId,
       });
-      const cliBytes = sdk.buildByteCodeToDeploy(sdkFields as never, false);
+      const cliBytes = sdk.buildByteCodeToDeploy(sdkFields, false);
       assert.equal(d.codeBuild, 'release');
       assert.equal(d.bytecode, cliBytes);
       assert.equal(parseDeployScript(d.expectedScript).code, release);

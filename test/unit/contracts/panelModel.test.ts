@@ -391,7 +391,7 @@ describe('contract panel model', () => {
         ok: false,
         error: 'AssertionFailed 1',
         gasUsed: undefined,
-      } as SimulationView);
+      });
       assert.equal(failed.outcome, 'failed');
       assert.equal(failed.headline, 'Simulation failed: AssertionFailed 1');
       assert.ok(!failed.facts.some((f) => f.label === 'Gas used'));

@@ -134,7 +134,7 @@ describe('tokens named by their issuing contract', () => {
             { id: '44'.repeat(32), amount: '7' },
           ],
         },
-      } as never,
+      },
       registry,
     );
     const labels = rows.map((r) => r.label);

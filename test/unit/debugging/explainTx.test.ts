@@ -46,7 +46,7 @@ describe('explaining a transaction (core/debugging/explainTx)', () => {
       approvals: [`1 ALPH from ${SIGNER}`],
     });
     assert.equal(
-      callLine(calls[0]!),
+      callLine(calls[0]),
       `Counter.incrementBy(step: U256 = 5) at ${COUNTER}, approving 1 ALPH from ${SIGNER}`,
     );
     assert.equal(approvedAtto(script), 10n ** 18n);

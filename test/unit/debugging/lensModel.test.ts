@@ -152,7 +152,7 @@ describe('CodeLenses of a .ral file', () => {
     // The old lens said "last 1 min ago" for as long as nothing else changed: nothing re-rendered it.
     const changesAt = lensesChangeAt(first);
     assert.equal(changesAt, now - 61_000 + 2 * 60_000);
-    assert.equal(eventLens(render(changesAt!)).title, '1 Incremented seen · last 2 min ago');
+    assert.equal(eventLens(render(changesAt)).title, '1 Incremented seen · last 2 min ago');
     assert.equal(lensesChangeAt(render(now).filter((l) => l.changesAt === undefined)), undefined);
   });
 });

@@ -54,7 +54,7 @@ describe('gateway multicall batching', () => {
     outcomes.forEach((o, i) => {
       if (i === 7) {
         assert.ok(!o.ok && o.error instanceof ContractCallFailedError);
-        assert.equal(!o.ok && (o.error as ContractCallFailedError).reason, 'AssertionFailed');
+        assert.equal(!o.ok && o.error.reason, 'AssertionFailed');
       } else {
         assert.ok(o.ok, `call ${i}`);
         assert.equal(o.ok && o.result.returns[0]?.value, String(i));
@@ -87,7 +87,7 @@ describe('gateway multicall batching', () => {
       ]),
     );
     assert.ok(!outcomes[1]?.ok && outcomes[1]?.error instanceof ValidationError);
-    assert.equal(!outcomes[1]?.ok && (outcomes[1]?.error as ValidationError).field, 'calls[1].address');
+    assert.equal(!outcomes[1]?.ok && (outcomes[1]?.error).field, 'calls[1].address');
     assert.deepEqual(sentCalls(transport.requests), [[1, 3]]);
     assert.ok(outcomes[0]?.ok && outcomes[2]?.ok);
   });

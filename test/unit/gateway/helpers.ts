@@ -3,7 +3,7 @@
  * scripted transport that records every request. Together they make retries, backoff and pacing
  * deterministic without real waiting.
  */
-import type { Clock } from '../../../src/core/util/clock';
+import { abortError, type Clock } from '../../../src/core/util/clock';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/client';
 import type { ConnectionProfile } from '../../../src/core/gateway/profile';
 import type { Transport, TransportRequest, TransportResponse } from '../../../src/core/gateway/transport';
@@ -32,7 +32,7 @@ export class FakeClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {
-        reject(signal.reason);
+        reject(abortError(signal));
         return;
       }
       const timer: Timer = { at: this.time + Math.max(0, ms), seq: this.seq++, resolve };
@@ -42,7 +42,7 @@ export class FakeClock implements Clock {
       };
       const onAbort = (): void => {
         this.timers = this.timers.filter((t) => t !== timer);
-        reject(signal?.reason);
+        reject(abortError(signal));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.timers.push(timer);

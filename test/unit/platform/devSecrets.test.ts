@@ -25,11 +25,16 @@ function memoryStore(initial: Record<string, string> = {}): DevSecretsTarget & {
   return {
     data,
     // As SecretStore stores them: bound to an origin when one is given.
-    getApiKey: async (profile) => decodeStoredKey(data.get(`api:${profile}`))?.key,
-    setApiKey: async (profile, key, origin) =>
-      void data.set(`api:${profile}`, origin === undefined ? key : JSON.stringify({ key, origin })),
-    getSignerPublicKey: async () => (data.has('signer') ? 'public-key-of-the-signer' : undefined),
-    setSignerKey: async (key) => void data.set('signer', key),
+    getApiKey: (profile) => Promise.resolve(decodeStoredKey(data.get(`api:${profile}`))?.key),
+    setApiKey: (profile, key, origin) => {
+      data.set(`api:${profile}`, origin === undefined ? key : JSON.stringify({ key, origin }));
+      return Promise.resolve();
+    },
+    getSignerPublicKey: () => Promise.resolve(data.has('signer') ? 'public-key-of-the-signer' : undefined),
+    setSignerKey: (key) => {
+      data.set('signer', key);
+      return Promise.resolve();
+    },
   };
 }
 

@@ -31,7 +31,7 @@ function randomSdkLockup(rng: Rng, kind: string): SdkLockup {
     case 'P2PKH':
     case 'P2SH':
     case 'P2C':
-      return { kind, value: rng.bytes(32) } as SdkLockup;
+      return { kind, value: rng.bytes(32) };
     case 'P2MPKH': {
       const n = rng.int(1, rng.bool() ? 4 : 40); // > 31 keys makes the i32 length two bytes
       const hashes = Array.from({ length: n }, () => rng.bytes(32));
@@ -42,10 +42,10 @@ function randomSdkLockup(rng: Rng, kind: string): SdkLockup {
       return {
         kind,
         value: { publicKeyLike: { kind: k, value: rng.bytes(KEY_SIZES[k]) }, group: rng.int(0, 3) },
-      } as SdkLockup;
+      };
     }
     default:
-      return { kind: 'P2HMPK', value: { hash: rng.bytes(32), group: rng.int(0, 3) } } as SdkLockup;
+      return { kind: 'P2HMPK', value: { hash: rng.bytes(32), group: rng.int(0, 3) } };
   }
 }
 

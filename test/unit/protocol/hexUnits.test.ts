@@ -36,7 +36,7 @@ describe('protocol/hex', () => {
     assert.equal(isHex('00ff', 3), false);
     assert.equal(isHex('0'), false);
     assert.equal(isHex('g0'), false);
-    assert.equal(isHex(12 as unknown as string), false);
+    assert.equal(isHex(12), false);
   });
 });
 

@@ -86,7 +86,7 @@ function record(s: BackgroundScheduler) {
   return { runs, perHour, gaps };
 }
 
-const costs = (n: number) => async (): Promise<JobRun> => ({ requests: n });
+const costs = (n: number) => (): Promise<JobRun> => Promise.resolve({ requests: n });
 
 describe('background scheduler: one budget', () => {
   it('50 contracts on Free: every hour (the first included) within the pace and at 80 % of the share or more', async () => {
@@ -114,7 +114,7 @@ describe('background scheduler: one budget', () => {
         kind: 'contract',
         label: `c${i}`,
         startNow: true,
-        run: async () => ({ requests: runs++ === 0 ? 1 : 2 }),
+        run: () => Promise.resolve({ requests: runs++ === 0 ? 1 : 2 }),
       });
     }
     await timers.advance(6 * HOUR);
@@ -138,7 +138,7 @@ describe('background scheduler: one budget', () => {
       kind: 'contract',
       label: 'c',
       startNow: true,
-      run: async () => ({ requests: runs++ === 0 ? 1 : 2 }),
+      run: () => Promise.resolve({ requests: runs++ === 0 ? 1 : 2 }),
     });
     await timers.advance(HOUR);
     const gaps = r.gaps('c');
@@ -248,14 +248,13 @@ describe('background scheduler: one budget', () => {
     s.add({
       kind: 'tx',
       label: 'tx',
-      run: async () => (++n >= 3 ? { requests: 1, done: true } : { requests: 1, retryInMs: 100_000 }),
+      run: () =>
+        Promise.resolve(++n >= 3 ? { requests: 1, done: true } : { requests: 1, retryInMs: 100_000 }),
     });
     s.add({
       kind: 'contract',
       label: 'bad',
-      run: async () => {
-        throw new Error('bug');
-      },
+      run: () => Promise.reject(new Error('bug')),
     });
     await timers.advance(HOUR);
     assert.deepEqual(r.gaps('tx').slice(1), [100_000, 100_000]);
@@ -323,9 +322,9 @@ describe('background scheduler: one budget', () => {
       s.add({
         kind: 'contract',
         label: `c${i}`,
-        run: async () => {
+        run: () => {
           charge();
-          return { requests: 1 };
+          return Promise.resolve({ requests: 1 });
         },
       });
     await timers.advance(HOUR);
@@ -378,9 +377,9 @@ describe('background scheduler: one budget', () => {
     s.add({
       kind: 'contract',
       label: 'a',
-      run: async () => {
+      run: () => {
         charge();
-        return { requests: 1 };
+        return Promise.resolve({ requests: 1 });
       },
     });
     await timers.advance(HOUR);
@@ -642,7 +641,7 @@ describe('background scheduler: look where the person looks', () => {
     const h = s.add({
       kind: 'contract',
       label: 'touched',
-      run: async () => ({ requests: 1, urgent: waiting-- > 0 }),
+      run: () => Promise.resolve({ requests: 1, urgent: waiting-- > 0 }),
     });
     await timers.advance(2 * HOUR);
     assert.ok(h.intervalMs > 5 * 60_000);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-// @ts-expect-error: a plain .mjs script (Node builtins only), no declaration file
 import { renderPerfTable, replaceBetweenMarkers } from '../../../scripts/perfTable.mjs';
 
 const results = {

@@ -21,9 +21,9 @@ function harness(answers: boolean[] = [true, true]) {
       publicKey: SENDER.publicKey,
       readPrivateKey: () => (events.push('key read'), SENDER.privateKey),
     },
-    confirm: async (_c: Confirmation, stage: ConfirmStage) => {
+    confirm: (_c: Confirmation, stage: ConfirmStage) => {
       events.push(`asked ${stage}`);
-      return answers.shift() ?? true;
+      return Promise.resolve(answers.shift() ?? true);
     },
   };
   return { deps, events };
@@ -54,7 +54,7 @@ describe('the signing path (core/signing/signingPath.ts)', () => {
   it('refuses, before asking, anything verification did not make or made for another signer', async () => {
     const h = harness();
     const tx = verified();
-    const forged = { ...tx } as typeof tx;
+    const forged = { ...tx };
     await assert.rejects(confirmAndSign(h.deps, [forged], transferConfirmation(tx)), NotVerifiedError);
     const otherSigner: SigningDeps = { ...h.deps, key: { ...h.deps.key, publicKey: ATTACKER.publicKey } };
     await assert.rejects(
@@ -70,7 +70,10 @@ describe('the signing path (core/signing/signingPath.ts)', () => {
     const deps: SigningDeps = {
       ...h.deps,
       signal: controller.signal,
-      confirm: async () => (controller.abort(), true),
+      confirm: () => {
+        controller.abort();
+        return Promise.resolve(true);
+      },
     };
     const tx = verified();
     await assert.rejects(confirmAndSign(deps, [tx], transferConfirmation(tx)), /aborted/);
@@ -94,7 +97,10 @@ describe('the signing path (core/signing/signingPath.ts)', () => {
     const asked: [ConfirmStage, string][] = [];
     const deps: SigningDeps = {
       ...harness().deps,
-      confirm: async (c, stage) => (asked.push([stage, c.lines[0] ?? '']), true),
+      confirm: (c, stage) => {
+        asked.push([stage, c.lines[0] ?? '']);
+        return Promise.resolve(true);
+      },
       // Even the user's setting and a test run's argument do not skip it on mainnet.
       policy: { skipBySetting: true, skipByArgument: true, mode: 'test' },
     };
@@ -106,10 +112,10 @@ describe('the signing path (core/signing/signingPath.ts)', () => {
       {
         ...deps,
         client: {
-          submitTransaction: async (r) => (
-            submitted.push(r.signature),
-            { txId: tx.txId, fromGroup: 0, toGroup: 0, recovered: false }
-          ),
+          submitTransaction: (r) => {
+            submitted.push(r.signature);
+            return Promise.resolve({ txId: tx.txId, fromGroup: 0, toGroup: 0, recovered: false });
+          },
         },
       },
       tx,
@@ -126,7 +132,10 @@ describe('the signing path (core/signing/signingPath.ts)', () => {
 
   it("pins the network: a mainnet or testnet profile its id, a devnet profile its node's id but never 0 or 1", async () => {
     let asked = 0;
-    const node = async () => (asked++, 4);
+    const node = () => {
+      asked++;
+      return Promise.resolve(4);
+    };
     assert.deepEqual(await networkPin('mainnet', node), { expectedNetworkId: 0 });
     assert.deepEqual(await networkPin('testnet', node), { expectedNetworkId: 1 });
     assert.equal(asked, 0, 'no request for a named network');

@@ -444,10 +444,7 @@ describe('signVerifiedTransfer: only verified transfers, only the right key', ()
     const v = verifyTransfer(honestRequest(), responseFor(honestTx()));
     const forged = Object.assign(Object.create(VerifiedTransfer.prototype) as VerifiedTransfer, { ...v });
     assert.throws(() => signVerifiedTransfer(forged, SENDER.privateKey), NotVerifiedError);
-    assert.throws(
-      () => signVerifiedTransfer({ ...v } as VerifiedTransfer, SENDER.privateKey),
-      NotVerifiedError,
-    );
+    assert.throws(() => signVerifiedTransfer({ ...v }, SENDER.privateKey), NotVerifiedError);
     const ctor = VerifiedTransfer as unknown as new (t: symbol, f: unknown) => VerifiedTransfer;
     assert.throws(
       () => new ctor(Symbol('VerifiedTransfer.issue'), { ...v }),

@@ -29,7 +29,8 @@ describe('status bar presentation', () => {
       budget: { monthlyLimit: 100_000, share: 0.5 },
       timers: { now: () => base.now, setTimeout: () => 0, clearTimeout: () => undefined },
     });
-    for (let i = 0; i < 10; i++) scheduler.add({ kind: 'contract', run: async () => ({ requests: 1 }) });
+    for (let i = 0; i < 10; i++)
+      scheduler.add({ kind: 'contract', run: () => Promise.resolve({ requests: 1 }) });
     const freshness = freshnessLine(scheduler.plan(), 'free');
     scheduler.dispose();
     // November 14th, 22:13 UTC, nothing learned yet: the share over 8 working hours a day for the 16 days

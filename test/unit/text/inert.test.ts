@@ -25,7 +25,7 @@ function linksIn(text: string): string[] {
 
 /** What a Markdown renderer (marked, the one VS Code uses) makes of it: the tags it would render. */
 function renderedTags(md: string): string[] {
-  const html = marked.parse(md, { async: false }) as string;
+  const html = marked.parse(md, { async: false });
   return [...html.matchAll(/<(a|img|script|iframe|strong|em|h\d|code)\b/gi)].map((m) =>
     (m[1] ?? '').toLowerCase(),
   );
@@ -107,7 +107,7 @@ describe('inert text (the one owner of how outside text is shown)', () => {
     for (const b of breakouts) {
       const html = marked.parse(safeMarkdown`Debug: ${markdownCode(b)}`.markdown, {
         async: false,
-      }) as string;
+      });
       assert.deepEqual(
         renderedTags(safeMarkdown`Debug: ${markdownCode(b)}`.markdown).filter((t) => t !== 'code'),
         [],
@@ -120,7 +120,7 @@ describe('inert text (the one owner of how outside text is shown)', () => {
 
   it('builds this extension’s own command links with arguments that cannot end the link early', () => {
     const link = commandLink(safeMarkdown`Balance`, 'alephium.identifyAddress', [{ address: 'a)b(' }]);
-    const html = marked.parse(link.markdown, { async: false }) as string;
+    const html = marked.parse(link.markdown, { async: false });
     assert.match(
       html,
       /<a href="command:alephium\.identifyAddress\?%5B%7B%22address%22%3A%22a%29b%28%22%7D%5D">Balance<\/a>/,

@@ -129,7 +129,7 @@ describe('txDetailsModel: what the details webview and the Transactions view sho
       },
       requiredConfirmations: 1,
       details,
-      events: events as never,
+      events: events,
       decodeEvent: (e) =>
         e.eventIndex === 0
           ? { name: 'Counted', fields: [{ name: 'n', type: 'U256', value: '3' }] }

@@ -36,11 +36,10 @@ class ScriptedClient implements StatusClient {
     protected readonly clock: FakeClock,
     private readonly steps: Step[],
   ) {}
-  async getTxStatus(_txId: string, groups?: unknown): Promise<TxStatus> {
+  getTxStatus(_txId: string, groups?: unknown): Promise<TxStatus> {
     this.calls.push({ at: this.clock.now(), groups });
     const step = this.steps.length > 1 ? this.steps.shift()! : this.steps[0]!;
-    if (step instanceof Error) throw step;
-    return step;
+    return step instanceof Error ? Promise.reject(step) : Promise.resolve(step);
   }
 }
 
@@ -68,11 +67,10 @@ class ScriptedDetailsClient extends ScriptedClient {
   ) {
     super(clock, steps);
   }
-  async getTxDetails(): Promise<{ scriptExecutionOk?: boolean }> {
+  getTxDetails(): Promise<{ scriptExecutionOk?: boolean }> {
     this.detailReads.push(this.clock.now());
     const d = this.details.length > 1 ? this.details.shift()! : this.details[0]!;
-    if (d instanceof Error) throw d;
-    return d;
+    return d instanceof Error ? Promise.reject(d) : Promise.resolve(d);
   }
 }
 

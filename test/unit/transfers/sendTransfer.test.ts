@@ -30,14 +30,14 @@ function harness(build: (tx: UnsignedTxInput) => BuildResponse = (tx) => respons
   const calls: string[] = [];
   const submitted: { unsignedTx: string; signature: string }[] = [];
   const client: TransferClient = {
-    buildTransfer: async () => {
+    buildTransfer: () => {
       calls.push('build');
-      return build(tx) as BuiltTransfer;
+      return Promise.resolve(build(tx) as BuiltTransfer);
     },
-    submitTransaction: async (req) => {
+    submitTransaction: (req) => {
       calls.push('submit');
       submitted.push(req);
-      return { txId: 'ff'.repeat(32), fromGroup: 0, toGroup: 0, recovered: false };
+      return Promise.resolve({ txId: 'ff'.repeat(32), fromGroup: 0, toGroup: 0, recovered: false });
     },
   };
   // Each read of the private key, with how many confirmations had been answered by then: the proof of
@@ -51,9 +51,9 @@ function harness(build: (tx: UnsignedTxInput) => BuildResponse = (tx) => respons
       publicKey: SENDER.publicKey,
       readPrivateKey: () => (signed.push(asked.length), SENDER.privateKey),
     },
-    confirm: async (summary, stage) => {
+    confirm: (summary, stage) => {
       asked.push([summary as ConfirmationSummary, stage]);
-      return answers.shift() ?? true;
+      return Promise.resolve(answers.shift() ?? true);
     },
   };
   return { deps, calls, submitted, signed, asked, answer: (a: boolean[]) => (answers = a) };
@@ -185,7 +185,10 @@ describe('sendTransfer', () => {
     const deps: SendDeps = {
       ...h.deps,
       signal: controller.signal,
-      confirm: async () => (controller.abort(), true),
+      confirm: () => {
+        controller.abort();
+        return Promise.resolve(true);
+      },
     };
     await assert.rejects(sendTransfer(deps, honestRequest()), /aborted/);
     assert.equal(h.signed.length, 0);
@@ -255,11 +258,11 @@ describe('sendSweep', () => {
       ...h.deps,
       client: {
         ...h.deps.client,
-        buildSweep: async () => ({ unsignedTxs: txs }),
-        submitTransaction: async () => {
-          if (++submits === 2) throw new Error('gateway down');
-          return { txId: txs[0]!.txId, fromGroup: 0, toGroup: 0, recovered: false };
-        },
+        buildSweep: () => Promise.resolve({ unsignedTxs: txs }),
+        submitTransaction: () =>
+          ++submits === 2
+            ? Promise.reject(new Error('gateway down'))
+            : Promise.resolve({ txId: txs[0]!.txId, fromGroup: 0, toGroup: 0, recovered: false }),
       },
     };
     await assert.rejects(
@@ -283,7 +286,7 @@ describe('sendSweep', () => {
       ...h.deps,
       client: {
         ...h.deps.client,
-        buildSweep: async () => ({ unsignedTxs: [sweepTx('s1'), sweepTx('s2', ATTACKER.address)] }),
+        buildSweep: () => Promise.resolve({ unsignedTxs: [sweepTx('s1'), sweepTx('s2', ATTACKER.address)] }),
       },
     };
     await assert.rejects(

@@ -78,19 +78,29 @@ class FakeClient implements WatcherClient {
     }
   }
 
-  async getContractEventCount(address: string, options?: RequestOptions): Promise<number> {
-    this.calls.push({ kind: 'count', address, priority: options?.priority });
-    this.maybeFail('count');
-    const log = this.logs.get(address);
-    if (!log?.length && this.raw404) throw Object.assign(new Error('404'), { status: 404 });
-    return log?.length ?? 0;
+  getContractEventCount(address: string, options?: RequestOptions): Promise<number> {
+    return answer(() => {
+      this.calls.push({ kind: 'count', address, priority: options?.priority });
+      this.maybeFail('count');
+      const log = this.logs.get(address);
+      if (!log?.length && this.raw404) throw Object.assign(new Error('404'), { status: 404 });
+      return log?.length ?? 0;
+    });
   }
 
-  async getContractEvents(
+  getContractEvents(
     address: string,
     page: { start: number; limit?: number },
     options?: RequestOptions,
   ): Promise<ContractEventsPage> {
+    return answer(() => this.eventsPage(address, page, options));
+  }
+
+  private eventsPage(
+    address: string,
+    page: { start: number; limit?: number },
+    options?: RequestOptions,
+  ): ContractEventsPage {
     this.calls.push({
       kind: 'events',
       address,
@@ -117,6 +127,11 @@ class FakeClient implements WatcherClient {
   }
 }
 
+/** Runs a fake's answer as an async method would: synchronously, with a throw becoming a rejection. */
+function answer<T>(body: () => T): Promise<T> {
+  return new Promise<T>((resolve) => resolve(body()));
+}
+
 class MapStore implements CursorStore {
   data = new Map<string, string>();
   writes = 0;
@@ -124,10 +139,11 @@ class MapStore implements CursorStore {
     const v = this.data.get(key);
     return v === undefined ? undefined : JSON.parse(v);
   }
-  async set(key: string, value: unknown): Promise<void> {
+  set(key: string, value: unknown): Promise<void> {
     this.writes++;
     if (value === undefined) this.data.delete(key);
     else this.data.set(key, JSON.stringify(value));
+    return Promise.resolve();
   }
 }
 
@@ -340,7 +356,7 @@ describe('event watcher: polling rules', () => {
     };
     await timers.advance(MIN_POLL_INTERVAL_MS);
     assert.deepEqual(values(received), ['1', '2']);
-    assert.equal(JSON.parse(store.data.get(cursorKey(A))!).nextStart, 2);
+    assert.equal((JSON.parse(store.data.get(cursorKey(A))!) as { nextStart: unknown }).nextStart, 2);
     assert.equal(errors[1]!.failures, 2);
     assert.equal(errors[1]!.retryInMs, 2 * MIN_POLL_INTERVAL_MS, 'backoff doubles');
 
@@ -359,7 +375,7 @@ describe('event watcher: polling rules', () => {
     await begin(A);
     watcher.dispose();
     // Simulate a crash after emitting but before the cursor was saved: roll nextStart back.
-    const saved = JSON.parse(store.data.get(cursorKey(A))!);
+    const saved = JSON.parse(store.data.get(cursorKey(A))!) as Record<string, unknown>;
     const again = setup({ client, store, timers });
     await store.set(cursorKey(A), { ...saved, nextStart: 1, lastCount: 1 });
     client.emit(A, 1);

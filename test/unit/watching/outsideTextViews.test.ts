@@ -29,7 +29,7 @@ const HOSTILE = [LINK, IMAGE, HTML, BREAKOUT];
 
 /** Tags a Markdown renderer (marked, as VS Code's preview) would make of it, apart from our own. */
 function renderedTags(md: string): string[] {
-  const html = marked.parse(md, { async: false }) as string;
+  const html = marked.parse(md, { async: false });
   return [...html.matchAll(/<(a|img|script|iframe|svg|style)\b/gi)].map((m) => (m[1] ?? '').toLowerCase());
 }
 
@@ -76,7 +76,7 @@ describe('outside text in tree rows and result documents', () => {
         mutFields: [],
         asset: { attoAlphAmount: '1', tokens: [] },
         codeHash: '00'.repeat(32),
-      } as never);
+      });
       for (const r of rows) assertPlain(r.description, ROW_DESCRIPTION_CHARS, 'state description');
     }
     // Ordinary names and values are shown as they are.

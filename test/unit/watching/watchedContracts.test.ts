@@ -249,7 +249,7 @@ describe('watched contracts: presentation', () => {
       asset: { attoAlphAmount: '100000000000000000' },
       codeHash: counter.codeHash,
     };
-    const { rows, warning } = stateRows(counter, state as never, registry);
+    const { rows, warning } = stateRows(counter, state, registry);
     assert.equal(warning, undefined);
     assert.deepEqual(
       rows.map((r) => [r.label, r.copy, r.mutable]),
@@ -260,7 +260,7 @@ describe('watched contracts: presentation', () => {
       ],
     );
     assert.equal(rows[2]!.description, '0.1 ALPH');
-    const wrong = stateRows(faucet, state as never, registry);
+    const wrong = stateRows(faucet, state, registry);
     assert.match(wrong.warning!, /does not fit TokenFaucet/);
     assert.equal(wrong.rows[0]!.label, 'imm#0');
   });
@@ -385,7 +385,7 @@ describe('node queries', () => {
       deps: [],
       transactions: [],
     });
-    const rows = blockRows({ blocks: [[b(1, 0, 0), b(5, 0, 0)], [b(3, 0, 1)]] } as never);
+    const rows = blockRows({ blocks: [[b(1, 0, 0), b(5, 0, 0)], [b(3, 0, 1)]] });
     assert.deepEqual(
       rows.map((r) => r.timestamp),
       [5, 3, 1],

@@ -24,6 +24,7 @@ import type { BalanceChangeView, MethodCallRequest } from '../actionViews';
 import { scriptFeeWarning } from '../../signing/gasBounds';
 import { parseAlphAmount } from '../../transfers/transferInput';
 import type { TransferVerificationError, VerifiedTransfer, verifyScriptTx } from '../../signing/verify';
+import { isList, scalarText } from '../../util/guards';
 
 /**
  * The verifier is handed in by the caller instead of imported: the extension loads this module lazily as
@@ -62,7 +63,7 @@ const MAX_TOKENS = 16;
 
 export function tokenAmounts(tokens: MethodCallRequest['tokens'], field: string): ApprovedToken[] {
   if (tokens === undefined) return [];
-  if (!Array.isArray(tokens)) throw new ArgumentError(`${field} must be a list of {id, amount}`, field);
+  if (!isList(tokens)) throw new ArgumentError(`${field} must be a list of {id, amount}`, field);
   if (tokens.length > MAX_TOKENS) throw new ArgumentError(`${field}: at most ${MAX_TOKENS} tokens`, field);
   const seen = new Set<string>();
   return tokens.map((t, i) => {
@@ -102,7 +103,7 @@ export function gasOf(gasAmount: unknown): number | undefined {
   const n = typeof gasAmount === 'string' ? Number(gasAmount) : gasAmount;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 5_000_000) {
     throw new ArgumentError(
-      `gasAmount must be an integer from 1 to 5000000, got ${String(gasAmount)}`,
+      `gasAmount must be an integer from 1 to 5000000, got ${scalarText(gasAmount) ?? typeof gasAmount}`,
       'gasAmount',
     );
   }

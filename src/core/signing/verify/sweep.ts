@@ -23,6 +23,7 @@ import {
   type VerifiedOutput,
   type VerifiedToken,
 } from './result';
+import { isList } from '../../util/guards';
 
 export interface SweepRequestToVerify {
   readonly fromPublicKey: string;
@@ -196,7 +197,7 @@ export function checkSweep(
   options: SweepVerifyOptions = {},
 ): CheckedSweep {
   const ctx = sweepContext(request, options);
-  if (!Array.isArray(unsignedTxs) || unsignedTxs.length === 0) {
+  if (!isList(unsignedTxs) || unsignedTxs.length === 0) {
     throw new TransferVerificationError([
       { check: 'outputs', message: 'the sweep has no transactions to sign' },
     ]);

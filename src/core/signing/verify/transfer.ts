@@ -42,6 +42,7 @@ import {
   type VerifiedOutput,
   type VerifiedToken,
 } from './result';
+import { isList } from '../../util/guards';
 
 export interface TokenAmountRequest {
   readonly id: string;
@@ -79,7 +80,7 @@ function normalizeRequest(request: TransferRequest): {
   gasAmount?: number;
   gasPrice?: bigint;
 } {
-  if (!Array.isArray(request.destinations) || request.destinations.length === 0) {
+  if (!isList(request.destinations) || request.destinations.length === 0) {
     throw new TransferVerificationError([{ check: 'request', message: 'the request has no destinations' }]);
   }
   const destinations = request.destinations.map((d, i) => {
