@@ -6,6 +6,7 @@ import { attoToAlph, blake2b256, bytesToHex, groupOfAddress, parseAddress } from
 import type { Account } from '../chain';
 import { VmError, type Val } from '../vm/sampleContracts';
 import { ScriptVmError } from '../vm/scriptCodec';
+import { UnknownWorldState, pinnedHash } from '../ledger/history';
 import { isSynced, type SandboxContext } from './context';
 import {
   HttpError,
@@ -102,6 +103,11 @@ function addressAndBlockRoutes(ctx: SandboxContext, route: AddRoute): void {
       );
     return { blocks: ctx.chain.blocksBetween(fromTs, toTs) };
   });
+  route('GET', '/blockflow/headers/{hash}', ({ params }) => {
+    const b = ctx.chain.blocks.get(checkHex32(params[0] as string, 'block_hash'));
+    if (!b) throw new HttpError(404, `Block header ${params[0]} not found`, params[0]);
+    return ctx.chain.headerJson(b);
+  });
   route('GET', '/blockflow/blocks/{hash}', ({ params }) => {
     const b = ctx.chain.blocks.get(checkHex32(params[0] as string, 'block_hash'));
     if (!b) throw new HttpError(404, `Block ${params[0]} not found`, params[0]);
@@ -164,7 +170,16 @@ function contractRoutes(ctx: SandboxContext, route: AddRoute): void {
   });
 
   route('POST', '/contracts/call-contract', ({ body }) => callOne(ctx, body, ''));
-  route('POST', '/contracts/call-tx-script', ({ body }) => ctx.chain.callTxScript(obj(body)));
+  route('POST', '/contracts/call-tx-script', ({ body }) => {
+    const request = obj(body);
+    const history = historyFields(request, '');
+    try {
+      return ctx.chain.withWorldState(history.blockHash, () => ctx.chain.callTxScript(request, history));
+    } catch (e) {
+      if (e instanceof UnknownWorldState) throw new HttpError(400, e.message);
+      throw e;
+    }
+  });
   route('POST', '/contracts/unsigned-tx/execute-script', ({ body }) =>
     ctx.chain.buildExecuteScript(obj(body)),
   );
@@ -178,6 +193,26 @@ function contractRoutes(ctx: SandboxContext, route: AddRoute): void {
       throw new HttpError(400, 'The number of contract calls exceeds the maximum limit(20)');
     return { results: calls.map((c, i) => callOne(ctx, c, `calls[${i}].`)) };
   });
+}
+
+/** The optional fields a call pins or adds: the block whose state it reads, its txId, the contracts to report. */
+export function historyFields(
+  body: Record<string, unknown>,
+  where: string,
+): { blockHash?: string; txId?: string; interested: string[] } {
+  let blockHash: string | undefined;
+  let txId: string | undefined;
+  try {
+    blockHash = pinnedHash(body.worldStateBlockHash, `${where}worldStateBlockHash`);
+    txId = pinnedHash(body.txId, `${where}txId`);
+  } catch (e) {
+    throw new HttpError(400, (e as Error).message);
+  }
+  const raw = body.interestedContracts ?? [];
+  if (!Array.isArray(raw) || !raw.every((a) => typeof a === 'string'))
+    throw new HttpError(400, `Invalid value for: body (${where}interestedContracts must be addresses)`);
+  const interested = (raw as string[]).map((a) => checkAddressParam(a));
+  return { ...(blockHash ? { blockHash } : {}), ...(txId ? { txId } : {}), interested };
 }
 
 /** One call-contract request (alone, or one of a multicall's `calls`, named by `where` in errors). */
@@ -194,48 +229,59 @@ function callOne(ctx: SandboxContext, raw: unknown, where: string): Record<strin
   }
   if (call.args !== undefined && !Array.isArray(call.args))
     throw new HttpError(400, `Invalid value for: body (${where}args must be an array)`);
-  const c = ctx.chain.contracts.get(call.address);
+  if (call.inputAssets !== undefined && !Array.isArray(call.inputAssets))
+    throw new HttpError(400, `Invalid value for: body (${where}inputAssets must be an array)`);
+  const history = historyFields(call, where);
   try {
-    if (!c) throw new VmError(`VM execution error: NonExistContract(${call.address})`);
-    if (c.group !== call.group)
-      throw new VmError(`Invalid group ${call.group} for contract ${call.address} in group ${c.group}`);
-    const caller =
-      typeof call.callerAddress === 'string'
-        ? checkAddressParam(call.callerAddress)
-        : (ctx.chain.accounts[c.group] as Account).address;
-    if (Array.isArray(call.inputAssets) && call.inputAssets.length > 0) {
-      // With input assets the node runs the call inside a script that approves them.
-      try {
-        return {
-          type: 'CallContractSucceeded',
-          ...ctx.chain.callWithAssets(
-            c,
-            call.methodIndex,
-            (call.args ?? []) as Val[],
-            caller,
-            call.inputAssets,
-          ),
-        };
-      } catch (e) {
-        if (e instanceof ScriptVmError) throw new VmError(`VM execution error: ${e.message}`);
-        throw e;
-      }
-    }
-    if (call.inputAssets !== undefined && !Array.isArray(call.inputAssets))
-      throw new HttpError(400, `Invalid value for: body (${where}inputAssets must be an array)`);
-    const r = ctx.chain.execute(c, call.methodIndex, (call.args ?? []) as Val[], caller, false);
-    return {
-      type: 'CallContractSucceeded',
-      returns: r.returns,
-      gasUsed: r.gasUsed,
-      contracts: [ctx.chain.contractState(c)],
-      txInputs: [],
-      txOutputs: [],
-      events: ctx.chain.simulatedEvents(r.events, c.group),
-      debugMessages: r.debugMessages,
-    };
+    // The node reads the state after the pinned block (its persisted world state), else the best state.
+    return ctx.chain.withWorldState(history.blockHash, () => callNow(ctx, call, history));
   } catch (e) {
-    if (e instanceof VmError) return { type: 'CallContractFailed', error: e.message };
+    if (e instanceof VmError || e instanceof UnknownWorldState)
+      return { type: 'CallContractFailed', error: e.message };
     throw e;
   }
+}
+
+/** A checked call against the state the chain holds now (today's, or a pinned block's). */
+function callNow(
+  ctx: SandboxContext,
+  call: Record<string, unknown>,
+  history: ReturnType<typeof historyFields>,
+): Record<string, unknown> {
+  const address = call.address as string;
+  const group = call.group as number;
+  const methodIndex = call.methodIndex as number;
+  const args = (call.args ?? []) as Val[];
+  const c = ctx.chain.contracts.get(address);
+  if (!c) throw new VmError(`VM execution error: NonExistContract(${address})`);
+  if (c.group !== group)
+    throw new VmError(`Invalid group ${group} for contract ${address} in group ${c.group}`);
+  const caller =
+    typeof call.callerAddress === 'string'
+      ? checkAddressParam(call.callerAddress)
+      : (ctx.chain.accounts[c.group] as Account).address;
+  const options = { txId: history.txId, interested: history.interested };
+  if (Array.isArray(call.inputAssets) && call.inputAssets.length > 0) {
+    // With input assets the node runs the call inside a script that approves them.
+    try {
+      return {
+        type: 'CallContractSucceeded',
+        ...ctx.chain.callWithAssets(c, methodIndex, args, caller, call.inputAssets, options),
+      };
+    } catch (e) {
+      if (e instanceof ScriptVmError) throw new VmError(`VM execution error: ${e.message}`);
+      throw e;
+    }
+  }
+  const r = ctx.chain.execute(c, methodIndex, args, caller, false, history.txId);
+  return {
+    type: 'CallContractSucceeded',
+    returns: r.returns,
+    gasUsed: r.gasUsed,
+    contracts: ctx.chain.statesOf([c.address, ...history.interested]),
+    txInputs: [],
+    txOutputs: [],
+    events: ctx.chain.simulatedEvents(r.events, c.group),
+    debugMessages: r.debugMessages,
+  };
 }

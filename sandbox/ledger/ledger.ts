@@ -45,6 +45,7 @@ import {
   type TxRecord,
   type Utxo,
 } from './types';
+import { UnknownWorldState, copyInstance, snapshotOf, type ContractsSnapshot } from './history';
 
 function hashChainIndex(seed: string, chainIndex: number): string {
   const h = blake2b256(new TextEncoder().encode(seed));
@@ -79,6 +80,12 @@ export abstract class Ledger {
   protected nonceCounter = 0;
   private readonly eventLogs = new Map<string, (EventRecord & { hidden: boolean })[]>();
   private readonly eventsByBlock = new Map<string, EventRecord[]>();
+  /** The contracts after each block (history.ts); blocks of a round without transactions share one. */
+  private readonly stateAfter = new Map<string, ContractsSnapshot>();
+  private lastSnapshot: ContractsSnapshot | undefined;
+  private stateChangedSinceSnapshot = true;
+  /** The block a pinned call runs against (its events are stamped with it), while it runs. */
+  private pinnedBlock: string | undefined;
   /** Honest decodings of tampered builds, for the 'decode-lies' mode. */
   protected readonly lies = new Map<string, DecodedUnsignedTx>();
 
@@ -265,6 +272,7 @@ export abstract class Ledger {
 
   /** Moves a tx's effects into the ledger (called when it is mined, or at genesis). */
   private applyTx(tx: TxRecord): void {
+    this.stateChangedSinceSnapshot = true;
     for (const key of tx.spends) this.removeUtxo(key);
     if (tx.deploy) {
       const c = tx.deploy;
@@ -338,6 +346,7 @@ export abstract class Ledger {
     };
     chain.push(block);
     this.blocks.set(hash, block);
+    this.stateAfter.set(hash, this.currentSnapshot());
     const blockEvents: EventRecord[] = [];
     txs.forEach((tx, i) => {
       tx.block = block;
@@ -598,9 +607,55 @@ export abstract class Ledger {
     return this.contracts.get(ref) ?? [...this.contracts.values()].find((c) => c.def.name === ref);
   }
 
-  /** A dry run's events as the node reports them: at the group's best block, without Debug events. */
+  private currentSnapshot(): ContractsSnapshot {
+    if (this.stateChangedSinceSnapshot || !this.lastSnapshot) {
+      this.lastSnapshot = snapshotOf(this.contracts);
+      this.stateChangedSinceSnapshot = false;
+    }
+    return this.lastSnapshot;
+  }
+
+  /**
+   * Runs a dry run against the contracts as they were after block `blockHash` (the node's
+   * `worldStateBlockHash`), or against today's when it is undefined. The run sees copies of that block's
+   * contracts in `contracts` and cannot change them; today's come back afterwards, whatever happens.
+   */
+  withWorldState<T>(blockHash: string | undefined, run: () => T): T {
+    if (blockHash === undefined) return run();
+    const past = this.stateAfter.get(blockHash);
+    if (!past) throw new UnknownWorldState(blockHash);
+    const today = new Map(this.contracts);
+    this.contracts.clear();
+    for (const [address, c] of past) this.contracts.set(address, copyInstance(c));
+    const outer = this.pinnedBlock;
+    this.pinnedBlock = blockHash;
+    try {
+      return run();
+    } finally {
+      this.pinnedBlock = outer;
+      this.contracts.clear();
+      for (const [address, c] of today) this.contracts.set(address, c);
+    }
+  }
+
+  /** A block's header (`/blockflow/headers/{hash}`). */
+  headerJson(b: Block): Record<string, unknown> {
+    return {
+      hash: b.hash,
+      timestamp: b.timestamp,
+      chainFrom: b.chainFrom,
+      chainTo: b.chainTo,
+      height: b.height,
+      deps: b.deps,
+    };
+  }
+
+  /**
+   * A dry run's events as the node reports them: at the block whose state it ran against (the group's best
+   * block unless pinned), without Debug events.
+   */
   simulatedEvents(events: EventRecord[], group: number) {
-    const bh = this.bestBlockHash(group);
+    const bh = this.pinnedBlock ?? this.bestBlockHash(group);
     const ts = this.blocks.get(bh)?.timestamp ?? this.clock.now();
     return events
       .filter((e) => e.eventIndex !== DEBUG_EVENT_INDEX)

@@ -80,6 +80,15 @@ export abstract class ContractLedger extends TransferLedger {
     return { def, fields };
   }
 
+  /** The states of these contracts, each once, skipping addresses that hold no contract. */
+  statesOf(addresses: readonly string[]): Record<string, unknown>[] {
+    const unique = [...new Set(addresses)];
+    return unique.flatMap((a) => {
+      const c = this.contracts.get(a);
+      return c ? [this.contractState(c)] : [];
+    });
+  }
+
   contractState(c: ContractInstance): Record<string, unknown> {
     const sig = c.def.artifact.fieldsSig;
     const imm: Val[] = [];

@@ -82,6 +82,12 @@ function contractOutputIndex(st: Staging): number {
   return st.fixedOutputCount + st.order.length;
 }
 
+/** What a dry run may pin or add (the node's `txId` and `interestedContracts`). */
+export interface SimulationOptions {
+  readonly txId?: string | undefined;
+  readonly interested?: readonly string[];
+}
+
 export type StageResult = ReturnType<ScriptLedger['runStaged']>;
 
 export abstract class ScriptLedger extends ContractLedger {
@@ -441,18 +447,28 @@ export abstract class ScriptLedger extends ContractLedger {
     return { provided, txInputs };
   }
 
-  simulateScript(methods: Method[], group: number, callerRaw: unknown, inputAssets: unknown) {
+  /**
+   * A script dry run. `txId` is the one the script sees (the node picks a random one); `interested`
+   * contracts are reported in `contracts` as well as those the script touched or created.
+   */
+  simulateScript(
+    methods: Method[],
+    group: number,
+    callerRaw: unknown,
+    inputAssets: unknown,
+    options: SimulationOptions = {},
+  ) {
     const caller = this.callerOf(group, callerRaw);
     const { provided, txInputs } = this.inputAssetsOf(caller, inputAssets);
-    const txId = bytesToHex(blake2b256(new TextEncoder().encode(`simulation ${this.nonceCounter++}`)));
+    const txId =
+      options.txId ?? bytesToHex(blake2b256(new TextEncoder().encode(`simulation ${this.nonceCounter++}`)));
     const stage = this.runStaged(methods, caller, provided, txId, 0);
+    const touched = [...stage.clones.values()].map((c) => c.clone).concat(stage.created);
+    const untouched = (options.interested ?? []).filter((a) => !touched.some((c) => c.address === a));
     return {
       returns: stage.run.returns,
       gasUsed: stage.gas,
-      contracts: [...stage.clones.values()]
-        .map((c) => c.clone)
-        .concat(stage.created)
-        .map((c) => this.contractState(c)),
+      contracts: touched.map((c) => this.contractState(c)).concat(this.statesOf(untouched)),
       txInputs,
       txOutputs: [
         ...stage.contractOutputs.map((c) => this.contractOutputJson(c)),
@@ -463,13 +479,13 @@ export abstract class ScriptLedger extends ContractLedger {
     };
   }
 
-  callTxScript(body: Record<string, unknown>) {
+  callTxScript(body: Record<string, unknown>, options: SimulationOptions = {}) {
     const group = body.group;
     if (typeof group !== 'number' || !Number.isInteger(group) || group < 0 || group >= GROUPS)
       throw new BadRequest('Invalid value for: body (group must be an integer 0..3)');
     const methods = this.scriptOr400(body.bytecode, 'bytecode');
     try {
-      return this.simulateScript(methods, group, body.callerAddress, body.inputAssets);
+      return this.simulateScript(methods, group, body.callerAddress, body.inputAssets, options);
     } catch (e) {
       throw ScriptLedger.estimateError(e);
     }
@@ -482,6 +498,7 @@ export abstract class ScriptLedger extends ContractLedger {
     args: Val[],
     caller: unknown,
     inputAssets: unknown,
+    options: SimulationOptions = {},
   ) {
     const fn = c.def.artifact.functions[methodIndex];
     const returnLength = fn?.returnTypes.length ?? 0;
@@ -522,6 +539,6 @@ export abstract class ScriptLedger extends ContractLedger {
         ],
       },
     ];
-    return this.simulateScript(methods, c.group, caller, inputAssets);
+    return this.simulateScript(methods, c.group, caller, inputAssets, options);
   }
 }

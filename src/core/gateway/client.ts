@@ -457,9 +457,13 @@ export class GatewayClient {
     R.contractCallBody(field, call);
   }
 
+  /** A call that pins a `worldStateBlockHash` and succeeds is cached forever (see `pinnedCall`). */
   async callContract(call: ContractCall, options?: RequestOptions): Promise<S.CallContractResult> {
     const body = R.contractCallBody('call', call);
-    return this.pipeline.post('/contracts/call-contract', body, S.CallContractResultSchema, true, options);
+    const path = '/contracts/call-contract';
+    return this.pinnedCall(path, body, R.pinsWorldState(body), options, succeeded, () =>
+      this.pipeline.post(path, body, S.CallContractResultSchema, true, options),
+    );
   }
 
   /**
@@ -472,12 +476,16 @@ export class GatewayClient {
   ): Promise<S.CallContractResult[]> {
     const body = R.multicallBody(calls);
     const path = '/contracts/multicall-contract';
-    const result = await this.pipeline.post(path, body, S.MulticallResultSchema, true, options);
-    if (result.results.length !== calls.length) {
-      const why = `expected ${calls.length} results, got ${result.results.length}`;
-      throw new SchemaError(`POST ${path}`, 'results', why);
-    }
-    return result.results;
+    const allPinned = body.calls.every(R.pinsWorldState);
+    const allSucceeded = (results: S.CallContractResult[]): boolean => results.every(succeeded);
+    return this.pinnedCall(path, body, allPinned, options, allSucceeded, async () => {
+      const result = await this.pipeline.post(path, body, S.MulticallResultSchema, true, options);
+      if (result.results.length !== calls.length) {
+        const why = `expected ${calls.length} results, got ${result.results.length}`;
+        throw new SchemaError(`POST ${path}`, 'results', why);
+      }
+      return result.results;
+    });
   }
 
   /** Builds a script transaction; changes nothing on the node, so it is safe to repeat. */
@@ -501,9 +509,34 @@ export class GatewayClient {
   }
 
   /** A dry run of a whole script: nothing is signed and the chain does not change. */
+  /**
+   * A dry run of a whole script: nothing is signed and the chain does not change. Pinned to a
+   * `worldStateBlockHash`, its answer is cached forever (a failure is an HTTP error and is not cached).
+   */
   async callTxScript(request: CallTxScriptRequest, options?: RequestOptions): Promise<S.CallTxScriptResult> {
     const body = R.callTxScriptBody(request);
-    return this.pipeline.post('/contracts/call-tx-script', body, S.CallTxScriptResultSchema, true, options);
+    const path = '/contracts/call-tx-script';
+    return this.pinnedCall(
+      path,
+      body,
+      R.pinsWorldState(body),
+      options,
+      () => true,
+      () => this.pipeline.post(path, body, S.CallTxScriptResultSchema, true, options),
+    );
+  }
+
+  /**
+   * A block's header by hash (its chain, height, time and deps). A block never changes, so it is
+   * cached forever; an unknown hash is the gateway's 404.
+   */
+  async getBlockHeader(hash: string, options?: RequestOptions): Promise<S.BlockHeader> {
+    R.validateBlockHash('hash', hash);
+    return this.cached(`header:${hash.toLowerCase()}`, FOREVER, options, () =>
+      this.pipeline.get(`/blockflow/headers/${hash}`, S.BlockHeaderSchema, options, {
+        endpoint: 'GET /blockflow/headers/{hash}',
+      }),
+    );
   }
 
   // ---- endpoint policy ---------------------------------------------------------------------------------
@@ -520,6 +553,31 @@ export class GatewayClient {
     }
     const value = await load();
     this.cache.set(key, value, ttlMs);
+    return value;
+  }
+
+  /**
+   * A contract call (or multicall, or script dry run) whose every call pins a `worldStateBlockHash`
+   * answers the same forever: the state after a block never changes. Such answers are cached forever,
+   * keyed by the request body, but only when `keep` accepts them: a `CallContractFailed` may mean the
+   * node does not have the block (yet, or any more), which is not a property of the block.
+   */
+  private async pinnedCall<T>(
+    path: string,
+    body: unknown,
+    pinned: boolean,
+    options: RequestOptions | undefined,
+    keep: (value: T) => boolean,
+    load: () => Promise<T>,
+  ): Promise<T> {
+    if (!pinned) return load();
+    const key = `pinned:${path}:${JSON.stringify(body)}`;
+    if (!options?.fresh) {
+      const hit = this.cache.get(key);
+      if (hit !== undefined) return hit as T;
+    }
+    const value = await load();
+    if (keep(value)) this.cache.set(key, value, FOREVER);
     return value;
   }
 
@@ -567,6 +625,10 @@ export class GatewayClient {
       }
     }
   }
+}
+
+function succeeded(result: S.CallContractResult): boolean {
+  return result.type === 'CallContractSucceeded';
 }
 
 /** Errors after which a submit may or may not have reached the node. */

@@ -97,6 +97,10 @@ export interface CallTxScriptRequest {
   readonly group: number;
   readonly bytecode: string;
   readonly callerAddress?: string;
+  /** Run against the world state after this block (the node's persisted state), not the best state. */
+  readonly worldStateBlockHash?: string;
+  /** The txId the script sees (a failed transaction's own, to reproduce it); the node picks a random one. */
+  readonly txId?: string;
   readonly inputAssets?: readonly InputAsset[];
   readonly interestedContracts?: readonly string[];
 }
@@ -288,7 +292,7 @@ function validateTokens(field: string, tokens: unknown): S.Token[] {
   });
 }
 
-function validateInputAssets(field: string, assets: unknown): InputAsset[] {
+export function validateInputAssets(field: string, assets: unknown): InputAsset[] {
   if (!Array.isArray(assets)) throw new ValidationError(field, 'must be an array');
   return assets.map((a: unknown, i) => {
     if (typeof a !== 'object' || a === null)
@@ -436,6 +440,10 @@ export function callTxScriptBody(request: CallTxScriptRequest): Body {
   if (request.callerAddress !== undefined) {
     body.callerAddress = validateAddress('callerAddress', request.callerAddress);
   }
+  if (request.worldStateBlockHash !== undefined) {
+    body.worldStateBlockHash = validateBlockHash('worldStateBlockHash', request.worldStateBlockHash);
+  }
+  if (request.txId !== undefined) body.txId = validateTxId('txId', request.txId);
   if (request.inputAssets !== undefined) {
     body.inputAssets = validateInputAssets('inputAssets', request.inputAssets);
   }
@@ -476,11 +484,22 @@ export function contractCallBody(field: string, call: ContractCall): Body {
     'worldStateBlockHash',
     'txId',
     'interestedContracts',
-    'inputAssets',
   ] as const) {
     if (call[name] !== undefined) body[name] = call[name];
   }
+  // Sent as checked (amounts as integer strings, token ids lower-cased), never as given.
+  if (call.inputAssets !== undefined) {
+    body.inputAssets = validateInputAssets(`${field}.inputAssets`, call.inputAssets);
+  }
   return body;
+}
+
+/**
+ * Whether a call body's answer can never change: it pins the world state of one block, so the same
+ * body gives the same answer for as long as the node keeps that block.
+ */
+export function pinsWorldState(body: Body): boolean {
+  return typeof body.worldStateBlockHash === 'string';
 }
 
 /** `POST /contracts/multicall-contract`: 1 to {@link MAX_MULTICALL} calls. */

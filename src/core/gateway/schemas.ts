@@ -302,6 +302,20 @@ export const BlockEntrySchema = z.looseObject({
 });
 export type BlockEntry = z.infer<typeof BlockEntrySchema>;
 
+/**
+ * `GET /blockflow/headers/{hash}`: a block's header. `deps` holds 2G - 1 hashes for G groups: the
+ * other groups' blocks it depends on, then one per chain of its own group (its parent on its chain among them).
+ */
+export const BlockHeaderSchema = z.looseObject({
+  hash: hash32,
+  timestamp: int,
+  chainFrom: group,
+  chainTo: group,
+  height: nonNegInt,
+  deps: z.array(hash32),
+});
+export type BlockHeader = z.infer<typeof BlockHeaderSchema>;
+
 /** One array of blocks per chain (16 chains for 4 groups). */
 export const BlocksSchema = z.looseObject({ blocks: z.array(z.array(BlockEntrySchema)) });
 export type Blocks = z.infer<typeof BlocksSchema>;
