@@ -211,7 +211,7 @@ export function historyFields(
   const raw = body.interestedContracts ?? [];
   if (!Array.isArray(raw) || !raw.every((a) => typeof a === 'string'))
     throw new HttpError(400, `Invalid value for: body (${where}interestedContracts must be addresses)`);
-  const interested = (raw).map((a) => checkAddressParam(a));
+  const interested = raw.map((a) => checkAddressParam(a));
   return { ...(blockHash ? { blockHash } : {}), ...(txId ? { txId } : {}), interested };
 }
 
