@@ -20,6 +20,7 @@ import {
 } from '../core/transfers/transferInput';
 import type { TransferRequest, VerifyOptions } from '../core/signing/verify';
 import { inert, type Inert } from '../core/text/inert';
+import { errorMessage } from '../core/util/errors';
 import { showInfo } from '../platform/notify';
 import { actionsEngine } from '../platform/lazyEngine';
 import {
@@ -50,6 +51,7 @@ const STEP_TEXT: Record<ProgressStep, string> = {
   validating: 'Checking the input…',
   building: 'Building the transaction on the gateway…',
   verifying: 'Verifying the built bytes before signing…',
+  'naming-tokens': 'Reading the token names (one multicall per six unknown tokens, then cached)…',
   confirming: 'Waiting for your confirmation…',
   signing: 'Signing locally…',
   submitting: 'Submitting…',
@@ -90,6 +92,12 @@ function sendDeps(
     // Spec rule: decode before signing. The local decoding decides; the gateway's must agree with it.
     crossCheckDecode: true,
     onProgress: report,
+    // Token names come from the active connection's catalog, resolved before the modal is built.
+    tokenMetadata: (ids, tokenSignal) => deps.connection.tokenMetadata(ids, tokenSignal),
+    onTokenMetadataError: (error) =>
+      deps.log.warn(
+        `Token names could not be read; the confirmation shows raw amounts and ids: ${errorMessage(error)}`,
+      ),
   };
 }
 
