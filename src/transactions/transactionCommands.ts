@@ -19,6 +19,7 @@ import {
   parseTxId,
 } from '../core/transfers/transferInput';
 import type { TransferRequest, VerifyOptions } from '../core/signing/verify';
+import { shortOfAlph, shortOfAlphText } from '../core/transfers/balanceWords';
 import { inert, type Inert } from '../core/text/inert';
 import { errorMessage } from '../core/util/errors';
 import { showInfo } from '../platform/notify';
@@ -175,7 +176,7 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
       ),
     );
   } catch (error) {
-    rethrowRefusal(deps.log, error);
+    rethrowRefusal(deps.log, await withBalanceWords(ctx, error));
   }
   const label = `Send ${attoToAlph(atto)} ALPH → ${to.slice(0, 8)}…`;
   track(deps, sent, label);
@@ -196,6 +197,23 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
     recovered: sent.recovered,
     confirmationSkipped: sent.confirmationSkipped,
   };
+}
+
+/**
+ * A build the node refused for want of ALPH, said in ALPH beside atto with the sender's balance (one more
+ * request, only on this failure); any other error as it was.
+ */
+async function withBalanceWords(ctx: SignerContext, error: unknown): Promise<unknown> {
+  const detail =
+    error instanceof Error && 'detail' in error && typeof error.detail === 'string'
+      ? error.detail
+      : undefined;
+  const short = detail === undefined ? undefined : shortOfAlph(detail);
+  if (!short) return error;
+  const balance = await ctx.client
+    .getAddressBalance(ctx.fromAddress, { priority: 'user', fresh: true })
+    .catch(() => undefined);
+  return new Error(shortOfAlphText(short, ctx.fromAddress, balance), { cause: error });
 }
 
 async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
