@@ -19,7 +19,6 @@ import {
   parseTxId,
 } from '../core/transfers/transferInput';
 import type { TransferRequest, VerifyOptions } from '../core/signing/verify';
-import { shortOfAlph, shortOfAlphText } from '../core/transfers/balanceWords';
 import { inert, type Inert } from '../core/text/inert';
 import { errorMessage } from '../core/util/errors';
 import { showInfo } from '../platform/notify';
@@ -208,12 +207,14 @@ async function withBalanceWords(ctx: SignerContext, error: unknown): Promise<unk
     error instanceof Error && 'detail' in error && typeof error.detail === 'string'
       ? error.detail
       : undefined;
-  const short = detail === undefined ? undefined : shortOfAlph(detail);
-  if (!short) return error;
+  // The words live in the lazily loaded engine, which a send has already loaded.
+  const engine = detail === undefined ? undefined : await actionsEngine().catch(() => undefined);
+  const short = detail === undefined ? undefined : engine?.shortOfAlph(detail);
+  if (!engine || !short) return error;
   const balance = await ctx.client
     .getAddressBalance(ctx.fromAddress, { priority: 'user', fresh: true })
     .catch(() => undefined);
-  return new Error(shortOfAlphText(short, ctx.fromAddress, balance), { cause: error });
+  return new Error(engine.shortOfAlphText(short, ctx.fromAddress, balance), { cause: error });
 }
 
 async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
