@@ -52,7 +52,7 @@ const undiciAsSeparateFile = {
  * Code loaded on first use, each as its own file next to dist/extension.js, so activation loads none of it:
  * the Ralph scanner and failure explainer, the verification, signing, script and bytecode code of
  * Send/Sweep/Simulate/Execute/Deploy, the BIP39/BIP32 code of mnemonic import and the Request Usage view's
- * panel and model. The glue loads each with `lazyModule(() => import('./x'))` (src/platform/lifecycle.ts);
+ * panel and model, and the token lists with their catalog. The glue loads each with `lazyModule(() => import('./x'))` (src/platform/lifecycle.ts);
  * a dynamic import that resolves to an entry below becomes a `require` of its separate file at run time
  * (under tsx it is the module itself). The entry is named by its path, so a moved file fails the build
  * (its entry is missing) instead of slipping into the activation bundle, and a static import of an entry
@@ -63,6 +63,7 @@ const LAZY_MODULES = [
   { entry: 'src/platform/actionsEngine.ts', out: 'actionsEngine.js' },
   { entry: 'src/platform/keyDerivation.ts', out: 'keyDerivation.js' },
   { entry: 'src/usage/panel/host.ts', out: 'requestUsagePanel.js' },
+  { entry: 'src/platform/tokenLists.ts', out: 'tokenLists.js' },
 ];
 const lazyModulesAsSeparateFiles = {
   name: 'lazy-modules-as-separate-files',

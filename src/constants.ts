@@ -97,6 +97,8 @@ export const StorageKeys = {
   monthlyUsage: 'alephium.monthlyUsage',
   /** globalState: this month's background activity and spending of a profile (the scheduler's pace). */
   backgroundActivity: (profileName: string): string => `alephium.backgroundActivity.${profileName}`,
+  /** globalState: token metadata read from token contracts, per network (a token's names never change). */
+  tokenMetadata: (network: string): string => `alephium.tokenMetadata.${network}`,
   /** SecretStorage: prefix of each profile's API key. */
   apiKeyPrefix: 'alephium.apiKey.',
   /** SecretStorage: the signer's private key. */

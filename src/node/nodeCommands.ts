@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import {
   addressInfo,
   addressInfoMarkdown,
+  balanceTokenIds,
   blockRows,
   blocksTable,
   checkAddress,
@@ -13,7 +14,7 @@ import {
   type BlockRow,
   type TimeRangePreset,
 } from '../core/node/nodeQueries';
-import { UserCancelledError } from '../core/util/errors';
+import { errorMessage, UserCancelledError } from '../core/util/errors';
 import { blocksRangeCost, blocksRangeNotice, costText } from '../core/ledger/costs';
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
@@ -61,7 +62,12 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
       client.getAddressGroup(check.address),
       client.getAddressBalance(check.address),
     ]);
-    const info = addressInfo(check, group, balance);
+    // Tokens are named by the token list, else their contracts: one multicall per six unknown tokens, once.
+    const names = await deps.connection.tokenMetadata(balanceTokenIds(balance)).catch((error: unknown) => {
+      deps.log.warn(`Address Info: token names could not be read, shown raw: ${errorMessage(error)}`);
+      return undefined;
+    });
+    const info = addressInfo(check, group, balance, names);
     if (showDocument(args)) await showResult('Address Info', addressInfoMarkdown(info));
     return info;
   };

@@ -9,3 +9,4 @@ export { TransferVerificationError, verifyScriptTx, isVerifiedTransfer } from '.
 export { SweepIncompleteError, sendSweep, sendTransfer } from '../core/transfers/sendTransfer';
 export { scriptConfirmation } from '../core/signing/confirmation';
 export { TransferDeclinedError, confirmSignAndSubmit, networkPin } from '../core/signing/signingPath';
+export { shortOfAlph, shortOfAlphText } from '../core/transfers/balanceWords';

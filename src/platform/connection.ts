@@ -12,6 +12,9 @@ import type { Redactor } from '../core/util/redact';
 import { inert } from '../core/text/inert';
 import { askModal, showWarning } from './notify';
 import { keyMoveWords } from '../core/gateway/keyBinding';
+import { callContracts } from '../core/gateway/batching';
+import { tokenListNetworkId, type TokenCatalog, type TokenMeta, type TokenMetaStore } from '../core/tokens';
+import { tokenLists } from './lazyEngine';
 import * as config from './config';
 import type { SecretStore } from './secrets';
 import { BuiltinCommands, CommandIds, ContextKeys, StorageKeys } from '../constants';
@@ -109,6 +112,53 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private connectedContext: boolean | undefined;
+
+  private tokens: { readonly client: GatewayClient; readonly catalog: Promise<TokenCatalog> } | undefined;
+
+  /**
+   * The token catalog of the active connection, one per client: the shipped list of the profile's network
+   * (mainnet, testnet; none for a devnet), then the token contracts through this client's multicalls, what
+   * they said kept in globalState per network. Undefined without a client.
+   */
+  tokenCatalog(): Promise<TokenCatalog | undefined> {
+    const { profile, client } = this.state;
+    if (!profile || !client) return Promise.resolve(undefined);
+    if (this.tokens?.client !== client) {
+      const network = profile.network.trim().toLowerCase();
+      const catalog = tokenLists().then((m) =>
+        m.newTokenCatalog(
+          tokenListNetworkId(network),
+          (calls, signal) =>
+            callContracts(client, calls, { priority: 'user', ...(signal ? { signal } : {}) }),
+          this.tokenStore(network),
+        ),
+      );
+      const entry = { client, catalog };
+      // A module that failed to load is asked again next time, not remembered as failed.
+      catalog.catch(() => {
+        if (this.tokens === entry) this.tokens = undefined;
+      });
+      this.tokens = entry;
+    }
+    return this.tokens.catalog;
+  }
+
+  /** What each token id is called (lower-case ids); an empty map without a connection. */
+  async tokenMetadata(
+    tokenIds: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<ReadonlyMap<string, TokenMeta | undefined>> {
+    const catalog = await this.tokenCatalog();
+    return catalog ? catalog.resolve(tokenIds, signal) : new Map();
+  }
+
+  private tokenStore(network: string): TokenMetaStore {
+    const key = StorageKeys.tokenMetadata(network);
+    return {
+      load: () => this.globalState.get<Record<string, TokenMeta>>(key),
+      save: (record) => void this.globalState.update(key, record),
+    };
+  }
 
   /**
    * Asks the gateway of `profile` whether it accepts `key`, without storing it: a short-lived client with

@@ -20,6 +20,7 @@ import {
 } from '../core/transfers/transferInput';
 import type { TransferRequest, VerifyOptions } from '../core/signing/verify';
 import { inert, type Inert } from '../core/text/inert';
+import { errorMessage } from '../core/util/errors';
 import { showInfo } from '../platform/notify';
 import { actionsEngine } from '../platform/lazyEngine';
 import {
@@ -50,6 +51,7 @@ const STEP_TEXT: Record<ProgressStep, string> = {
   validating: 'Checking the input…',
   building: 'Building the transaction on the gateway…',
   verifying: 'Verifying the built bytes before signing…',
+  'naming-tokens': 'Reading the token names (one multicall per six unknown tokens, then cached)…',
   confirming: 'Waiting for your confirmation…',
   signing: 'Signing locally…',
   submitting: 'Submitting…',
@@ -90,6 +92,12 @@ function sendDeps(
     // Spec rule: decode before signing. The local decoding decides; the gateway's must agree with it.
     crossCheckDecode: true,
     onProgress: report,
+    // Token names come from the active connection's catalog, resolved before the modal is built.
+    tokenMetadata: (ids, tokenSignal) => deps.connection.tokenMetadata(ids, tokenSignal),
+    onTokenMetadataError: (error) =>
+      deps.log.warn(
+        `Token names could not be read; the confirmation shows raw amounts and ids: ${errorMessage(error)}`,
+      ),
   };
 }
 
@@ -167,7 +175,7 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
       ),
     );
   } catch (error) {
-    rethrowRefusal(deps.log, error);
+    rethrowRefusal(deps.log, await withBalanceWords(ctx, error));
   }
   const label = `Send ${attoToAlph(atto)} ALPH → ${to.slice(0, 8)}…`;
   track(deps, sent, label);
@@ -188,6 +196,25 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
     recovered: sent.recovered,
     confirmationSkipped: sent.confirmationSkipped,
   };
+}
+
+/**
+ * A build the node refused for want of ALPH, said in ALPH beside atto with the sender's balance (one more
+ * request, only on this failure); any other error as it was.
+ */
+async function withBalanceWords(ctx: SignerContext, error: unknown): Promise<unknown> {
+  const detail =
+    error instanceof Error && 'detail' in error && typeof error.detail === 'string'
+      ? error.detail
+      : undefined;
+  // The words live in the lazily loaded engine, which a send has already loaded.
+  const engine = detail === undefined ? undefined : await actionsEngine().catch(() => undefined);
+  const short = detail === undefined ? undefined : engine?.shortOfAlph(detail);
+  if (!engine || !short) return error;
+  const balance = await ctx.client
+    .getAddressBalance(ctx.fromAddress, { priority: 'user', fresh: true })
+    .catch(() => undefined);
+  return new Error(engine.shortOfAlphText(short, ctx.fromAddress, balance), { cause: error });
 }
 
 async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {

@@ -40,6 +40,7 @@ export function registerTransactionsFeature(
     log: deps.log,
     redact: deps.redact,
     eventDecoder: deps.eventDecoder,
+    tokenNames: (ids) => deps.connection.tokenMetadata(ids),
   });
   const tree = new TransactionsTreeProvider(store);
   const view = vscode.window.createTreeView(ViewIds.transactions, {

@@ -6,6 +6,7 @@
 import { addressType, attoToAlph, groupOfAddress, isValidAddress, parseAddress } from '../protocol';
 import type { Balance, BlockEntry, Blocks } from '../gateway/schemas';
 import { codeSpan, markdownText } from '../text/inert';
+import { formatUnits, groupThousands, type TokenMeta } from '../tokens';
 
 export interface AddressCheck {
   readonly address: string;
@@ -40,11 +41,48 @@ export interface AddressInfo extends AddressCheck {
     readonly lockedAtto: string;
     readonly lockedAlph: string;
     readonly utxos: number;
-    readonly tokens: readonly { id: string; amount: string; locked: string }[];
+    readonly tokens: readonly AddressToken[];
   };
 }
 
-export function addressInfo(check: AddressCheck, gatewayGroup: number, balance: Balance): AddressInfo {
+/** A token the address holds: raw amounts always; symbol and decimal amounts when the token is known. */
+export interface AddressToken {
+  readonly id: string;
+  readonly amount: string;
+  readonly locked: string;
+  readonly symbol?: string;
+  readonly decimalAmount?: string;
+  readonly decimalLocked?: string;
+  /** Where the symbol came from: the token list, or the token's own contract (its claim). */
+  readonly source?: TokenMeta['source'];
+}
+
+function addressToken(id: string, amount: string, locked: string, meta: TokenMeta | undefined): AddressToken {
+  if (!meta) return { id, amount, locked };
+  const decimal = (raw: string) => groupThousands(formatUnits(raw, meta.decimals));
+  return {
+    id,
+    amount,
+    locked,
+    symbol: meta.symbol,
+    decimalAmount: decimal(amount),
+    decimalLocked: decimal(locked),
+    source: meta.source,
+  };
+}
+
+/** The token ids a balance answer holds (what Address Info names before it shows them). */
+export function balanceTokenIds(balance: Balance): string[] {
+  const ids = [...(balance.tokenBalances ?? []), ...(balance.lockedTokenBalances ?? [])].map((t) => t.id);
+  return [...new Set(ids.map((id) => id.toLowerCase()))];
+}
+
+export function addressInfo(
+  check: AddressCheck,
+  gatewayGroup: number,
+  balance: Balance,
+  names?: ReadonlyMap<string, TokenMeta | undefined>,
+): AddressInfo {
   const locked = new Map((balance.lockedTokenBalances ?? []).map((t) => [t.id, String(t.amount)]));
   const ids = new Set([...(balance.tokenBalances ?? []).map((t) => t.id), ...locked.keys()]);
   const amounts = new Map((balance.tokenBalances ?? []).map((t) => [t.id, String(t.amount)]));
@@ -59,7 +97,9 @@ export function addressInfo(check: AddressCheck, gatewayGroup: number, balance: 
       utxos: balance.utxoNum,
       tokens: [...ids]
         .sort()
-        .map((id) => ({ id, amount: amounts.get(id) ?? '0', locked: locked.get(id) ?? '0' })),
+        .map((id) =>
+          addressToken(id, amounts.get(id) ?? '0', locked.get(id) ?? '0', names?.get(id.toLowerCase())),
+        ),
     },
   };
 }
@@ -85,15 +125,27 @@ export function addressInfoMarkdown(info: AddressInfo): string {
       `- UTXOs: ${b.utxos}`,
       '',
       '## Tokens',
-      ...(b.tokens.length
-        ? b.tokens.map(
-            (t) =>
-              `- ${codeSpan(t.id)}: ${markdownText(t.amount)}${t.locked !== '0' ? ` (locked ${markdownText(t.locked)})` : ''}`,
-          )
-        : ['_none_']),
+      ...(b.tokens.length ? b.tokens.map(tokenLine) : ['_none_']),
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * One token of the document: a known one as `12.5 SBX (12500000 raw) of token <id>` (a contract's own
+ * symbol says so), an unknown one as `<id>: 12500000`; every piece from the chain escaped or in a span.
+ */
+function tokenLine(t: AddressToken): string {
+  if (t.symbol === undefined) {
+    const locked = t.locked !== '0' ? ` (locked ${markdownText(t.locked)})` : '';
+    return `- ${codeSpan(t.id)}: ${markdownText(t.amount)}${locked}`;
+  }
+  const claim = t.source === 'contract' ? ', as the token names itself' : '';
+  const locked =
+    t.locked !== '0'
+      ? `; locked ${markdownText(`${t.decimalLocked ?? ''} ${t.symbol}`)} (${markdownText(t.locked)} raw)`
+      : '';
+  return `- ${markdownText(`${t.decimalAmount ?? ''} ${t.symbol}`)} (${markdownText(t.amount)} raw${claim}) of token ${codeSpan(t.id)}${locked}`;
 }
 
 // ---- time ranges ------------------------------------------------------------------------------------------

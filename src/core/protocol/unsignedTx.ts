@@ -224,6 +224,27 @@ export function txIdFromUnsignedTx(hex: string): string {
 export function decodeUnsignedTx(hex: string): DecodedUnsignedTx {
   const bytes = hexToBytes(hex, 'Unsigned transaction');
   if (bytes.length === 0) throw new ProtocolError('Unsigned transaction is empty');
+  if (bytes.length < MIN_UNSIGNED_TX_BYTES)
+    throw new ProtocolError(
+      `Not an unsigned transaction: ${bytes.length} byte(s), and the shortest one has ${MIN_UNSIGNED_TX_BYTES} (version, network id, script flag, gas amount, gas price, input and output counts)`,
+    );
+  try {
+    return decodeFields(bytes);
+  } catch (error) {
+    // Bytes that end before the transaction does are something else pasted, or a transaction cut short.
+    if (error instanceof ProtocolError && error.message.startsWith('Unexpected end of data'))
+      throw new ProtocolError(`Not an unsigned transaction, or a truncated one: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * The fewest bytes an unsigned transaction can have: version, network id and script flag (one byte each),
+ * gas amount and gas price (one byte each at the least, compact integers), and the input and output counts.
+ */
+export const MIN_UNSIGNED_TX_BYTES = 7;
+
+function decodeFields(bytes: Uint8Array): DecodedUnsignedTx {
   const r = new Reader(bytes);
   const version = r.u8('version');
   const networkId = r.u8('networkId');

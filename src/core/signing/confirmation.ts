@@ -6,6 +6,7 @@
  */
 import { DEFAULT_GAS_AMOUNT, DEFAULT_GAS_PRICE, attoToAlph, groupOfAddress } from '../protocol';
 import { networkText, type NetworkText } from './confirmPolicy';
+import { formatUnits, groupThousands, tokenAmountText, type TokenMeta } from '../tokens';
 
 export { networkText, type NetworkText } from './confirmPolicy';
 import type { Confirmation } from './signingPath';
@@ -20,8 +21,18 @@ export interface AmountText {
 
 export interface TokenText {
   readonly id: string;
+  /** The raw integer amount, always shown. */
   readonly amount: string;
+  /** Present when the token is known: its symbol, the decimal amount, and where the name came from. */
+  readonly symbol?: string;
+  readonly decimalAmount?: string;
+  readonly source?: TokenMeta['source'];
+  /** The whole line (core/tokens `tokenAmountText`): decimal amount and symbol, raw amount, full id. */
+  readonly text: string;
 }
+
+/** Token metadata by lower-case token id, resolved before the confirmation is built (never during it). */
+export type TokenMetadata = ReadonlyMap<string, TokenMeta | undefined>;
 
 export interface RecipientText {
   readonly address: string;
@@ -66,6 +77,11 @@ export interface ConfirmationOptions {
   readonly profileNetwork?: string;
   /** Ask a second time when the total leaves more than this (atto), on any network. */
   readonly secondConfirmationAboveAtto?: bigint;
+  /**
+   * What each token is called (core/tokens `TokenCatalog.resolve`), looked up before the modal. A token
+   * missing here is shown by its raw amount and id only.
+   */
+  readonly tokens?: TokenMetadata;
 }
 
 export function amountText(atto: bigint): AmountText {
@@ -77,16 +93,32 @@ export function formatAmount(a: AmountText): string {
   return `${a.alph} ALPH (${a.atto} atto)`;
 }
 
-function tokenTexts(tokens: readonly VerifiedToken[]): TokenText[] {
-  return tokens.map((t) => ({ id: t.id, amount: t.amount.toString() }));
+/** A token amount in the words of core/tokens: never without its raw amount and its whole id. */
+export function tokenText(id: string, amount: bigint, meta: TokenMeta | undefined): TokenText {
+  return {
+    id,
+    amount: amount.toString(),
+    ...(meta
+      ? {
+          symbol: meta.symbol,
+          decimalAmount: groupThousands(formatUnits(amount, meta.decimals)),
+          source: meta.source,
+        }
+      : {}),
+    text: tokenAmountText(id, amount, meta),
+  };
 }
 
-function recipientText(o: VerifiedOutput): RecipientText {
+function tokenTexts(tokens: readonly VerifiedToken[], metadata: TokenMetadata | undefined): TokenText[] {
+  return tokens.map((t) => tokenText(t.id, t.amount, metadata?.get(t.id.toLowerCase())));
+}
+
+function recipientText(o: VerifiedOutput, metadata: TokenMetadata | undefined): RecipientText {
   return {
     address: o.address,
     group: groupOfAddress(o.address),
     amount: amountText(o.attoAlphAmount),
-    tokens: tokenTexts(o.tokens),
+    tokens: tokenTexts(o.tokens, metadata),
     ...(o.lockTime > 0 ? { lockedUntil: new Date(o.lockTime).toISOString() } : {}),
     ...(o.message !== '' ? { message: o.message } : {}),
   };
@@ -112,8 +144,8 @@ function summarize(parts: Parts, options: ConfirmationOptions): ConfirmationSumm
   const network = networkText(first.networkId, options.profileNetwork);
   const feeAtto = parts.txs.reduce((s, t) => s + t.fee, 0n);
   const totalAtto = parts.txs.reduce((s, t) => s + t.totalAlphSpent, 0n);
-  const recipients = parts.recipients.map(recipientText);
-  const tokensTotal = tokenTexts(parts.tokens);
+  const recipients = parts.recipients.map((o) => recipientText(o, options.tokens));
+  const tokensTotal = tokenTexts(parts.tokens, options.tokens);
   const highValue =
     options.secondConfirmationAboveAtto !== undefined && totalAtto > options.secondConfirmationAboveAtto;
   const secondConfirmationReason = network.isMainnet
@@ -141,7 +173,7 @@ function summarize(parts: Parts, options: ConfirmationOptions): ConfirmationSumm
     const label = recipients.length > 1 ? `To #${i + 1}` : 'To';
     lines.push(`${label}: ${r.address} (group ${r.group})`);
     lines.push(`  Amount: ${formatAmount(r.amount)}`);
-    for (const t of r.tokens) lines.push(`  Token: ${t.amount} of ${t.id}`);
+    for (const t of r.tokens) lines.push(`  Token: ${t.text}`);
     if (r.lockedUntil) lines.push(`  Locked until: ${r.lockedUntil}`);
     if (r.message) lines.push(`  Message (hex): ${r.message}`);
   });
@@ -157,7 +189,7 @@ function summarize(parts: Parts, options: ConfirmationOptions): ConfirmationSumm
       `⚠ Fee above the usual ${attoToAlph(usualFee)} ALPH per transaction: ${costly.map((t) => `${attoToAlph(t.fee)} ALPH (gas ${t.gasAmount})`).join(', ')}`,
     );
   lines.push(`Total leaving your address: ${formatAmount(total)}`);
-  for (const t of tokensTotal) lines.push(`Total token: ${t.amount} of ${t.id}`);
+  for (const t of tokensTotal) lines.push(`Total token: ${t.text}`);
   if (parts.txs.length > 1) {
     lines.push(`Transactions (${parts.txs.length}):`);
     // Each transaction of a sweep is signed on its own: show what each one costs.

@@ -9,6 +9,7 @@
  * change exactly. Anything else is shown as credits only, with a note saying why.
  */
 import type {
+  TxTokenView,
   TxBalanceChangeView,
   TxDetailsModel,
   TxEventView,
@@ -28,6 +29,7 @@ import {
   type DecodedUnsignedTx,
 } from '../protocol';
 import type { TrackOutcome, TrackState, TrackedTxRecord } from './txTracker';
+import { formatUnits, groupThousands, type TokenMeta } from '../tokens';
 import { asOfSuffix, nextAgeChange } from '../text/age';
 
 export interface StatusView {
@@ -63,6 +65,34 @@ export interface TxDetailsSources {
   readonly notes?: readonly string[];
   /** Marks the model as a decoded unsigned transaction (Decode Unsigned Transaction). */
   readonly kind?: 'transaction' | 'unsigned';
+  /** What the tokens are called, by lower-case id (core/tokens), resolved before the model is built. */
+  readonly tokens?: ReadonlyMap<string, TokenMeta | undefined>;
+}
+
+type TokenNames = TxDetailsSources['tokens'];
+
+/**
+ * A token amount of the page: always the raw amount (signed in balance changes) and the whole id; the
+ * symbol, the decimal amount with the same sign and the symbol's source beside them when known.
+ */
+export function tokenView(id: string, amount: string, names: TokenNames): TxTokenView {
+  const meta = names?.get(id.toLowerCase());
+  if (!meta) return { id, amount };
+  const sign = amount.startsWith('-') || amount.startsWith('+') ? amount[0] : '';
+  const decimal = groupThousands(formatUnits(sign ? amount.slice(1) : amount, meta.decimals));
+  return { id, amount, symbol: meta.symbol, decimalAmount: `${sign}${decimal}`, source: meta.source };
+}
+
+/** Every token id the transaction's outputs carry (what the host resolves before building the model). */
+export function tokenIdsOf(
+  unsigned:
+    { readonly fixedOutputs: readonly { readonly tokens: readonly { readonly id: string }[] }[] } | undefined,
+  generated: readonly { readonly tokens?: readonly { readonly id: string }[] }[] = [],
+): string[] {
+  const ids = new Set<string>();
+  for (const o of [...(unsigned?.fixedOutputs ?? []), ...generated])
+    for (const t of o.tokens ?? []) ids.add(t.id.toLowerCase());
+  return [...ids];
 }
 
 const TAG_NAMES = new Map<number, string>(
@@ -272,7 +302,12 @@ interface RawOutput {
   type?: string;
 }
 
-function outputView(o: RawOutput, index: number, spenders: ReadonlySet<string>): TxOutputView {
+function outputView(
+  o: RawOutput,
+  index: number,
+  spenders: ReadonlySet<string>,
+  names?: TokenNames,
+): TxOutputView {
   const message = typeof o.message === 'string' && o.message !== '' ? o.message : undefined;
   const text = message ? messageText(message) : undefined;
   const until = lockedUntil(o.lockTime);
@@ -280,7 +315,7 @@ function outputView(o: RawOutput, index: number, spenders: ReadonlySet<string>):
     index,
     address: o.address,
     amount: amount(BigInt(o.attoAlphAmount)),
-    tokens: o.tokens.map((t) => ({ id: t.id, amount: t.amount })),
+    tokens: o.tokens.map((t) => tokenView(t.id, t.amount, names)),
     ...(until ? { lockedUntil: until } : {}),
     ...(message ? { messageHex: message } : {}),
     ...(text !== undefined ? { messageText: text } : {}),
@@ -334,6 +369,7 @@ export function balanceChanges(
   spenders: ReadonlySet<string> | undefined,
   fee: bigint,
   contractInputs: number,
+  names?: TokenNames,
 ): { changes: TxBalanceChangeView[]; note?: string } {
   const tally = new AssetTally();
   const exact = spenders !== undefined && spenders.size === 1 && contractInputs === 0;
@@ -352,10 +388,9 @@ export function balanceChanges(
     .map((c) => ({
       address: c.address,
       ...signedAmount(c.atto),
-      tokens: c.tokens.map((t) => ({
-        id: t.id,
-        amount: t.amount > 0n ? `+${t.amount}` : t.amount.toString(),
-      })),
+      tokens: c.tokens.map((t) =>
+        tokenView(t.id, t.amount > 0n ? `+${t.amount}` : t.amount.toString(), names),
+      ),
     }));
   if (exact) return { changes };
   const note =
@@ -417,14 +452,14 @@ export function buildTxDetailsModel(src: TxDetailsSources): TxDetailsModel {
   const spenderSet = spenders ?? new Set(inputs.flatMap((i) => (i.address ? [i.address] : [])));
   const fixed: RawOutput[] = unsigned?.fixedOutputs ?? [];
   const generated: RawOutput[] = src.details?.generatedOutputs ?? [];
-  const outputs = fixed.map((o, i) => outputView(o, i, spenderSet));
-  const generatedOutputs = generated.map((o, i) => outputView(o, fixed.length + i, spenderSet));
+  const outputs = fixed.map((o, i) => outputView(o, i, spenderSet, src.tokens));
+  const generatedOutputs = generated.map((o, i) => outputView(o, fixed.length + i, spenderSet, src.tokens));
   const gasPrice = unsigned ? BigInt(unsigned.gasPrice) : undefined;
   const fee = unsigned && gasPrice !== undefined ? BigInt(unsigned.gasAmount) * gasPrice : undefined;
   const contractInputs = (src.details?.contractInputs ?? []).map((r) => r.key);
   const balance =
     unsigned && fee !== undefined
-      ? balanceChanges([...fixed, ...generated], spenders, fee, contractInputs.length)
+      ? balanceChanges([...fixed, ...generated], spenders, fee, contractInputs.length, src.tokens)
       : { changes: [] };
   if (!unsigned && kind === 'transaction') {
     notes.push(

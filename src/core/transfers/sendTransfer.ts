@@ -25,7 +25,12 @@ import {
   type SentTransfer,
   type SigningDeps,
 } from '../signing/signingPath';
-import { sweepConfirmation, transferConfirmation, type ConfirmationOptions } from '../signing/confirmation';
+import {
+  sweepConfirmation,
+  transferConfirmation,
+  type ConfirmationOptions,
+  type TokenMetadata,
+} from '../signing/confirmation';
 import {
   verifySweep,
   verifyTransfer,
@@ -46,7 +51,14 @@ export interface TransferClient {
   buildSweep?(request: SweepRequest, options?: RequestOptions): Promise<SweepResult>;
 }
 
-export type ProgressStep = 'validating' | 'building' | 'verifying' | 'confirming' | 'signing' | 'submitting';
+export type ProgressStep =
+  'validating' | 'building' | 'verifying' | 'naming-tokens' | 'confirming' | 'signing' | 'submitting';
+
+/**
+ * What the tokens a transaction moves are called (core/tokens `TokenCatalog.resolve`): the token list
+ * offline, else one multicall per six unknown tokens. Asked after verification, before the confirmation.
+ */
+export type TokenMetadataPort = (tokenIds: readonly string[], signal?: AbortSignal) => Promise<TokenMetadata>;
 
 /**
  * What a transfer or a sweep needs: the client, and the signing path's deps (the signer's public key and
@@ -59,6 +71,10 @@ export interface SendDeps extends SigningDeps {
   /** Also ask the gateway's decode endpoint and require its decoding to re-encode to the bytes. */
   readonly crossCheckDecode?: boolean;
   readonly onProgress?: (step: ProgressStep) => void;
+  /** Names the tokens in the confirmation; without it (or when it fails) tokens are shown raw. */
+  readonly tokenMetadata?: TokenMetadataPort;
+  /** Told when token names could not be read (the confirmation then shows the raw amounts and ids). */
+  readonly onTokenMetadataError?: (error: unknown) => void;
 }
 
 export interface SentSigned extends SentTransfer {
@@ -251,10 +267,40 @@ export async function sendTransfer(deps: SendDeps, request: TransferRequest): Pr
   const verified = verifyTransfer(validated, built, gatewayDecode, deps.verify);
   throwIfAborted(deps.signal);
 
-  const signed = await confirmAndSign(deps, [verified], transferConfirmation(verified, deps.confirmation));
+  const tokens = await tokenMetadataFor(deps, verified.tokensSpent);
+  const signed = await confirmAndSign(
+    deps,
+    [verified],
+    transferConfirmation(verified, { ...deps.confirmation, ...(tokens ? { tokens } : {}) }),
+  );
   deps.onProgress?.('submitting');
   const sent = await submitSigned(deps.client, verified, signed.signatures[0] as string);
   return { ...sent, confirmationSkipped: signed.confirmationSkipped };
+}
+
+/**
+ * The names of the tokens a verified transaction moves, resolved before the confirmation is built. A
+ * failed lookup is not a reason to refuse: the confirmation shows those tokens by raw amount and id.
+ * Cancelling (the signal) still stops the flow.
+ */
+async function tokenMetadataFor(
+  deps: SendDeps,
+  tokens: readonly { readonly id: string }[],
+): Promise<TokenMetadata | undefined> {
+  if (!deps.tokenMetadata || tokens.length === 0) return undefined;
+  deps.onProgress?.('naming-tokens');
+  let metadata: TokenMetadata | undefined;
+  try {
+    metadata = await deps.tokenMetadata(
+      tokens.map((t) => t.id),
+      deps.signal,
+    );
+  } catch (error) {
+    throwIfAborted(deps.signal);
+    deps.onTokenMetadataError?.(error);
+  }
+  throwIfAborted(deps.signal);
+  return metadata;
 }
 
 export interface SweepToSend {
@@ -321,7 +367,15 @@ export async function sendSweep(deps: SendDeps, request: SweepToSend): Promise<S
   throwIfAborted(deps.signal);
   // One confirmation covers the set; every transaction is signed with one read of the key, then each
   // is submitted in order.
-  const signed = await confirmAndSign(deps, sweep.txs, sweepConfirmation(sweep, deps.confirmation));
+  const tokens = await tokenMetadataFor(
+    deps,
+    sweep.txs.flatMap((t) => t.tokensSpent),
+  );
+  const signed = await confirmAndSign(
+    deps,
+    sweep.txs,
+    sweepConfirmation(sweep, { ...deps.confirmation, ...(tokens ? { tokens } : {}) }),
+  );
   deps.onProgress?.('submitting');
   const sent: SentTransfer[] = [];
   for (const [i, tx] of sweep.txs.entries()) {

@@ -5,7 +5,12 @@ import type { EventByTxId, TxDetails, TxStatus } from '../../core/gateway';
 import type { Logger } from '../../core/util/log';
 import { groupsOfUnsignedTx, txIdFromUnsignedTx } from '../../core/protocol';
 import { checkUnsignedTx, type DecodeCheck } from '../../core/signing/decodeCheck';
-import { buildTxDetailsModel, type DecodedEventLike } from '../../core/tracking/txDetailsModel';
+import {
+  buildTxDetailsModel,
+  tokenIdsOf,
+  type DecodedEventLike,
+  type TxDetailsSources,
+} from '../../core/tracking/txDetailsModel';
 import { shortTxId } from '../../core/protocol';
 import {
   TX_DETAILS_VIEW_TYPE,
@@ -33,7 +38,11 @@ export interface TxDetailsDeps {
   readonly redact: (text: string) => string;
   /** Names events with the workspace's artifacts, as the Watched Contracts view does. */
   readonly eventDecoder: () => Promise<EventDecoder>;
+  /** What tokens are called (the connection's token catalog); without it tokens are shown raw. */
+  readonly tokenNames?: (tokenIds: readonly string[]) => Promise<TokenNames>;
 }
+
+type TokenNames = NonNullable<TxDetailsSources['tokens']>;
 
 /** What the last panel showed: for the extension's API (tests), never anything secret. */
 export interface TxDetailsSnapshot {
@@ -147,6 +156,20 @@ export class TxDetailsPanels extends PanelManager<string, TxDetailsPanel> {
     const host = new TxDetailsPanel(panel, state, this);
     this.panels.set(state.txId, host);
     return host;
+  }
+
+  /**
+   * What the tokens of a transaction are called: the token list, else their contracts (one multicall per
+   * six tokens, once). A failed lookup leaves them raw and adds a note saying so.
+   */
+  async tokenNames(tokenIds: readonly string[], notes: string[]): Promise<TokenNames | undefined> {
+    if (tokenIds.length === 0 || !this.deps.tokenNames) return undefined;
+    try {
+      return await this.deps.tokenNames(tokenIds);
+    } catch (error) {
+      notes.push(`Token names could not be read (shown raw): ${this.deps.redact(errorMessage(error))}`);
+      return undefined;
+    }
   }
 
   /** The decoder for this load; without one (it failed), system events still decode by index. */
@@ -271,7 +294,9 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
       let read: TxStatus | undefined;
       if (this.state.unsignedTx) {
         const check = this.unsignedCheck ?? checkUnsignedTx(this.state.unsignedTx);
-        model = unsignedModel(check);
+        const notes: string[] = [];
+        const tokens = await this.manager.tokenNames(tokenIdsOf(check.decoded), notes);
+        model = unsignedModel(check, tokens, notes);
       } else {
         const client = deps.connection.requireClient();
         const rec = deps.store.record(txId);
@@ -309,6 +334,7 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
           Object.assign(groups, groupsOfUnsignedTx(unsigned));
         }
         const decode = events && events.length > 0 ? await this.manager.eventDecoder() : undefined;
+        const tokens = await this.manager.tokenNames(tokenIdsOf(unsigned, details?.generatedOutputs), notes);
         model = buildTxDetailsModel({
           txId,
           now: Date.now(),
@@ -321,6 +347,7 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
           groups,
           ...(events ? { events } : {}),
           ...(decode ? { decodeEvent: decode } : {}),
+          ...(tokens ? { tokens } : {}),
           notes,
         });
         if (isPending(status, required) && !deps.store.isTracked(txId)) {
@@ -350,8 +377,13 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
 }
 
 /** The model of a pasted unsigned transaction, with what the cross-check found. */
-export function unsignedModel(check: DecodeCheck): TxDetailsModel {
+export function unsignedModel(
+  check: DecodeCheck,
+  tokens?: TokenNames,
+  extraNotes: readonly string[] = [],
+): TxDetailsModel {
   const notes = [
+    ...extraNotes,
     `txId recomputed from the bytes: ${check.txId}`,
     check.gateway === 'agrees'
       ? "The gateway's decoding re-encodes to exactly these bytes."
@@ -366,6 +398,7 @@ export function unsignedModel(check: DecodeCheck): TxDetailsModel {
     now: Date.now(),
     unsigned: check.decoded,
     ...(check.groups ? { groups: check.groups } : {}),
+    ...(tokens ? { tokens } : {}),
     notes,
   });
 }

@@ -56,8 +56,15 @@ function table(headers: string[], rows: (string | HTMLElement)[][], parent: HTML
   parent.append(t);
 }
 
+/** A known token's symbol and decimal amount beside its raw amount and whole id; an unknown one raw. */
+function tokenText(t: TxTokenView): string {
+  if (t.symbol === undefined || t.decimalAmount === undefined) return `${t.amount} × ${t.id}`;
+  const claim = t.source === 'contract' ? ', as the token names itself' : '';
+  return `${t.decimalAmount} ${t.symbol} (${t.amount} raw${claim}) × ${t.id}`;
+}
+
 function tokensText(tokens: readonly TxTokenView[]): string {
-  return tokens.length === 0 ? '' : tokens.map((t) => `${t.amount} × ${t.id}`).join('\n');
+  return tokens.map(tokenText).join('\n');
 }
 
 function outputRows(outputs: readonly TxOutputView[]): (string | HTMLElement)[][] {

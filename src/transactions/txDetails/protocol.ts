@@ -18,7 +18,13 @@ export interface TxAmountView {
 
 export interface TxTokenView {
   readonly id: string;
+  /** The raw integer amount (signed in balance changes), always shown. */
   readonly amount: string;
+  /** When the token is known: its symbol and the amount in its decimals (same sign as `amount`). */
+  readonly symbol?: string;
+  readonly decimalAmount?: string;
+  /** Where the symbol came from: the shipped token list, or the token's own contract (its claim). */
+  readonly source?: 'token list' | 'contract';
 }
 
 export interface TxInputView {

@@ -19,6 +19,8 @@ import { TransferVerificationError, type VerificationCheck } from '../../../src/
 import { startSandbox, type Sandbox, type TamperMode } from '../../../sandbox';
 import { keyOf } from '../../unit/signing/verifyFixtures';
 import { sandboxProfile } from '../../../sandbox/testing/helpers';
+import { callContracts } from '../../../src/core/gateway/batching';
+import { parseTokenList, TokenCatalog } from '../../../src/core/tokens';
 
 async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${sb.baseUrl}/__sandbox${path}`, {
@@ -187,6 +189,63 @@ describe('send workflow against the sandbox gateway', function () {
     );
     assert.equal(signer.reads, 0);
     assert.equal(submits().length, submitsBefore);
+  });
+
+  describe("a token transfer's confirmation names the TokenFaucet token", () => {
+    const faucetId = () => sb.contracts.find((c) => c.name === 'TokenFaucet')!.contractId;
+    const multicalls = () =>
+      sb.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/contracts/multicall-contract'));
+
+    async function sendFaucetTokens(catalog: TokenCatalog): Promise<string> {
+      const signer = spyKey(sender().privateKey, sender().publicKey);
+      const confirmations: { text: string }[] = [];
+      await sendTransfer(
+        {
+          ...deps(signer, confirmations),
+          tokenMetadata: (ids, signal) => catalog.resolve(ids, signal),
+        },
+        {
+          fromPublicKey: sender().publicKey,
+          destinations: [
+            {
+              address: keyOf('token recipient').address,
+              attoAlphAmount: ONE_ALPH / 1000n,
+              tokens: [{ id: faucetId(), amount: 2_500_000n }],
+            },
+          ],
+        },
+      );
+      assert.equal(confirmations.length, 1);
+      return confirmations[0]!.text;
+    }
+
+    it('from its own contract (getSymbol/getName/getDecimals, one multicall), marked as its claim', async () => {
+      const catalog = new TokenCatalog(new Map(), (calls, signal) =>
+        callContracts(client, calls, { priority: 'user', ...(signal ? { signal } : {}) }),
+      );
+      const before = multicalls().length;
+      const text = await sendFaucetTokens(catalog);
+      const line = `0.0000000000025 SBX (2500000 raw, as the token names itself) of token ${faucetId()}`;
+      assert.ok(text.includes(`  Token: ${line}`), text);
+      assert.ok(text.includes(`Total token: ${line}`), text);
+      assert.equal(multicalls().length - before, 1, 'one multicall for the three metadata methods');
+      await sendFaucetTokens(catalog);
+      assert.equal(multicalls().length - before, 1, 'cached: the second transfer asks nothing');
+    });
+
+    it('from a token list, without asking the chain', async () => {
+      const list = parseTokenList(
+        { networkId: 4, tokens: [{ id: faucetId(), symbol: 'FCT', name: 'Faucet', decimals: 6 }] },
+        4,
+      );
+      const catalog = new TokenCatalog(list, (calls, signal) =>
+        callContracts(client, calls, { priority: 'user', ...(signal ? { signal } : {}) }),
+      );
+      const before = multicalls().length;
+      const text = await sendFaucetTokens(catalog);
+      assert.ok(text.includes(`  Token: 2.5 FCT (2500000 raw) of token ${faucetId()}`), text);
+      assert.equal(multicalls().length, before);
+    });
   });
 
   it('the signature the sandbox accepted verifies against the sender key (no prehash)', async () => {

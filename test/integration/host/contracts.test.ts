@@ -321,11 +321,20 @@ describe('Watched contracts against the sandbox gateway', function () {
       valid: boolean;
       group: number;
       gatewayGroup: number;
-      balance: { alph: string; tokens: { id: string; amount: string }[] };
+      balance: {
+        alph: string;
+        tokens: { id: string; amount: string; symbol?: string; decimalAmount?: string; source?: string }[];
+      };
     }>(CommandIds.addressInfo, { address: sandbox.accounts[0]!.address, show: 'none' });
     assert.equal(info.valid, true);
     assert.equal(info.group, info.gatewayGroup);
     assert.ok(info.balance.tokens.length >= 1);
+    // The TokenFaucet token is named by its own contract (a devnet has no token list), beside its raw amount.
+    const faucetId = sandbox.contracts.find((c) => c.name === 'TokenFaucet')!.contractId;
+    const faucetToken = info.balance.tokens.find((t) => t.id === faucetId);
+    assert.equal(faucetToken?.symbol, 'SBX', JSON.stringify(info.balance.tokens));
+    assert.equal(faucetToken?.source, 'contract');
+    assert.ok(faucetToken?.amount !== undefined && /^\d+$/.test(faucetToken.amount));
     const bad = await vscode.commands.executeCommand<{ valid: boolean }>(CommandIds.addressInfo, {
       address: '1notvalid',
       show: 'none',

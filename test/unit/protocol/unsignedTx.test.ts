@@ -298,6 +298,23 @@ function randomVals(rng: Rng): codec.val.Val[] {
   });
 }
 
+describe('protocol/unsignedTx: bytes that are not an unsigned transaction', () => {
+  it('says "not an unsigned transaction" for input too short to be one (Decode with 00ff)', () => {
+    assertProtocolError(
+      () => decodeUnsignedTx('00ff'),
+      /^Not an unsigned transaction: 2 byte\(s\), and the shortest one has 7 /,
+    );
+    assertProtocolError(() => decodeUnsignedTx('000400c1'), /^Not an unsigned transaction: 4 byte/);
+  });
+
+  it('says so for bytes that end before the transaction does, naming where', () => {
+    assertProtocolError(
+      () => decodeUnsignedTx('0004000100ff00ff00'),
+      /^Not an unsigned transaction, or a truncated one: Unexpected end of data reading inputs length at byte 5/,
+    );
+  });
+});
+
 describe('protocol/unsignedTx errors', () => {
   const base: UnsignedTxInput = {
     version: 0,
@@ -337,8 +354,9 @@ describe('protocol/unsignedTx errors', () => {
   it('rejects trailing bytes, non-canonical integers, contract outputs and unknown tags', () => {
     assertProtocolError(() => decodeUnsignedTx(`${hex}00`), /1 unexpected trailing byte/);
     assertProtocolError(() => decodeUnsignedTx(''), /empty/);
-    assertProtocolError(() => decodeUnsignedTx('0000'), /end of data reading scriptOpt tag/);
-    assertProtocolError(() => decodeUnsignedTx('000002'), /invalid scriptOpt tag/);
+    // Too short to be a transaction: said as such, not as a field the reader ran out of (see above).
+    assertProtocolError(() => decodeUnsignedTx('0000'), /^Not an unsigned transaction: 2 byte/);
+    assertProtocolError(() => decodeUnsignedTx('00000200000000'), /invalid scriptOpt tag 0x2 at byte 2/);
     // gasAmount 20000 written in 5-byte multi-byte form instead of 4-byte form.
     assert.ok(hex.startsWith('00000080004e20'));
     assertProtocolError(() => decodeUnsignedTx(`000000c000004e20${hex.slice(14)}`), /non-canonical encoding/);

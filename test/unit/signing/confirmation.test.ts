@@ -7,6 +7,7 @@ import {
   transferConfirmation,
 } from '../../../src/core/signing/confirmation';
 import { verifySweep, verifyTransfer } from '../../../src/core/signing/verify';
+import type { TokenMeta } from '../../../src/core/tokens';
 import {
   RECIPIENT,
   SECOND,
@@ -51,8 +52,64 @@ describe('confirmation summary', () => {
     );
     const s = transferConfirmation(v);
     assert.match(s.title, /Send 1\.001 ALPH and tokens to 2 recipients\?/);
-    assert.ok(s.lines.includes(`  Token: 42 of ${TOKEN_ID}`));
-    assert.deepEqual(s.tokensTotal, [{ id: TOKEN_ID, amount: '42' }]);
+    assert.ok(s.lines.includes(`  Token: 42 (raw; unknown token) of token ${TOKEN_ID}`));
+    assert.deepEqual(s.tokensTotal, [
+      { id: TOKEN_ID, amount: '42', text: `42 (raw; unknown token) of token ${TOKEN_ID}` },
+    ]);
+  });
+
+  function tokenTransfer(amount: string) {
+    const tx = honestTx([out(RECIPIENT.address, 10n ** 15n, { tokens: [{ id: TOKEN_ID, amount }] })]);
+    return verifyTransfer(
+      honestRequest({
+        destinations: [
+          { address: RECIPIENT.address, attoAlphAmount: 10n ** 15n, tokens: [{ id: TOKEN_ID, amount }] },
+        ],
+      }),
+      responseFor(tx),
+    );
+  }
+
+  it('names a listed token: symbol and decimal amount beside the raw amount and the whole id', () => {
+    const meta: TokenMeta = { symbol: 'USDT', name: 'Tether USD', decimals: 6, source: 'token list' };
+    const s = transferConfirmation(tokenTransfer('1234500000'), {
+      tokens: new Map([[TOKEN_ID.toLowerCase(), meta]]),
+    });
+    const line = `1,234.5 USDT (1234500000 raw) of token ${TOKEN_ID}`;
+    assert.ok(s.lines.includes(`  Token: ${line}`), s.text);
+    assert.ok(s.lines.includes(`Total token: ${line}`), s.text);
+    assert.deepEqual(s.recipients[0]!.tokens, [
+      {
+        id: TOKEN_ID,
+        amount: '1234500000',
+        symbol: 'USDT',
+        decimalAmount: '1,234.5',
+        source: 'token list',
+        text: line,
+      },
+    ]);
+  });
+
+  it("marks a symbol read from the token's own contract as its claim, and never drops the raw id", () => {
+    const claimed: TokenMeta = { symbol: 'USDT', name: 'Not Tether', decimals: 18, source: 'contract' };
+    const s = transferConfirmation(tokenTransfer('500000'), {
+      tokens: new Map([[TOKEN_ID.toLowerCase(), claimed]]),
+    });
+    assert.ok(
+      s.lines.includes(
+        `  Token: 0.0000000000005 USDT (500000 raw, as the token names itself) of token ${TOKEN_ID}`,
+      ),
+      s.text,
+    );
+    assert.equal(s.recipients[0]!.tokens[0]!.source, 'contract');
+    // The title never carries a symbol a contract could have chosen to look like another token.
+    assert.ok(!s.title.includes('USDT'), s.title);
+  });
+
+  it('a token the metadata does not know is shown raw, next to a known one', () => {
+    const s = transferConfirmation(tokenTransfer('7'), { tokens: new Map([[TOKEN_ID, undefined]]) });
+    assert.ok(s.lines.includes(`  Token: 7 (raw; unknown token) of token ${TOKEN_ID}`), s.text);
+    assert.equal(s.recipients[0]!.tokens[0]!.symbol, undefined);
   });
 
   it('requires a second confirmation on mainnet (from the bytes or the profile) and above a threshold', () => {

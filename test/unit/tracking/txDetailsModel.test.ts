@@ -16,6 +16,7 @@ import {
   statusOfGateway,
   statusOfTracked,
   trackedRowsChangeAt,
+  tokenIdsOf,
   trackedTxView,
 } from '../../../src/core/tracking/txDetailsModel';
 
@@ -49,6 +50,38 @@ function transfer(message = '') {
   });
   return { hex, decoded: decodeUnsignedTx(hex) };
 }
+
+describe('txDetailsModel: token names beside the raw amounts', () => {
+  it('gives outputs and balance changes the symbol and decimal amount (signed), keeping raw and id', () => {
+    const { decoded } = transfer();
+    assert.deepEqual(tokenIdsOf(decoded), [TOKEN]);
+    const names = new Map([
+      [TOKEN, { symbol: 'SBX', name: 'Sandbox', decimals: 1, source: 'contract' as const }],
+    ]);
+    const model = buildTxDetailsModel({ txId: decoded.txId, now: 0, unsigned: decoded, tokens: names });
+    assert.deepEqual(model.outputs[0]!.tokens, [
+      { id: TOKEN, amount: '7', symbol: 'SBX', decimalAmount: '0.7', source: 'contract' },
+    ]);
+    const byAddress = new Map(model.balanceChanges.map((b) => [b.address, b.tokens]));
+    assert.deepEqual(byAddress.get(recipient), [
+      { id: TOKEN, amount: '+7', symbol: 'SBX', decimalAmount: '+0.7', source: 'contract' },
+    ]);
+    assert.deepEqual(byAddress.get(sender), [
+      { id: TOKEN, amount: '-7', symbol: 'SBX', decimalAmount: '-0.7', source: 'contract' },
+    ]);
+  });
+
+  it('an unknown token stays raw, by its whole id', () => {
+    const { decoded } = transfer();
+    const model = buildTxDetailsModel({
+      txId: decoded.txId,
+      now: 0,
+      unsigned: decoded,
+      tokens: new Map([[TOKEN, undefined]]),
+    });
+    assert.deepEqual(model.outputs[0]!.tokens, [{ id: TOKEN, amount: '7' }]);
+  });
+});
 
 describe('txDetailsModel: what the details webview and the Transactions view show', () => {
   it('derives exact per-address balance changes for a single spender (ALPH conserved, fee included)', () => {

@@ -297,3 +297,67 @@ describe('sendSweep', () => {
     assert.equal(h.signed.length, 0);
   });
 });
+
+describe('sendTransfer names the tokens before the confirmation', () => {
+  const tokenTx = () =>
+    honestTx([out(RECIPIENT.address, 10n ** 15n, { tokens: [{ id: TOKEN_ID, amount: '2500' }] })]);
+  const tokenRequest = () =>
+    honestRequest({
+      destinations: [
+        {
+          address: RECIPIENT.address,
+          attoAlphAmount: 10n ** 15n,
+          tokens: [{ id: TOKEN_ID, amount: '2500' }],
+        },
+      ],
+    });
+
+  it('asks the metadata port for the verified tokens once, before the modal, and shows the names', async () => {
+    const h = harness(undefined, tokenTx());
+    const order: string[] = [];
+    const asked: string[][] = [];
+    const deps: SendDeps = {
+      ...h.deps,
+      tokenMetadata: async (ids) => {
+        order.push(`names (${h.asked.length} asked)`);
+        asked.push([...ids]);
+        return new Map([
+          [TOKEN_ID, { symbol: 'SBX', name: 'Sandbox', decimals: 2, source: 'contract' as const }],
+        ]);
+      },
+    };
+    await sendTransfer(deps, tokenRequest());
+    assert.deepEqual(order, ['names (0 asked)'], 'resolved before the confirmation, once');
+    assert.deepEqual(asked, [[TOKEN_ID]]);
+    const text = h.asked[0]![0].text;
+    assert.ok(
+      text.includes(`Token: 25 SBX (2500 raw, as the token names itself) of token ${TOKEN_ID}`),
+      text,
+    );
+  });
+
+  it('a failed lookup still confirms, with the raw amount and id, and says why to its listener', async () => {
+    const h = harness(undefined, tokenTx());
+    const errors: unknown[] = [];
+    await sendTransfer(
+      {
+        ...h.deps,
+        tokenMetadata: async () => {
+          throw new Error('multicall failed');
+        },
+        onTokenMetadataError: (e) => errors.push(e),
+      },
+      tokenRequest(),
+    );
+    assert.equal(errors.length, 1);
+    assert.ok(h.asked[0]![0].text.includes(`Token: 2500 (raw; unknown token) of token ${TOKEN_ID}`));
+    assert.equal(h.signed.length, 1, 'the user confirmed the raw view and it was signed');
+  });
+
+  it('a transfer without tokens sends no lookup', async () => {
+    const h = harness();
+    let lookups = 0;
+    await sendTransfer({ ...h.deps, tokenMetadata: async () => (lookups++, new Map()) }, honestRequest());
+    assert.equal(lookups, 0);
+  });
+});
