@@ -63,6 +63,7 @@ const LAZY_MODULES = [
   { entry: 'src/platform/actionsEngine.ts', out: 'actionsEngine.js' },
   { entry: 'src/platform/keyDerivation.ts', out: 'keyDerivation.js' },
   { entry: 'src/usage/panel/host.ts', out: 'requestUsagePanel.js' },
+  { entry: 'src/contracts/panel/host.ts', out: 'contractPanelHost.js' },
   { entry: 'src/platform/tokenLists.ts', out: 'tokenLists.js' },
 ];
 const lazyModulesAsSeparateFiles = {

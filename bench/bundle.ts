@@ -25,10 +25,11 @@ export function bundleBench(): { figures: Figure[]; raw: Record<string, number> 
   const undici = path.join(root, 'dist', 'undici.js');
   if (fs.existsSync(undici)) raw['dist/undici.js (lazy)'] = fs.statSync(undici).size;
   // The modules loaded on first use (esbuild.js, LAZY_MODULES): not part of activation.
-  for (const lazy of ['debuggingEngine.js', 'actionsEngine.js', 'keyDerivation.js']) {
-    const file = path.join(root, 'dist', lazy);
-    if (fs.existsSync(file)) raw[`dist/${lazy} (lazy)`] = fs.statSync(file).size;
-  }
+  const lazyFiles = fs
+    .readdirSync(path.join(root, 'dist'))
+    .filter((f) => f.endsWith('.js') && f !== 'extension.js' && f !== 'undici.js')
+    .sort();
+  for (const lazy of lazyFiles) raw[`dist/${lazy} (lazy)`] = fs.statSync(path.join(root, 'dist', lazy)).size;
   const webview = path.join(root, 'dist', 'webview');
   for (const f of fs.existsSync(webview) ? fs.readdirSync(webview).sort() : []) {
     if (f.endsWith('.js')) raw[`dist/webview/${f}`] = fs.statSync(path.join(webview, f)).size;

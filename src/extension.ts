@@ -6,7 +6,7 @@ import { ConnectionManager, originOfProfileNamed } from './platform/connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
 import { contractActions, registerContractActions } from './contracts/contractActionsCommands';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
-import { contractPanelApi, registerContractPanel, type ContractPanelApi } from './contracts/panel/host';
+import { registerContractPanel, type ContractPanelApi } from './contracts/panel/registration';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
 import { ContractsService } from './contracts/contractsService';
 import {
@@ -149,7 +149,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     refreshNode: () => nodeTree.refresh(),
     ...transactions,
     ...contractsApi,
-    ...contractPanelApi(contractPanel.panels),
+    ...contractPanel.api,
     ...debuggingApi(failures, debugging.lenses),
   };
 }

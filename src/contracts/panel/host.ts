@@ -24,11 +24,10 @@ import {
   type MethodResultView,
   type WebviewToHostMessage,
 } from './protocol';
-import { CommandIds } from '../../constants';
-import { registerCommand, type CommandContext } from '../../platform/commands';
+import type { CommandContext } from '../../platform/commands';
 import type { WebviewPage } from '../../platform/webview/host';
 import { PanelHost, PanelManager } from '../../platform/webview/panelHost';
-import { watchedOrPick, type ContractsService } from '../contractsService';
+import type { ContractsService } from '../contractsService';
 
 /**
  * What the panel asks of Simulate and Execute (src/contracts/contractActionsCommands.ts, the shapes fixed
@@ -93,9 +92,10 @@ function addressFromState(value: unknown): string | undefined {
  * that the host checks before anything runs.
  */
 export class ContractPanels extends PanelManager<string, ContractPanel> {
+  /** Loaded on first use (registration.ts registers the command and the serializer at activation). */
   constructor(readonly deps: ContractPanelDeps) {
     // Forms keep what was typed while the panel is in a background tab.
-    super(CONTRACT_PANEL_VIEW_TYPE, deps.extensionUri, { retainContextWhenHidden: true });
+    super(CONTRACT_PANEL_VIEW_TYPE, deps.extensionUri, { retainContextWhenHidden: true }, false);
     // A recompiled artifact may add, remove or retype methods: forms must follow what will be called.
     this.register(
       deps.contracts.onDidChangeArtifacts(() => {
@@ -341,53 +341,4 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
     }, TRACK_FOR_MS);
     this.followers.add(following);
   }
-}
-
-export interface ContractPanelFeature {
-  readonly panels: ContractPanels;
-  readonly disposables: vscode.Disposable[];
-}
-
-/**
- * The panel manager and "Alephium: Open Contract Panel". Its argument is a contract address, `{address}`
- * or a Watched Contracts tree element (which carries `address`); without one it asks with the picker
- * of the other contract commands.
- */
-export function registerContractPanel(deps: ContractPanelDeps): ContractPanelFeature {
-  const panels = new ContractPanels(deps);
-  const open = async (args?: unknown): Promise<{ address: string; methods: string[] }> => {
-    const address =
-      typeof args === 'string'
-        ? args.trim()
-        : (await watchedOrPick(deps.contracts, args, 'Open Contract Panel')).address;
-    const panel = await panels.show(address);
-    const model = panel.snapshot().model;
-    return { address, methods: model?.methods.map((m) => m.name) ?? [] };
-  };
-  return {
-    panels,
-    disposables: [panels, registerCommand(deps, CommandIds.openContractPanel, open)],
-  };
-}
-
-/** The panels in the extension's API: what they show, and the page's side for tests and automation. */
-export interface ContractPanelApi {
-  /** The panel of that address, or the one opened last. */
-  contractPanelSnapshot(address?: string): ContractPanelSnapshot | undefined;
-  /**
-   * Delivers a message as the page of that address's panel would send it, through the same host-side
-   * checks (a form that does not pass them runs nothing). Resolves when the run it starts has ended.
-   */
-  contractPanelMessage(address: string, message: unknown): Promise<void>;
-}
-
-export function contractPanelApi(panels: ContractPanels): ContractPanelApi {
-  return {
-    contractPanelSnapshot: (address) => panels.snapshot(address),
-    contractPanelMessage: async (address, message) => {
-      const panel = panels.get(address);
-      if (!panel) throw new Error(`No contract panel is open for ${address}.`);
-      await panel.deliver(message);
-    },
-  };
 }

@@ -92,13 +92,18 @@ export abstract class PanelManager<Key, Host extends vscode.Disposable>
 {
   protected readonly panels = new Map<Key, Host>();
 
+  /**
+   * `registerSerializer: false` when activation registers the serializer itself (a manager loaded on first
+   * use: VS Code asks for serializers while activating, before any lazy module is loaded).
+   */
   constructor(
     private readonly viewType: string,
     protected readonly extensionUri: vscode.Uri,
     private readonly shape: WebviewShape = {},
+    registerSerializer = true,
   ) {
     super();
-    this.register(vscode.window.registerWebviewPanelSerializer(viewType, this));
+    if (registerSerializer) this.register(vscode.window.registerWebviewPanelSerializer(viewType, this));
     this.register({
       dispose: () => {
         for (const host of [...this.panels.values()]) host.dispose();

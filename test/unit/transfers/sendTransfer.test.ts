@@ -318,12 +318,12 @@ describe('sendTransfer names the tokens before the confirmation', () => {
     const asked: string[][] = [];
     const deps: SendDeps = {
       ...h.deps,
-      tokenMetadata: async (ids) => {
+      tokenMetadata: (ids) => {
         order.push(`names (${h.asked.length} asked)`);
         asked.push([...ids]);
-        return new Map([
-          [TOKEN_ID, { symbol: 'SBX', name: 'Sandbox', decimals: 2, source: 'contract' as const }],
-        ]);
+        return Promise.resolve(
+          new Map([[TOKEN_ID, { symbol: 'SBX', name: 'Sandbox', decimals: 2, source: 'contract' as const }]]),
+        );
       },
     };
     await sendTransfer(deps, tokenRequest());
@@ -342,9 +342,7 @@ describe('sendTransfer names the tokens before the confirmation', () => {
     await sendTransfer(
       {
         ...h.deps,
-        tokenMetadata: async () => {
-          throw new Error('multicall failed');
-        },
+        tokenMetadata: () => Promise.reject(new Error('multicall failed')),
         onTokenMetadataError: (e) => errors.push(e),
       },
       tokenRequest(),
@@ -357,7 +355,10 @@ describe('sendTransfer names the tokens before the confirmation', () => {
   it('a transfer without tokens sends no lookup', async () => {
     const h = harness();
     let lookups = 0;
-    await sendTransfer({ ...h.deps, tokenMetadata: async () => (lookups++, new Map()) }, honestRequest());
+    await sendTransfer(
+      { ...h.deps, tokenMetadata: () => Promise.resolve((lookups++, new Map())) },
+      honestRequest(),
+    );
     assert.equal(lookups, 0);
   });
 });
