@@ -359,10 +359,7 @@ async function importSignerKey(
                 validate: (v) => (/^\d+$/.test(v) ? undefined : 'A non-negative integer.'),
               }),
             );
-    privateKey = derivation.deriveKeyFromMnemonic(
-      secret.trim().replace(/\s+/g, ' '),
-      index,
-    ).privateKey;
+    privateKey = derivation.deriveKeyFromMnemonic(secret.trim().replace(/\s+/g, ' '), index).privateKey;
   }
   const address = addressFromPublicKey(derivation.publicKeyFromPrivateKey(privateKey));
   const group = groupOfAddress(address);
