@@ -8,6 +8,7 @@ import { contractActions, registerContractActions } from './contracts/contractAc
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
 import { contractPanelApi, registerContractPanel, type ContractPanelApi } from './contracts/panel/host';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
+import { WorkspaceProjects } from './platform/workspaceProjects';
 import { ContractsService } from './contracts/contractsService';
 import {
   FailureReporter,
@@ -83,11 +84,14 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   );
 
   // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
-  const artifacts = new WorkspaceArtifacts(log);
-  context.subscriptions.push(artifacts);
+  // One reader of the workspace's alephium.config.* files: the artifact search, the deployments writer
+  // and the Ralph sources take their folders from it.
+  const projects = new WorkspaceProjects(log);
+  const artifacts = new WorkspaceArtifacts(log, projects);
+  context.subscriptions.push(projects, artifacts);
   // Debugging in the editor: failures at their Ralph line, debug messages at their emit, lenses and
   // hovers on the sources. Nothing is read or sent until a failure, a lens or a hover asks.
-  const failures = new FailureReporter(log, artifacts);
+  const failures = new FailureReporter(log, artifacts, projects);
   context.subscriptions.push(failures);
   // The contracts service: the watch list, its model and watcher, and the one rule that resolves an
   // artifact; the tree, the panel, the actions and debugging receive it by name.

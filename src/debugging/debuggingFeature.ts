@@ -28,6 +28,7 @@ import { DisposableBase } from '../platform/lifecycle';
 import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
+import type { WorkspaceProjects } from '../platform/workspaceProjects';
 
 const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
 const SEEN_LIMIT = 2000;
@@ -44,9 +45,10 @@ export class FailureReporter extends DisposableBase {
   constructor(
     private readonly log: Logger,
     private readonly artifacts: WorkspaceArtifacts,
+    projects: Pick<WorkspaceProjects, 'projects' | 'onDidChange'>,
   ) {
     super();
-    this.sources = this.register(new WorkspaceRalphSources(log));
+    this.sources = this.register(new WorkspaceRalphSources(log, projects));
   }
 
   /** The contracts service resolves watched and deployed addresses as every view does. */
