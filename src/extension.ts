@@ -68,9 +68,13 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   });
   nodeTree.attach(nodeView);
   const deps = { log, redact, redactor, connection, secrets };
+  // One reader of the workspace's alephium.config.* files (read on first use): the artifact search, the
+  // deployments writer, the Ralph sources and Add Profile's devnet preset take what they need from it.
+  const projects = new WorkspaceProjects(log);
 
   context.subscriptions.push(
     secrets,
+    projects,
     connection,
     statusBar,
     nodeTree,
@@ -79,16 +83,13 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     registerResultsDocuments(),
     registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
     registerStatusBarActions(),
-    ...registerProfileCommands(deps),
+    ...registerProfileCommands({ ...deps, projects }),
     ...registerNodeCommands(deps),
   );
 
   // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
-  // One reader of the workspace's alephium.config.* files: the artifact search, the deployments writer
-  // and the Ralph sources take their folders from it.
-  const projects = new WorkspaceProjects(log);
   const artifacts = new WorkspaceArtifacts(log, projects);
-  context.subscriptions.push(projects, artifacts);
+  context.subscriptions.push(artifacts);
   // Debugging in the editor: failures at their Ralph line, debug messages at their emit, lenses and
   // hovers on the sources. Nothing is read or sent until a failure, a lens or a hover asks.
   const failures = new FailureReporter(log, artifacts, projects);

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { ArtifactRegistry, isDeploymentsPath, type SourceFile } from '../core/artifacts';
 import { DEPLOYMENTS_FILE_READ_LIMIT } from '../core/artifacts/deploymentsFile';
-import { projectFilesGlob } from '../core/artifacts/projectConfig';
 import type { Logger } from '../core/util/log';
 import { DisposableBase } from '../platform/lifecycle';
 import type { WorkspaceProject, WorkspaceProjects } from '../platform/workspaceProjects';
@@ -43,10 +42,11 @@ export class WorkspaceArtifacts extends DisposableBase {
    */
   constructor(
     private readonly log: Logger,
-    private readonly projects: Pick<WorkspaceProjects, 'projects' | 'onDidChange' | 'projectOf'>,
+    private readonly projects: Pick<WorkspaceProjects, 'filesGlob' | 'onDidChange' | 'projectOf'>,
   ) {
     super();
-    this.watch(projectFilesGlob([]));
+    // The watcher starts with the first read (its pattern comes from the configs): before it nothing was
+    // read, so nothing can be stale.
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleReload()));
     this.register(projects.onDidChange(() => this.scheduleReload()));
     this.register({ dispose: () => clearTimeout(this.timer) });
@@ -111,7 +111,7 @@ export class WorkspaceArtifacts extends DisposableBase {
   }
 
   private async read(): Promise<ArtifactRegistry> {
-    const pattern = projectFilesGlob((await this.projects.projects()).map((p) => p.config));
+    const pattern = await this.projects.filesGlob();
     this.watch(pattern);
     const found = await vscode.workspace.findFiles(pattern, EXCLUDE, 2000);
     const files: SourceFile[] = [];

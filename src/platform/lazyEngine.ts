@@ -4,6 +4,7 @@
  */
 import type * as ActionsEngineModule from './actionsEngine';
 import type * as KeyDerivationModule from './keyDerivation';
+import type * as ProjectsEngineModule from './projectsEngine';
 import { lazyModule } from './lifecycle';
 
 export type ActionsEngine = typeof ActionsEngineModule;
@@ -14,3 +15,8 @@ export type KeyDerivation = typeof KeyDerivationModule;
 
 /** The secp256k1 and BIP39/BIP32 code (dist/keyDerivation.js), loaded once on the first key it is asked about. */
 export const keyDerivation: () => Promise<KeyDerivation> = lazyModule(() => import('./keyDerivation'));
+
+export type ProjectsEngine = typeof ProjectsEngineModule;
+
+/** The alephium.config.* reader and the devnet preset (dist/projectsEngine.js), loaded on the first project read. */
+export const projectsEngine: () => Promise<ProjectsEngine> = lazyModule(() => import('./projectsEngine'));

@@ -1,11 +1,7 @@
 import * as vscode from 'vscode';
-import {
-  MAX_PROJECT_CONFIG_CHARS,
-  readProjectConfig,
-  type ProjectConfig,
-} from '../core/artifacts/projectConfig';
-import { nearestProjectRoot } from '../core/artifacts/projectRoots';
+import type { ProjectConfig } from '../core/artifacts/projectConfig';
 import type { Logger } from '../core/util/log';
+import { projectsEngine, type ProjectsEngine } from './lazyEngine';
 import { DisposableBase } from './lifecycle';
 
 const CONFIGS = '**/alephium.config.{ts,js,mjs}';
@@ -56,12 +52,22 @@ export class WorkspaceProjects extends DisposableBase {
   /** The project whose config folder is the nearest above `file`, inside `folder` (read on demand). */
   async projectOf(folder: vscode.WorkspaceFolder, file: vscode.Uri): Promise<WorkspaceProject | undefined> {
     const projects = await this.projects();
+    const { nearestProjectRoot } = await projectsEngine();
     const root = nearestProjectRoot(
       folder.uri.fsPath,
       projects.map((p) => p.root.fsPath),
       file.fsPath,
     );
     return root === undefined ? undefined : projects.find((p) => p.root.fsPath === root);
+  }
+
+  /**
+   * The search pattern of what the CLI writes (artifacts, `.project.json`, deployments files) under the
+   * CLI's default folders and every config's `artifactDir` and `deploymentsDir`.
+   */
+  async filesGlob(): Promise<string> {
+    const projects = await this.projects();
+    return (await projectsEngine()).projectFilesGlob(projects.map((p) => p.config));
   }
 
   private scheduleReload(): void {
@@ -76,8 +82,9 @@ export class WorkspaceProjects extends DisposableBase {
   }
 
   private async read(): Promise<readonly WorkspaceProject[]> {
+    const engine = await projectsEngine();
     const found = await vscode.workspace.findFiles(CONFIGS, EXCLUDE, MAX_CONFIGS);
-    const read = await Promise.all(found.map((uri) => this.readOne(uri)));
+    const read = await Promise.all(found.map((uri) => this.readOne(engine, uri)));
     const projects = read
       .filter((p): p is WorkspaceProject => p !== undefined)
       .sort((a, b) => (a.root.fsPath < b.root.fsPath ? -1 : a.root.fsPath > b.root.fsPath ? 1 : 0));
@@ -87,7 +94,10 @@ export class WorkspaceProjects extends DisposableBase {
     return projects;
   }
 
-  private async readOne(configFile: vscode.Uri): Promise<WorkspaceProject | undefined> {
+  private async readOne(
+    { MAX_PROJECT_CONFIG_CHARS, readProjectConfig }: ProjectsEngine,
+    configFile: vscode.Uri,
+  ): Promise<WorkspaceProject | undefined> {
     const shown = vscode.workspace.asRelativePath(configFile, true);
     try {
       const { size } = await vscode.workspace.fs.stat(configFile);
