@@ -42,6 +42,8 @@ export interface AlephiumGatewayApi
   /** What the Request Usage view shows, when it is open. */
   requestUsageSnapshot(): RequestUsageSnapshot | undefined;
   nodeStatus(): NodeStatus | undefined;
+  /** The Node view's "Network mismatch" sentence for the active profile, when its node is on another network. */
+  networkMismatch(): string | undefined;
   refreshNode(): Promise<void>;
 }
 
@@ -151,6 +153,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     statusBarText: () => statusBar.text,
     requestUsageSnapshot: () => requestUsage.snapshot(),
     nodeStatus: () => nodeTree.current,
+    networkMismatch: () => nodeTree.networkMismatch,
     refreshNode: () => nodeTree.refresh(),
     ...transactions,
     ...contractsApi,
