@@ -62,6 +62,7 @@ const LAZY_MODULES = [
   { entry: 'src/debugging/engine.ts', out: 'debuggingEngine.js' },
   { entry: 'src/platform/actionsEngine.ts', out: 'actionsEngine.js' },
   { entry: 'src/platform/keyDerivation.ts', out: 'keyDerivation.js' },
+  { entry: 'src/platform/projectsEngine.ts', out: 'projectsEngine.js' },
   { entry: 'src/usage/panel/host.ts', out: 'requestUsagePanel.js' },
   { entry: 'src/contracts/panel/host.ts', out: 'contractPanelHost.js' },
   { entry: 'src/platform/tokenLists.ts', out: 'tokenLists.js' },

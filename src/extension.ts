@@ -8,6 +8,7 @@ import { contractActions, registerContractActions } from './contracts/contractAc
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
 import { registerContractPanel, type ContractPanelApi } from './contracts/panel/registration';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
+import { WorkspaceProjects } from './platform/workspaceProjects';
 import { ContractsService } from './contracts/contractsService';
 import {
   FailureReporter,
@@ -41,6 +42,8 @@ export interface AlephiumGatewayApi
   /** What the Request Usage view shows, when it is open. */
   requestUsageSnapshot(): RequestUsageSnapshot | undefined;
   nodeStatus(): NodeStatus | undefined;
+  /** The Node view's "Network mismatch" sentence for the active profile, when its node is on another network. */
+  networkMismatch(): string | undefined;
   refreshNode(): Promise<void>;
 }
 
@@ -67,9 +70,13 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   });
   nodeTree.attach(nodeView);
   const deps = { log, redact, redactor, connection, secrets };
+  // One reader of the workspace's alephium.config.* files (read on first use): the artifact search, the
+  // deployments writer, the Ralph sources and Add Profile's devnet preset take what they need from it.
+  const projects = new WorkspaceProjects(log);
 
   context.subscriptions.push(
     secrets,
+    projects,
     connection,
     statusBar,
     nodeTree,
@@ -78,16 +85,16 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     registerResultsDocuments(),
     registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
     registerStatusBarActions(),
-    ...registerProfileCommands(deps),
+    ...registerProfileCommands({ ...deps, projects }),
     ...registerNodeCommands(deps),
   );
 
   // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
-  const artifacts = new WorkspaceArtifacts(log);
+  const artifacts = new WorkspaceArtifacts(log, projects);
   context.subscriptions.push(artifacts);
   // Debugging in the editor: failures at their Ralph line, debug messages at their emit, lenses and
   // hovers on the sources. Nothing is read or sent until a failure, a lens or a hover asks.
-  const failures = new FailureReporter(log, artifacts);
+  const failures = new FailureReporter(log, artifacts, projects);
   context.subscriptions.push(failures);
   // The contracts service: the watch list, its model and watcher, and the one rule that resolves an
   // artifact; the tree, the panel, the actions and debugging receive it by name.
@@ -146,6 +153,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     statusBarText: () => statusBar.text,
     requestUsageSnapshot: () => requestUsage.snapshot(),
     nodeStatus: () => nodeTree.current,
+    networkMismatch: () => nodeTree.networkMismatch,
     refreshNode: () => nodeTree.refresh(),
     ...transactions,
     ...contractsApi,

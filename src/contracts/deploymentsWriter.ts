@@ -1,7 +1,9 @@
 /**
  * VS Code glue of the deployments file writer: finds the workspace folder that holds the deployed
- * artifact and hands the rest to core/artifacts/deploymentsFile.ts, which decides where the file may be
- * written (inside that folder, no links, a plain network name) and writes it atomically.
+ * artifact and its project (the folder of the nearest `alephium.config.*` above it, with the config's
+ * `deploymentsDir`; without a config, the parent of its `artifacts/`), and hands the rest to
+ * core/artifacts/deploymentsFile.ts, which decides where the file may be written (inside that folder,
+ * no links, a plain network name and folder) and writes it atomically.
  */
 import * as vscode from 'vscode';
 import type { ContractArtifact } from '../core/artifacts';
@@ -28,13 +30,13 @@ function folderOf(artifactUri: vscode.Uri | undefined): vscode.WorkspaceFolder {
 }
 
 /**
- * Adds a deployment to `deployments/.deployments.<network>.json` of the project that holds `artifact`;
+ * Adds a deployment to `<deploymentsDir>/.deployments.<network>.json` of the project that holds `artifact`;
  * `merge` turns the file's current text (undefined when there is none) into the new text, keeping every
  * entry (core/contracts/actions.ts `addDeployment`). Resolves with the file as shown to people
  * and the name the entry got.
  */
 export async function writeDeploymentsEntry(
-  artifacts: Pick<WorkspaceArtifacts, 'uriOf'>,
+  artifacts: Pick<WorkspaceArtifacts, 'uriOf' | 'projectOf'>,
   artifact: ContractArtifact,
   network: string,
   merge: (existing: string | undefined) => Promise<{ text: string; name: string }>,
@@ -43,8 +45,15 @@ export async function writeDeploymentsEntry(
   const folder = folderOf(artifactUri);
   // The writer comes with Deploy's lazy bundle (dist/actionsEngine.js), not with activation.
   const { projectRootOf, updateDeploymentsFile } = await actionsEngine();
-  const root = projectRootOf(folder.uri.fsPath, artifactUri?.fsPath);
-  const written = await updateDeploymentsFile(folder.uri.fsPath, network, merge, root);
+  const project = artifactUri ? await artifacts.projectOf(folder, artifactUri) : undefined;
+  const root = project?.root.fsPath ?? projectRootOf(folder.uri.fsPath, artifactUri?.fsPath);
+  const written = await updateDeploymentsFile(
+    folder.uri.fsPath,
+    network,
+    merge,
+    root,
+    project?.config.deploymentsDir,
+  );
   const shown =
     (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${folder.name}/${written.shown}` : written.shown;
   return { file: shown, name: written.name };

@@ -3,13 +3,8 @@ import { ArtifactRegistry, isDeploymentsPath, type SourceFile } from '../core/ar
 import { DEPLOYMENTS_FILE_READ_LIMIT } from '../core/artifacts/deploymentsFile';
 import type { Logger } from '../core/util/log';
 import { DisposableBase } from '../platform/lifecycle';
+import type { WorkspaceProject, WorkspaceProjects } from '../platform/workspaceProjects';
 
-/**
- * What the Alephium CLI writes: artifacts (contracts, scripts, structs, constants, `.project.json` with
- * the debug code hashes) and deployments files, also the legacy `artifacts/.deployments.<net>.json`.
- */
-const PATTERN =
-  '**/{artifacts/**/*.ral.json,artifacts/.project.json,artifacts/**/.project.json,deployments/.deployments.*.json,artifacts/.deployments.*.json}';
 const EXCLUDE = '**/node_modules/**';
 /** Compilers rewrite dozens of files at once; one rebuild after the burst is enough. */
 const DEBOUNCE_MS = 300;
@@ -37,16 +32,47 @@ export class WorkspaceArtifacts extends DisposableBase {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly changed = this.register(new vscode.EventEmitter<ArtifactRegistry>());
   readonly onDidChange = this.changed.event;
+  /** The pattern watched now, and its watcher: replaced when a project config names other folders. */
+  private watched: { pattern: string; watcher: vscode.Disposable } | undefined;
 
-  constructor(private readonly log: Logger) {
+  /**
+   * `projects` gives the folders to search: what the Alephium CLI writes (artifacts, `.project.json`
+   * with the debug code hashes, deployments files, also the legacy `artifacts/.deployments.<net>.json`)
+   * under the CLI's default folders and each project config's `artifactDir` and `deploymentsDir`.
+   */
+  constructor(
+    private readonly log: Logger,
+    private readonly projects: Pick<WorkspaceProjects, 'filesGlob' | 'onDidChange' | 'projectOf'>,
+  ) {
     super();
-    const watcher = this.register(vscode.workspace.createFileSystemWatcher(PATTERN));
-    const schedule = () => this.scheduleReload();
-    this.register(watcher.onDidCreate(schedule));
-    this.register(watcher.onDidChange(schedule));
-    this.register(watcher.onDidDelete(schedule));
-    this.register(vscode.workspace.onDidChangeWorkspaceFolders(schedule));
+    // The watcher starts with the first read (its pattern comes from the configs): before it nothing was
+    // read, so nothing can be stale.
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleReload()));
+    this.register(projects.onDidChange(() => this.scheduleReload()));
     this.register({ dispose: () => clearTimeout(this.timer) });
+    this.register({ dispose: () => this.watched?.watcher.dispose() });
+  }
+
+  /** Watches `pattern` (once per pattern): a config naming `build/` must have `build/` watched. */
+  private watch(pattern: string): void {
+    if (this.isDisposed || this.watched?.pattern === pattern) return;
+    this.watched?.watcher.dispose();
+    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    const schedule = () => this.scheduleReload();
+    const subscriptions = [
+      watcher.onDidCreate(schedule),
+      watcher.onDidChange(schedule),
+      watcher.onDidDelete(schedule),
+    ];
+    this.watched = {
+      pattern,
+      watcher: {
+        dispose: () => {
+          for (const s of subscriptions) s.dispose();
+          watcher.dispose();
+        },
+      },
+    };
   }
 
   /** The registry; the first call reads the workspace (later ones get the cached one). */
@@ -68,6 +94,11 @@ export class WorkspaceArtifacts extends DisposableBase {
     return file === undefined ? undefined : this.uris.get(file);
   }
 
+  /** The `@alephium/cli` project (its config's folder and settings) that holds `file`, if a config does. */
+  projectOf(folder: vscode.WorkspaceFolder, file: vscode.Uri): Promise<WorkspaceProject | undefined> {
+    return this.projects.projectOf(folder, file);
+  }
+
   private scheduleReload(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.reload(), DEBOUNCE_MS);
@@ -80,7 +111,9 @@ export class WorkspaceArtifacts extends DisposableBase {
   }
 
   private async read(): Promise<ArtifactRegistry> {
-    const found = await vscode.workspace.findFiles(PATTERN, EXCLUDE, 2000);
+    const pattern = await this.projects.filesGlob();
+    this.watch(pattern);
+    const found = await vscode.workspace.findFiles(pattern, EXCLUDE, 2000);
     const files: SourceFile[] = [];
     const uris = new Map<string, vscode.Uri>();
     await Promise.all(

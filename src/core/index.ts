@@ -44,7 +44,7 @@ export {
   type RalphEmitSite,
   type Span,
 } from './ralph/scanner';
-export { RalphSourceMap, sourceDirOf, type SourceText, type Located } from './ralph/sourceMap';
+export { RalphSourceMap, type SourceText, type Located } from './ralph/sourceMap';
 export { parseVmFailure, isVmFailureText, type VmFailure } from './debugging/vmError';
 export {
   explainVmFailure,

@@ -30,6 +30,7 @@ import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
 import { gasReport } from './gasReport';
 import type { SecretStore } from '../platform/secrets';
+import type { WorkspaceProjects } from '../platform/workspaceProjects';
 
 const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
 const SEEN_LIMIT = 2000;
@@ -46,9 +47,10 @@ export class FailureReporter extends DisposableBase {
   constructor(
     private readonly log: Logger,
     private readonly artifacts: WorkspaceArtifacts,
+    projects: Pick<WorkspaceProjects, 'projects' | 'onDidChange'>,
   ) {
     super();
-    this.sources = this.register(new WorkspaceRalphSources(log));
+    this.sources = this.register(new WorkspaceRalphSources(log, projects));
   }
 
   /** The contracts service resolves watched and deployed addresses as every view does. */

@@ -4,7 +4,7 @@
  * nothing here is needed until a `.ral` file is shown or a call fails.
  */
 export { scanRalph } from '../core/ralph/scanner';
-export { RalphSourceMap, sourceDirOf } from '../core/ralph/sourceMap';
+export { RalphSourceMap } from '../core/ralph/sourceMap';
 export { explainVmFailure, placeDebugMessages } from '../core/debugging/explain';
 export { parseVmFailure } from '../core/debugging/vmError';
 export { lensesFor } from '../core/debugging/lensModel';

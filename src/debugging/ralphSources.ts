@@ -1,22 +1,23 @@
 import * as vscode from 'vscode';
 import type { RalphSourceMap } from '../core/ralph/sourceMap';
-import { oversizedSourceFile, ralphSourcesGlob, sourceDirProblem } from '../core/ralph/sourceFiles';
+import { oversizedSourceFile, ralphSourcesGlob } from '../core/ralph/sourceFiles';
 import { loadEngine } from './loadEngine';
 import type { Logger } from '../core/util/log';
 import { DisposableBase } from '../platform/lifecycle';
+import type { WorkspaceProjects } from '../platform/workspaceProjects';
 
 const RAL = '**/*.ral';
 const EXCLUDE = '**/node_modules/**';
-const CONFIGS = '**/{alephium.config.ts,alephium.config.js,alephium.config.mjs,artifacts/.project.json}';
 const DEBOUNCE_MS = 300;
 
 /**
  * The workspace's Ralph sources as one RalphSourceMap. Sources are `contracts/**\/*.ral` or the
- * `sourceDir` of `alephium.config.*` / `.project.json`; when neither has a file, every `.ral` outside
- * node_modules is used, so a project laid out differently still gets its lenses. Open editors win over
- * the disk: a diagnostic or lens must match the text the user sees, saved or not. Read lazily on first
- * use, so activation reads nothing. Files over 2 MB are skipped with a log line, and a `sourceDir` that
- * is not a plain relative folder is not searched (core/ralph/sourceFiles.ts decides both).
+ * `sourceDir` of each `alephium.config.*` (read once for the workspace by WorkspaceProjects, which
+ * refuses a `sourceDir` that is not a plain relative folder); when neither has a file, every `.ral`
+ * outside node_modules is used, so a project laid out differently still gets its lenses. Open editors
+ * win over the disk: a diagnostic or lens must match the text the user sees, saved or not. Read lazily
+ * on first use, so activation reads nothing. Files over 2 MB are skipped with a log line
+ * (core/ralph/sourceFiles.ts decides).
  */
 export class WorkspaceRalphSources extends DisposableBase {
   private current: RalphSourceMap | undefined;
@@ -27,8 +28,12 @@ export class WorkspaceRalphSources extends DisposableBase {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly log: Logger) {
+  constructor(
+    private readonly log: Logger,
+    private readonly projects: Pick<WorkspaceProjects, 'projects' | 'onDidChange'>,
+  ) {
     super();
+    this.register(projects.onDidChange(() => this.scheduleReload()));
     const watcher = this.register(vscode.workspace.createFileSystemWatcher(RAL));
     const schedule = () => this.scheduleReload();
     this.register(watcher.onDidCreate(schedule));
@@ -75,25 +80,16 @@ export class WorkspaceRalphSources extends DisposableBase {
     return this.loading;
   }
 
-  private async sourceDirs(sourceDirOf: (text: string) => string | undefined): Promise<string[]> {
+  /** `contracts` and every project config's `sourceDir` (each checked by core/artifacts/projectConfig.ts). */
+  private async sourceDirs(): Promise<string[]> {
     const dirs = new Set(['contracts']);
-    for (const uri of await vscode.workspace.findFiles(CONFIGS, EXCLUDE, 20)) {
-      try {
-        const text = await this.readCapped(uri);
-        const dir = text === undefined ? undefined : sourceDirOf(text);
-        const problem = dir === undefined ? undefined : sourceDirProblem(dir);
-        if (problem) this.warnOnce(`The sourceDir of ${uri.fsPath} is not used: ${problem}.`);
-        else if (dir) dirs.add(dir);
-      } catch {
-        // An unreadable config leaves the default.
-      }
-    }
+    for (const project of await this.projects.projects()) dirs.add(project.config.sourceDir);
     return [...dirs];
   }
 
   private async read(): Promise<RalphSourceMap> {
-    const { RalphSourceMap, sourceDirOf } = await loadEngine();
-    const dirs = await this.sourceDirs(sourceDirOf);
+    const { RalphSourceMap } = await loadEngine();
+    const dirs = await this.sourceDirs();
     let uris = await vscode.workspace.findFiles(ralphSourcesGlob(dirs), EXCLUDE, 2000);
     if (uris.length === 0) uris = await vscode.workspace.findFiles(RAL, EXCLUDE, 2000);
     const open = new Map(

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { plainText } from '../core/text/inert';
+import { inert, plainText } from '../core/text/inert';
+import { networkMismatch } from '../core/node/networkCheck';
+import { showWarning } from '../platform/notify';
 import { themeIconOf } from '../platform/themeIcon';
 import {
   chainsDescription,
@@ -42,6 +44,10 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
   private visible = false;
   /** Renders again when an age the rows show moves ("1 min ago" → "2 min ago"), only while visible. */
   private ageTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The node's network id as last seen, with the profile (name and base URL) it was seen for. */
+  private seenNetwork: { readonly profileKey: string; readonly networkId: number } | undefined;
+  /** Each mismatch (profile, URL, network, id) is warned about once a session. */
+  private readonly warnedMismatches = new Set<string>();
 
   constructor(
     private readonly connection: ConnectionManager,
@@ -53,11 +59,13 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
         this.model.setClient(this.connection.state.client);
         // Same client, new key (Set API Key): "no API key" or "unauthorized" is read again now.
         this.model.looked();
+        void this.checkNetwork();
       }),
     );
     this.register(
       this.model.onDidChange((status) => {
         if (status?.problem) this.log.debug(`Node status: ${status.sync}: ${status.problem}`);
+        if (status?.networkId !== undefined) this.noteNetworkId(status.networkId);
         // Every row may change with a new status: refresh from the root.
         this.render();
       }),
@@ -69,6 +77,54 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       }),
     );
     this.register({ dispose: () => clearTimeout(this.ageTimer) });
+  }
+
+  /**
+   * On connect (a new profile, URL or key): the node's network id against the profile's network, so a
+   * mismatch is said now rather than at the first signature. Chain params are cached forever by the
+   * client, so this is one request per connection (shared with the Node view's own read); a node that
+   * does not answer yet is checked when it does (the view's probe, the next connect).
+   */
+  private async checkNetwork(): Promise<void> {
+    const { client, profile } = this.connection.state;
+    if (!client || !profile) return;
+    try {
+      const params = await client.getChainParams({ priority: 'background', purpose: 'node' });
+      if (this.connection.state.client === client) this.noteNetworkId(params.networkId);
+    } catch (error) {
+      this.log.debug(
+        `Network check of "${profile.name}" not done yet: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  private profileKey(): string | undefined {
+    const profile = this.connection.state.profile;
+    return profile ? `${profile.name}|${profile.baseUrl}|${profile.network}` : undefined;
+  }
+
+  /** Remembers the node's id for the active profile; a mismatch is warned about once and shown in the view. */
+  private noteNetworkId(networkId: number): void {
+    const profile = this.connection.state.profile;
+    const profileKey = this.profileKey();
+    if (!profile || profileKey === undefined) return;
+    const before = this.seenNetwork;
+    this.seenNetwork = { profileKey, networkId };
+    const mismatch = networkMismatch(profile.network, networkId);
+    if (mismatch && !this.warnedMismatches.has(`${profileKey}|${networkId}`)) {
+      this.warnedMismatches.add(`${profileKey}|${networkId}`);
+      this.log.warn(`Profile "${profile.name}": ${mismatch}`);
+      void showWarning(inert`Profile "${profile.name}": ${mismatch}`);
+    }
+    if (before?.profileKey !== profileKey || before.networkId !== networkId) this.render();
+  }
+
+  /** The mismatch sentence for the active profile, when its node was seen on another network. */
+  get networkMismatch(): string | undefined {
+    const profile = this.connection.state.profile;
+    const seen = this.seenNetwork;
+    if (!profile || !seen || seen.profileKey !== this.profileKey()) return undefined;
+    return networkMismatch(profile.network, seen.networkId);
   }
 
   private render(): void {
@@ -178,6 +234,16 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       });
       return rows;
     }
+    const mismatch = this.networkMismatch;
+    if (mismatch)
+      rows.push({
+        kind: 'row',
+        id: 'networkMismatch',
+        label: 'Network mismatch',
+        description: mismatch,
+        tooltip: mismatch,
+        icon: 'warning|errorForeground',
+      });
     const s = this.model.current;
     if (!s) {
       rows.push({ kind: 'row', id: 'sync', label: 'Sync', description: 'checking…', icon: 'loading~spin' });

@@ -5,6 +5,7 @@
 import type * as ActionsEngineModule from './actionsEngine';
 import type * as KeyDerivationModule from './keyDerivation';
 import type * as TokenListsModule from './tokenLists';
+import type * as ProjectsEngineModule from './projectsEngine';
 import { lazyModule } from './lifecycle';
 
 export type ActionsEngine = typeof ActionsEngineModule;
@@ -20,3 +21,8 @@ export type TokenLists = typeof TokenListsModule;
 
 /** The token catalog and the shipped token lists (dist/tokenLists.js), loaded once on the first token named. */
 export const tokenLists: () => Promise<TokenLists> = lazyModule(() => import('./tokenLists'));
+
+export type ProjectsEngine = typeof ProjectsEngineModule;
+
+/** The alephium.config.* reader and the devnet preset (dist/projectsEngine.js), loaded on the first project read. */
+export const projectsEngine: () => Promise<ProjectsEngine> = lazyModule(() => import('./projectsEngine'));

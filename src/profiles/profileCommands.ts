@@ -19,7 +19,9 @@ import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, showError, showInfo } from '../platform/notify';
 import { registerCommand, type CommandContext } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
-import { keyDerivation } from '../platform/lazyEngine';
+import { keyDerivation, projectsEngine } from '../platform/lazyEngine';
+import type { WorkspaceProjects } from '../platform/workspaceProjects';
+import type { DevnetPreset } from '../core/gateway/devnetPreset';
 
 const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
 
@@ -27,6 +29,8 @@ export interface ProfileDeps extends CommandContext {
   readonly redactor: Redactor;
   readonly connection: ConnectionManager;
   readonly secrets: SecretStore;
+  /** The workspace's project configs: a devnet `nodeUrl` there prefills the Local devnet preset. */
+  readonly projects?: Pick<WorkspaceProjects, 'projects'>;
 }
 
 /** Profiles (in settings), their API keys and the signer key (both only in SecretStorage). */
@@ -64,7 +68,56 @@ const NOT_TYPED_BY_YOU = inert`These values come from the command's caller (an e
 
 /** Whether the caller gave any field of a profile (then they, not the user, chose those values). */
 function givesProfileFields(args: unknown): boolean {
-  return ['name', 'kind', 'baseUrl', 'slug', 'network', 'plan'].some((f) => argValue(args, f) !== undefined);
+  return ['name', 'kind', 'preset', 'baseUrl', 'slug', 'network', 'plan'].some(
+    (f) => argValue(args, f) !== undefined,
+  );
+}
+
+/** The Local devnet preset, prefilled from the workspace's configs (a URL not taken is logged). */
+async function workspaceDevnetPreset(deps: ProfileDeps): Promise<DevnetPreset> {
+  const projects = (await deps.projects?.projects()) ?? [];
+  const preset = (await projectsEngine()).devnetPreset(projects.map((p) => p.config));
+  if (preset.skipped) deps.log.warn(`Local devnet preset: ${preset.skipped}; ${preset.baseUrl} is offered.`);
+  return preset;
+}
+
+/**
+ * What the profile talks to: a gateway, a node, or the Local devnet preset (a node profile on devnet
+ * whose URL and network need no more steps). A caller names the preset with `{ preset: 'devnet' }`.
+ */
+async function chooseKind(
+  deps: ProfileDeps,
+  args: unknown,
+): Promise<{ kind: 'gateway' | 'node'; preset?: DevnetPreset }> {
+  const presetArg = argString(args, 'preset');
+  if (presetArg !== undefined) {
+    if (presetArg !== 'devnet') throw new Error('Preset must be devnet.');
+    return { kind: 'node', preset: await workspaceDevnetPreset(deps) };
+  }
+  const kindArg = argString(args, 'kind');
+  if (kindArg !== undefined) return { kind: kindArg as 'gateway' | 'node' };
+  const preset = await workspaceDevnetPreset(deps);
+  const { devnetPresetLabel } = await projectsEngine();
+  const chosen = await pick(
+    [
+      { label: 'gateway', description: 'Node Gateway API: base URL + slug, Bearer key, plan limits' },
+      {
+        label: devnetPresetLabel(preset),
+        description:
+          preset.from === 'workspace'
+            ? "from this workspace's alephium.config: a node profile, no more steps"
+            : 'a node profile for @alephium/cli devnet: no more steps',
+        preset,
+      },
+      { label: 'node', description: 'A full node directly (local devnet): optional X-API-KEY' },
+    ],
+    {
+      title: 'Add Profile (2/6)',
+      placeHolder: 'What does this profile talk to? (a node profile takes 4 steps, the devnet preset 2)',
+    },
+  );
+  if ('preset' in chosen) return { kind: 'node', preset: chosen.preset };
+  return { kind: chosen.label as 'gateway' | 'node' };
 }
 
 async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.ProfileSetting> {
@@ -84,22 +137,11 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
     }));
   if (existing.some((p) => p.name === name.trim()))
     throw new Error(`A profile named "${name}" already exists.`);
-  const kind = (argString(args, 'kind') ??
-    (
-      await pick(
-        [
-          { label: 'gateway', description: 'Node Gateway API: base URL + slug, Bearer key, plan limits' },
-          { label: 'node', description: 'A full node directly (local devnet): optional X-API-KEY' },
-        ],
-        {
-          title: 'Add Profile (2/6)',
-          placeHolder: 'What does this profile talk to? (a node profile takes 4 steps)',
-        },
-      )
-    ).label) as 'gateway' | 'node';
+  const { kind, preset } = await chooseKind(deps, args);
   // Honest step counts: a gateway profile asks for a slug and a plan, a node profile does not.
   const total = kind === 'gateway' ? 6 : 4;
   const baseUrl = (
+    preset?.baseUrl ??
     argString(args, 'baseUrl') ??
     (await askText({ title: `Add Profile (3/${total})`, prompt: 'Base URL', validate: validateUrl }))
   ).trim();
@@ -119,6 +161,7 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
   const slugError = slug !== undefined ? slugProblem(baseUrl, slug) : undefined;
   if (slugError) throw new Error(`Slug: ${slugError}`);
   const network =
+    preset?.network ??
     argString(args, 'network') ??
     (
       await pick([{ label: 'mainnet' }, { label: 'testnet' }, { label: 'devnet' }], {
@@ -167,7 +210,11 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
   await config.saveProfiles([...existing, profile]);
   await config.setActiveProfile(profile.name);
   deps.log.info(`Added profile "${profile.name}" (${kind}, ${network}) at ${baseUrl}`);
-  if (argValue(args, 'name') === undefined) {
+  if (argValue(args, 'name') === undefined && preset) {
+    void showInfo(
+      inert`Profile "${profile.name}" added and active: a node on ${baseUrl}, expected on network id ${preset.networkId}. A local devnet needs no API key.`,
+    );
+  } else if (argValue(args, 'name') === undefined) {
     void showInfo(
       inert`Profile "${profile.name}" added and active. Set its API key next.`,
       'Set API Key',

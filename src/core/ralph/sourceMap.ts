@@ -23,12 +23,6 @@ export interface SourceText {
 /** A declaration or site with the file it is in. */
 export type Located<T> = T & { readonly path: string };
 
-/** The folder the project's sources are in: `sourceDir` of `alephium.config.*` or `.project.json`. */
-export function sourceDirOf(configText: string): string | undefined {
-  const m = /["']?sourceDir["']?\s*:\s*["'`]([^"'`\n]+)["'`]/.exec(configText);
-  return m?.[1]?.replace(/^\.\//, '').replace(/\/+$/, '');
-}
-
 export class RalphSourceMap {
   private readonly files = new Map<string, RalphScan>();
   private readonly contracts = new Map<string, Located<RalphDecl>>();

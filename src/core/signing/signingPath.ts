@@ -23,6 +23,7 @@ import {
   type VerifyOptions,
 } from './verify';
 import { confirmationDecision, type NetworkText, type RunMode } from './confirmPolicy';
+import { acceptedNetworkIds } from '../node/networkCheck';
 
 /** The signer as the signing path sees it: a public key, and a way to read the private key when allowed. */
 export interface SignerKey {
@@ -218,13 +219,14 @@ export async function confirmSignAndSubmit(
 /**
  * What the bytes' network id may be: a mainnet or testnet profile gets exactly its id; a devnet profile
  * (arbitrary ids) the id its node reports, and never mainnet's or testnet's, which would make the signed
- * transaction replayable there.
+ * transaction replayable there. The ids come from core/node/networkCheck.ts `acceptedNetworkIds`, the
+ * rule the connect-time check uses too.
  */
 export async function networkPin(
   profileNetwork: string,
   nodeNetworkId: () => Promise<number>,
 ): Promise<VerifyOptions> {
-  if (profileNetwork === 'mainnet') return { expectedNetworkId: 0 };
-  if (profileNetwork === 'testnet') return { expectedNetworkId: 1 };
-  return { expectedNetworkId: await nodeNetworkId(), refusedNetworkIds: [0, 1] };
+  const accepted = acceptedNetworkIds(profileNetwork);
+  if ('exactly' in accepted) return { expectedNetworkId: accepted.exactly };
+  return { expectedNetworkId: await nodeNetworkId(), refusedNetworkIds: accepted.refused };
 }

@@ -16,6 +16,7 @@ export async function startSandboxProfile(options: {
   name: string;
   plan: 'free' | 'starter' | 'pro';
   blockTimeMs?: number;
+  network?: string;
 }): Promise<Sandbox> {
   const sandbox = await startSandbox({ port: 0, blockTimeMs: options.blockTimeMs ?? 0 });
   await vscode.commands.executeCommand(CommandIds.addProfile, {
@@ -23,7 +24,7 @@ export async function startSandboxProfile(options: {
     kind: 'gateway',
     baseUrl: sandbox.baseUrl,
     slug: sandbox.slug,
-    network: 'devnet',
+    network: options.network ?? 'devnet',
     plan: options.plan,
   });
   return sandbox;

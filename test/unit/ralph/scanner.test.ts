@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scanRalph } from '../../../src/core/ralph/scanner';
-import { RalphSourceMap, sourceDirOf } from '../../../src/core/ralph/sourceMap';
+import { RalphSourceMap } from '../../../src/core/ralph/sourceMap';
+import { readProjectConfig } from '../../../src/core/artifacts/projectConfig';
 import { GLOBALS, OWNABLE, TOKEN, bigRalphSource, lineOf } from './fixtures';
 
 const names = (scan: ReturnType<typeof scanRalph>, kind: string) =>
@@ -290,10 +291,12 @@ describe('Ralph source map', () => {
     );
   });
 
-  it('reads sourceDir from alephium.config.ts and .project.json text', () => {
+  it('reads sourceDir from alephium.config.ts text', () => {
+    const sourceDirOf = (text: string) => readProjectConfig(text).sourceDir;
     assert.equal(sourceDirOf("const configuration = {\n  sourceDir: 'contracts',\n}"), 'contracts');
     assert.equal(sourceDirOf('{ "sourceDir": "./src/ralph/", "artifactDir": "./artifacts" }'), 'src/ralph');
-    assert.equal(sourceDirOf('export default { networks: {} }'), undefined);
+    // Not written: the CLI's default.
+    assert.equal(sourceDirOf('export default { networks: {} }'), 'contracts');
   });
 
   it('scans a 2,000-line file whole (its time is measured by npm run bench: ralph)', () => {

@@ -3,9 +3,11 @@ import {
   MAX_RALPH_FILE_BYTES,
   oversizedSourceFile,
   ralphSourcesGlob,
-  sourceDirProblem,
 } from '../../../src/core/ralph/sourceFiles';
-import { sourceDirOf } from '../../../src/core/ralph/sourceMap';
+import {
+  projectDirProblem as sourceDirProblem,
+  readProjectConfig,
+} from '../../../src/core/artifacts/projectConfig';
 
 describe('which workspace Ralph files are read', () => {
   it('searches a sourceDir only when it is a plain relative folder (no glob syntax, no ..)', () => {
@@ -26,7 +28,9 @@ describe('which workspace Ralph files are read', () => {
     ];
     for (const [dir, why] of refused) assert.match(sourceDirProblem(dir) ?? 'accepted', why, dir);
     // What a config says reaches the check as written (a `{` in it is refused, not searched).
-    assert.match(sourceDirProblem(sourceDirOf("{ sourceDir: 'contracts/{a,b}' }")!) ?? '', /characters/);
+    const config = readProjectConfig("export default { sourceDir: 'contracts/{a,b}' }");
+    assert.equal(config.sourceDir, 'contracts');
+    assert.match(config.problems.join('\n'), /sourceDir "contracts\/\{a,b\}" is not used: .*characters/);
     assert.equal(ralphSourcesGlob(['contracts', 'src/ral']), '**/{contracts,src/ral}/**/*.ral');
   });
 

@@ -1,0 +1,10 @@
+// esbuild builds it as dist/projectsEngine.js (esbuild.js, LAZY_MODULES): reading alephium.config.*
+// (a tokenizer) and the devnet preset load with the first read of the workspace's projects, not with
+// activation. Import it only through `projectsEngine()` (lazyEngine.ts).
+export {
+  MAX_PROJECT_CONFIG_CHARS,
+  projectFilesGlob,
+  readProjectConfig,
+} from '../core/artifacts/projectConfig';
+export { nearestProjectRoot } from '../core/artifacts/projectRoots';
+export { devnetPreset, devnetPresetLabel } from '../core/gateway/devnetPreset';
