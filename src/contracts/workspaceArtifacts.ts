@@ -50,7 +50,11 @@ export class WorkspaceArtifacts extends DisposableBase {
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleReload()));
     this.register(projects.onDidChange(() => this.scheduleReload()));
     this.register({ dispose: () => clearTimeout(this.timer) });
-    this.register({ dispose: () => this.watched?.watcher.dispose() });
+    this.register({
+      dispose: () => {
+        this.watched?.watcher.dispose();
+      },
+    });
   }
 
   /** Watches `pattern` (once per pattern): a config naming `build/` must have `build/` watched. */
