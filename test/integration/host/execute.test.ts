@@ -153,11 +153,11 @@ describe('Execute and deploy against the sandbox gateway', function () {
     }>(CommandIds.gasReport, { address: counter, costAccepted: true, show: 'none' });
     assert.equal(report.requests, 1);
     assert.equal(multicalls() - before, 1, 'one multicall for the remembered methods');
-    assert.deepEqual(
-      report.rows.map((r) => r.method).sort(),
-      ['get', 'incrementBy'],
-      'every method that ran with its arguments',
-    );
+    // Earlier tests of the suite may have run other methods of Counter: they are remembered too.
+    const reported = report.rows.map((r) => r.method);
+    for (const method of ['get', 'incrementBy'])
+      assert.ok(reported.includes(method), `${method} ran with its arguments: ${reported.join(', ')}`);
+    assert.equal(new Set(reported).size, reported.length, 'each method once');
     const row = report.rows.find((r) => r.method === 'incrementBy');
     assert.ok(row?.gasNow !== undefined && row.gasNow > 0, row?.error);
   });
