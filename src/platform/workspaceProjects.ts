@@ -43,9 +43,13 @@ export class WorkspaceProjects extends DisposableBase {
     this.register({ dispose: () => clearTimeout(this.timer) });
   }
 
-  /** The projects; the first call reads the configs, later ones get the cached list. */
-  projects(): Promise<readonly WorkspaceProject[]> {
-    if (this.current) return Promise.resolve(this.current);
+  /**
+   * The projects; the first call reads the configs, later ones get the cached list. `fresh` reads them
+   * again first: a user action should not trust the file watcher alone (it can be late, or miss a file
+   * another tool wrote), and the configs are a few small files.
+   */
+  projects(options: { fresh?: boolean } = {}): Promise<readonly WorkspaceProject[]> {
+    if (this.current && !options.fresh) return Promise.resolve(this.current);
     return this.reload();
   }
 

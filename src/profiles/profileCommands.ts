@@ -75,7 +75,8 @@ function givesProfileFields(args: unknown): boolean {
 
 /** The Local devnet preset, prefilled from the workspace's configs (a URL not taken is logged). */
 async function workspaceDevnetPreset(deps: ProfileDeps): Promise<DevnetPreset> {
-  const projects = (await deps.projects?.projects()) ?? [];
+  // Read again: the person may have just written the config they expect the preset to follow.
+  const projects = (await deps.projects?.projects({ fresh: true })) ?? [];
   const preset = (await projectsEngine()).devnetPreset(projects.map((p) => p.config));
   if (preset.skipped) deps.log.warn(`Local devnet preset: ${preset.skipped}; ${preset.baseUrl} is offered.`);
   return preset;
