@@ -36,9 +36,20 @@ async function openPalette(page: Page): Promise<void> {
 
 /** Runs a command by its palette title, exactly as a person would type it. */
 export async function runCommandByTitle(page: Page, title: string): Promise<void> {
-  await openPalette(page);
   const input = page.locator('.quick-input-widget input');
-  await input.fill(`>${title}`);
+  // The palette closes when focus moves (a view taking focus as it renders, seen once in a full run): open
+  // it again, a bounded number of times, and say so in the log so a pattern would show.
+  for (let attempt = 1; ; attempt++) {
+    await openPalette(page);
+    try {
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.log(`[ui] the palette closed before "${title}" was typed; opening it again (${attempt})`);
+      await page.keyboard.press('Escape');
+    }
+  }
   // The palette may rank a similar title first ("Focus on Watched Contracts View" for "Watch Contract"):
   // choose the row whose label is the command's title, not the first one.
   const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title}"]`).first();
