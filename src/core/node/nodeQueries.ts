@@ -6,7 +6,7 @@
 import { addressType, attoToAlph, groupOfAddress, isValidAddress, parseAddress } from '../protocol';
 import type { Balance, BlockEntry, Blocks } from '../gateway/schemas';
 import { codeSpan, markdownText } from '../text/inert';
-import { formatUnits, groupThousands, type TokenMeta } from '../tokens';
+import { formatTokenAmount, type TokenMeta } from '../tokens';
 
 export interface AddressCheck {
   readonly address: string;
@@ -59,7 +59,7 @@ export interface AddressToken {
 
 function addressToken(id: string, amount: string, locked: string, meta: TokenMeta | undefined): AddressToken {
   if (!meta) return { id, amount, locked };
-  const decimal = (raw: string) => groupThousands(formatUnits(raw, meta.decimals));
+  const decimal = (raw: string) => formatTokenAmount(raw, meta.decimals);
   return {
     id,
     amount,

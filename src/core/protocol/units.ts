@@ -61,9 +61,19 @@ export function dustProblem(atto: bigint): string | undefined {
 export function attoToAlph(atto: bigint | string): string {
   const v = typeof atto === 'bigint' ? atto : parseAtto(atto, 'atto amount');
   if (v < 0n) throw new ProtocolError(`atto amount ${v} is negative`);
-  const whole = v / ONE_ALPH;
-  const frac = (v % ONE_ALPH).toString().padStart(ALPH_DECIMALS, '0').replace(/0+$/, '');
-  return frac === '' ? whole.toString() : `${whole}.${frac}`;
+  return unitsToDecimal(v, ALPH_DECIMALS);
+}
+
+/**
+ * A non-negative integer amount in units of 10^-decimals as an exact decimal, trailing zeros dropped
+ * (ALPH's 18 decimals here, a token's own in core/tokens). The caller checks sign and decimals.
+ */
+export function unitsToDecimal(amount: bigint, decimals: number): string {
+  if (decimals === 0) return amount.toString();
+  const scale = 10n ** BigInt(decimals);
+  const whole = amount / scale;
+  const fraction = (amount % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_GAS_AMOUNT, DEFAULT_GAS_PRICE, attoToAlph, groupOfAddress } from '../protocol';
 import { networkText, type NetworkText } from './confirmPolicy';
-import { formatUnits, groupThousands, tokenAmountText, type TokenMeta } from '../tokens';
+import { formatTokenAmount, tokenAmountText, type TokenMeta } from '../tokens';
 
 export { networkText, type NetworkText } from './confirmPolicy';
 import type { Confirmation } from './signingPath';
@@ -101,7 +101,7 @@ export function tokenText(id: string, amount: bigint, meta: TokenMeta | undefine
     ...(meta
       ? {
           symbol: meta.symbol,
-          decimalAmount: groupThousands(formatUnits(amount, meta.decimals)),
+          decimalAmount: formatTokenAmount(amount, meta.decimals),
           source: meta.source,
         }
       : {}),

@@ -4,12 +4,12 @@
  * can never stand in for the id the user signs. A symbol read from the token's own contract says so.
  */
 import type { TokenMeta } from './metadata';
-import { formatUnits, groupThousands } from './units';
+import { formatTokenAmount } from './units';
 
 /** `12.5 USDT`, or undefined when the token is not known. */
 export function tokenAmountShort(raw: bigint | string, meta: TokenMeta | undefined): string | undefined {
   if (meta === undefined) return undefined;
-  return `${groupThousands(formatUnits(raw, meta.decimals))} ${meta.symbol}`;
+  return `${formatTokenAmount(raw, meta.decimals)} ${meta.symbol}`;
 }
 
 /**

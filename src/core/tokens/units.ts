@@ -3,6 +3,8 @@
  * amount a person reads (`12500000` with 6 decimals is `12.5`). Exact (bigint arithmetic), never rounded.
  */
 
+import { unitsToDecimal } from '../protocol/units';
+
 /** The most decimals taken from anywhere (the token list or a contract's `getDecimals`). */
 export const MAX_TOKEN_DECIMALS = 36;
 
@@ -12,11 +14,12 @@ export function formatUnits(raw: bigint | string, decimals: number): string {
   if (amount < 0n) throw new RangeError('a token amount is never negative');
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_TOKEN_DECIMALS)
     throw new RangeError(`decimals must be an integer from 0 to ${MAX_TOKEN_DECIMALS}`);
-  if (decimals === 0) return amount.toString();
-  const scale = 10n ** BigInt(decimals);
-  const whole = amount / scale;
-  const fraction = (amount % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+  return unitsToDecimal(amount, decimals);
+}
+
+/** `raw` as a person reads it: in its decimals, the whole part grouped by thousands (`1,234.5`). */
+export function formatTokenAmount(raw: bigint | string, decimals: number): string {
+  return groupThousands(formatUnits(raw, decimals));
 }
 
 /** Groups the whole part of a decimal amount by thousands (`1234567.5` → `1,234,567.5`). */

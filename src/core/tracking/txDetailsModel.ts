@@ -29,7 +29,7 @@ import {
   type DecodedUnsignedTx,
 } from '../protocol';
 import type { TrackOutcome, TrackState, TrackedTxRecord } from './txTracker';
-import { formatUnits, groupThousands, type TokenMeta } from '../tokens';
+import { formatTokenAmount, type TokenMeta } from '../tokens';
 import { asOfSuffix, nextAgeChange } from '../text/age';
 
 export interface StatusView {
@@ -79,7 +79,7 @@ export function tokenView(id: string, amount: string, names: TokenNames): TxToke
   const meta = names?.get(id.toLowerCase());
   if (!meta) return { id, amount };
   const sign = amount.startsWith('-') || amount.startsWith('+') ? amount[0] : '';
-  const decimal = groupThousands(formatUnits(sign ? amount.slice(1) : amount, meta.decimals));
+  const decimal = formatTokenAmount(sign ? amount.slice(1) : amount, meta.decimals);
   return { id, amount, symbol: meta.symbol, decimalAmount: `${sign}${decimal}`, source: meta.source };
 }
 
