@@ -5,7 +5,7 @@
  * except the Danube "groupless" types (P2PK, P2HMPK): they carry a 4-byte DJB2 checksum inside the
  * base58 part and their group byte travels outside it as a ":g" suffix.
  */
-import bs58 from 'bs58';
+import { base58 } from '@scure/base';
 import { Reader, encodeI32 } from './codec';
 import { ProtocolError, preview } from './errors';
 import { blake2b256, djb2, xorFold } from './hash';
@@ -257,7 +257,7 @@ export function parseAddress(address: string): ParsedAddress {
   }
   let decoded: Uint8Array;
   try {
-    decoded = bs58.decode(base);
+    decoded = base58.decode(base);
   } catch {
     const bad = [...base].find((c) => !BASE58_ALPHABET.includes(c));
     throw new ProtocolError(
@@ -308,9 +308,9 @@ export function lockupScriptFromAddress(address: string): Uint8Array {
 export function addressFromLockupScript(bytes: Uint8Array): string {
   const info = decodeLockupScript(bytes);
   if (info.type === 'P2PK' || info.type === 'P2HMPK') {
-    return `${bs58.encode(serializeLockupScript(info, false))}:${info.group}`;
+    return `${base58.encode(serializeLockupScript(info, false))}:${info.group}`;
   }
-  return bs58.encode(bytes);
+  return base58.encode(bytes);
 }
 
 function compressedSecp256k1(publicKeyHex: string): Uint8Array {
@@ -325,7 +325,7 @@ function compressedSecp256k1(publicKeyHex: string): Uint8Array {
 
 /** P2PKH address of a 33-byte compressed secp256k1 public key (the default key type). */
 export function addressFromPublicKey(publicKeyHex: string): string {
-  return bs58.encode(concatBytes(Uint8Array.of(0), blake2b256(compressedSecp256k1(publicKeyHex))));
+  return base58.encode(concatBytes(Uint8Array.of(0), blake2b256(compressedSecp256k1(publicKeyHex))));
 }
 
 /**
@@ -338,7 +338,7 @@ export function grouplessAddressFromPublicKey(publicKeyHex: string, group?: numb
     group === undefined
       ? (pub[32] as number) % TOTAL_NUMBER_OF_GROUPS
       : checkGroup(group, 'Groupless address');
-  const base = bs58.encode(
+  const base = base58.encode(
     serializeLockupScript({ type: 'P2PK', kind: 'SecP256K1', publicKey: pub, group: g }, false),
   );
   return group === undefined ? base : `${base}:${g}`;
@@ -346,11 +346,11 @@ export function grouplessAddressFromPublicKey(publicKeyHex: string, group?: numb
 
 /** P2SH address of a serialized stateless script. */
 export function addressFromScript(scriptBytes: Uint8Array): string {
-  return bs58.encode(concatBytes(Uint8Array.of(2), blake2b256(scriptBytes)));
+  return base58.encode(concatBytes(Uint8Array.of(2), blake2b256(scriptBytes)));
 }
 
 export function addressFromContractId(contractIdHex: string): string {
-  return bs58.encode(concatBytes(Uint8Array.of(3), hexToFixedBytes(contractIdHex, 32, 'Contract id')));
+  return base58.encode(concatBytes(Uint8Array.of(3), hexToFixedBytes(contractIdHex, 32, 'Contract id')));
 }
 
 /** Contract id (hex) of a P2C address; a token id equals its contract id. */
