@@ -14,3 +14,10 @@ export {
   gasReportRecords,
   gasReportMarkdown,
 } from '../core/debugging/gasReport';
+export {
+  EXPLAIN_COST,
+  explainFetchersFrom,
+  explainTransaction,
+  explanationText,
+  whatHappenedView,
+} from '../core/debugging/explainTransaction';

@@ -29,6 +29,7 @@ import {
   type HistorySupport,
 } from '../gateway/history';
 import type { RequestCost } from '../ledger/costs';
+import type { WhatHappenedView } from '../../transactions/txDetails/protocol';
 import type { RalphSourceMap } from '../ralph/sourceMap';
 import { cap } from '../text/inert';
 import {
@@ -579,5 +580,32 @@ export function explainFetchersFrom(client: ExplainClient, options?: RequestOpti
         return { ok: false, detail: error.detail ?? error.message };
       }
     },
+  };
+}
+
+/** The tx details webview's "What happened" section: plain lines, rendered as text by the page. */
+export function whatHappenedView(x: TransactionExplanation): WhatHappenedView {
+  const failure = x.outcome.kind === 'failed-reproduced' ? x.outcome.failure : undefined;
+  const site = failure?.sites[0];
+  const changes = x.outcome.kind === 'succeeded' ? (x.outcome.stateChanges ?? []) : [];
+  return {
+    outcome: outcomeLines(x)[0] ?? x.status,
+    calls: x.calls.map(callLine),
+    events: x.events.map((e) => `${e.contract ?? e.contractAddress}: ${e.summary}`),
+    debug: x.debug.map((d) => `${d.message}${d.at ? ` (${d.at.path}:${d.at.line + 1})` : ''}`),
+    stateChanges: changes.map((c) => ({
+      contract: `${c.contract ?? 'contract'} ${c.address}`,
+      lines: stateDiffLines(c.diff),
+    })),
+    ...(failure
+      ? {
+          failure: {
+            message: failure.message,
+            ...(site ? { where: `${site.path}:${site.span.start.line + 1}` } : {}),
+          },
+        }
+      : {}),
+    ...(x.stateBlocks ? { stateBlock: stateBlocksText(x.stateBlocks) } : {}),
+    notes: x.notes,
   };
 }
