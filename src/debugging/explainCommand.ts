@@ -133,7 +133,9 @@ export async function explainTransactionCommand(
 
 /** Artifacts as every view resolves them (watch list, deployments, code hash), sources read on demand. */
 async function lookupOf(deps: DebuggingEditorDeps) {
-  const registry = await deps.artifacts.registry();
+  // Read the workspace's artifacts and deployments again (local files, no request): an explanation names
+  // contracts as the workspace describes them now, not as a watcher that has not fired yet last saw them.
+  const registry = await deps.artifacts.reload();
   return {
     artifactOf: async (address: string): Promise<ContractArtifact | undefined> =>
       (await deps.contracts.resolve(address)).artifact ?? registry.matchAddress(address)?.artifact,
