@@ -104,7 +104,10 @@ describe('Contract panel against the sandbox gateway', function () {
       CommandIds.openContractPanel,
       counter,
     );
-    assert.deepEqual(opened, { address: counter, methods: ['get', 'increment', 'incrementBy', 'reset'] });
+    assert.deepEqual(opened, {
+      address: counter,
+      methods: ['get', 'increment', 'incrementBy', 'reset', 'pause', 'unpause'],
+    });
     const shown = await until('the page to render the methods', () => {
       const s = api.contractPanelSnapshot(counter);
       return s?.text?.includes('incrementBy(step: U256) → ()') ? s : undefined;
