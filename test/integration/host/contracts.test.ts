@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
@@ -74,6 +75,11 @@ describe('Watched contracts against the sandbox gateway', function () {
     for (const c of sandbox.contracts) {
       await write(`artifacts/${c.name}.ral.json`, fs.readFileSync(c.artifact, 'utf8'));
     }
+    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+    await write(
+      'artifacts/.project.json',
+      fs.readFileSync(path.join(path.dirname(sandbox.contracts[0]!.artifact), '.project.json'), 'utf8'),
+    );
     const counterArtifact = JSON.parse(
       fs.readFileSync(sandbox.contracts.find((c) => c.name === 'Counter')!.artifact, 'utf8'),
     ) as { codeHash: string };
@@ -123,7 +129,8 @@ describe('Watched contracts against the sandbox gateway', function () {
     });
     assert.equal(c.label, 'Counter');
     assert.match(c.description, /group \d · ✓/);
-    assert.match(c.tooltip, /matches Counter/);
+    // The genesis Counter runs the debug build .project.json records, as a CLI deploy on a devnet does.
+    assert.match(c.tooltip, /matches the debug build of Counter/);
     assert.equal(c.contextValue, 'alephium.contract');
   });
 
