@@ -44,6 +44,7 @@ export const CommandIds = {
   executeContractMethod: 'alephium.executeContractMethod',
   deployContract: 'alephium.deployContract',
   gasReport: 'alephium.gasReport',
+  eventWhatChanged: 'alephium.eventWhatChanged',
   // node and status bar
   refreshNode: 'alephium.refreshNode',
   addressInfo: 'alephium.addressInfo',

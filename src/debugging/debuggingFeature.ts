@@ -29,6 +29,7 @@ import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
 import { gasReport } from './gasReport';
+import { eventWhatChanged } from './eventWhatChanged';
 import type { SecretStore } from '../platform/secrets';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
 
@@ -421,6 +422,7 @@ const DEBUGGING_COMMANDS: CommandTable<DebuggingEditorDeps> = [
   [CommandIds.identifyAddress, identifyAddress],
   [CommandIds.goToDeclaration, goToDeclaration],
   [CommandIds.gasReport, gasReport],
+  [CommandIds.eventWhatChanged, eventWhatChanged],
 ];
 
 async function goToDeclaration(

@@ -14,3 +14,12 @@ export {
   gasReportRecords,
   gasReportMarkdown,
 } from '../core/debugging/gasReport';
+export {
+  viewGetters,
+  stateDiffCost,
+  stateDiffNotice,
+  stateDiffKey,
+  readEventStateDiff,
+  eventStateDiffText,
+  historyNotHonouredText,
+} from '../core/debugging/eventStateDiff';

@@ -354,10 +354,11 @@ export async function readEventStateDiff(
   client: StateDiffClient,
   event: EventAt,
   artifact: ContractArtifact,
-  options: RequestOptions & { readonly structs?: StructsLike } = {},
+  options: RequestOptions & { readonly structs?: StructsLike; readonly onHeader?: () => void } = {},
 ): Promise<EventStateDiff> {
-  const { structs, ...requestOptions } = options;
+  const { structs, onHeader, ...requestOptions } = options;
   const header = await client.getBlockHeader(event.blockHash, requestOptions);
+  onHeader?.();
   const plan = planEventStateDiff(event, artifact, header);
   const outcomes = await callContracts(client as GatewayClient, plan.calls, requestOptions);
   return eventStateDiff(plan, outcomes, artifact, structs);
