@@ -14,12 +14,4 @@ export {
   gasReportRecords,
   gasReportMarkdown,
 } from '../core/debugging/gasReport';
-export {
-  viewGetters,
-  stateDiffCost,
-  stateDiffNotice,
-  stateDiffKey,
-  readEventStateDiff,
-  eventStateDiffText,
-  historyNotHonouredText,
-} from '../core/debugging/eventStateDiff';
+export { whatChanged } from '../core/debugging/whatChanged';

@@ -307,27 +307,6 @@ export function eventStateDiffText(result: EventStateDiff): string {
 }
 
 /**
- * The document when the gateway does not honour `worldStateBlockHash`: it would answer today's state for
- * any block, which shown as the past would be a lie. So no state is shown, and the reason is said.
- */
-export function historyNotHonouredText(
-  event: EventAt,
-  contract: string,
-  origin: string,
-  why?: string,
-): string {
-  const lines = [
-    ...headLines(event, contract),
-    '',
-    `The gateway at ${origin} does not honour worldStateBlockHash: asked for the state at a past block, it answers the state of today.`,
-    "So no state before or after this event is shown: today's state would pass for the past.",
-    ...(why ? [`(${why})`] : []),
-    'A node or gateway that keeps historic state (a full node, or the sandbox) answers this.',
-  ];
-  return inertDocument(lines);
-}
-
-/**
  * Lines as a plain-text document: each through the inert owner (no control or bidi character, capped),
  * keeping the indentation this module gave it (the owner collapses leading spaces).
  */
@@ -362,4 +341,19 @@ export async function readEventStateDiff(
   const plan = planEventStateDiff(event, artifact, header);
   const outcomes = await callContracts(client as GatewayClient, plan.calls, requestOptions);
   return eventStateDiff(plan, outcomes, artifact, structs);
+}
+
+/**
+ * The document when the gateway does not honour `worldStateBlockHash`: it would answer today's state for
+ * any block, which shown as the past would be a lie. So no state is shown; `reason` is the history
+ * owner's words (core/gateway/history.ts, `historyUnavailableReason`).
+ */
+export function historyNotHonouredText(event: EventAt, contract: string, reason: string): string {
+  return inertDocument([
+    ...headLines(event, contract),
+    '',
+    reason,
+    'No state before or after this event is shown: today\u2019s state would pass for the past.',
+    'A node that keeps historic state (a full node, or the sandbox) answers this.',
+  ]);
 }

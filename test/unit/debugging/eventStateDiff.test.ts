@@ -9,7 +9,6 @@ import { ArtifactRegistry, type ContractArtifact } from '../../../src/core/artif
 import {
   eventStateDiff,
   eventStateDiffText,
-  historyNotHonouredText,
   planEventStateDiff,
   readEventStateDiff,
   stateDiffCost,
@@ -205,18 +204,6 @@ describe('What Changed on an event (core/debugging/eventStateDiff)', () => {
     const text = eventStateDiffText(result);
     assert.ok(!/[\u202e\u001b]/.test(text), JSON.stringify(text));
     assert.ok(text.includes('get(): U256 = 4red second line → 5'), text);
-  });
-
-  it('when the gateway does not honour a past block, shows no state and says why', () => {
-    const text = historyNotHonouredText(
-      EVENT,
-      'Counter',
-      'https://gw.test',
-      "it answered today's count for an old block",
-    );
-    assert.match(text, /does not honour worldStateBlockHash/);
-    assert.match(text, /no state before or after this event is shown/);
-    assert.ok(!/→/.test(text), text);
   });
 
   it('costs 2 requests the first time and 0 the second, through the client (header and pinned multicall cached)', async () => {
