@@ -69,6 +69,8 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
       .waitFor({ state: 'hidden', timeout: 30_000 });
     await answerInput(page, 'Watch Contract', mine.address);
     await answerInput(page, 'Artifact that describes this contract', 'Match by on-chain code hash');
+    // The last pick closes as the palette would open: typing then would go into the closing widget.
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
     await runCommandByTitle(page, 'View: Show Alephium');
     await expandRows(page, [
       [new RegExp(short()), /^Events/],
