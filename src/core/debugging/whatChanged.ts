@@ -108,8 +108,10 @@ export function eventFromArgs(args: unknown): Omit<EventAt, 'group'> | undefined
   };
 }
 
-async function pickEvent(ports: WhatChangedPorts): Promise<Omit<EventAt, 'group'>> {
-  const w = await ports.pickContract();
+/** The palette's way: a contract (the one the arguments name, else picked), then one of its events. */
+async function pickEvent(ports: WhatChangedPorts, args: unknown): Promise<Omit<EventAt, 'group'>> {
+  const named = field(args, 'address');
+  const w = typeof named === 'string' ? ports.watched(named) : await ports.pickContract();
   const events = await ports.events(w.address);
   if (events.length === 0)
     throw new Error(`No event of ${w.name ?? w.address} is listed yet: nothing to compare around.`);
@@ -145,7 +147,7 @@ function memoOf(client: object): Set<string> {
 
 /** The whole command: pick, check, say the cost, probe history once, read and show the diff. */
 export async function whatChanged(args: unknown, ports: WhatChangedPorts): Promise<WhatChangedResult> {
-  const given = eventFromArgs(args) ?? (await pickEvent(ports));
+  const given = eventFromArgs(args) ?? (await pickEvent(ports, args));
   const event: EventAt = { ...given, group: ports.watched(given.address).group };
   const { artifact, drift } = await ports.resolve(event.address);
   if (!artifact)

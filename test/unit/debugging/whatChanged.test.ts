@@ -213,6 +213,9 @@ describe('What Changed, the flow (core/debugging/whatChanged)', () => {
     assert.equal(offered[1]!.description, `tx ${'6'.repeat(64)}`);
     assert.equal(result.txId, '6'.repeat(64));
     assert.equal(result.blockHash, BLOCK);
+    // A contract named by the arguments (Events node, automation) skips the contract pick.
+    await h.clock.run(whatChanged({ address: CONTRACT }, p));
+    assert.deepEqual(seen.picked, ['contract']);
   });
 
   it('refuses, sending nothing, without an artifact, on drift, or with a malformed id', async () => {
