@@ -243,6 +243,42 @@ describe('Watched contracts against the sandbox gateway', function () {
     assert.ok(byBlock.some((e) => e.name === 'Incremented' && e.txId === t.txIds[0]));
   });
 
+  it('opens the events of a transaction in a read-only document, as Show Latest Events does, naming its tx', async () => {
+    const t = await control<TriggerResult>(sandbox, '/events/trigger', { count: 1 });
+    const txId = t.txIds[0]!;
+    // No `show`: what a person gets from the palette (a quick pick here would wait for a pick, forever).
+    await run(CommandIds.eventsByTxId, { txId });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.uri.scheme, 'alephium-result');
+    assert.ok(doc.getText().includes(`Incremented (eventIndex 0) in tx \`${txId}\``), doc.getText());
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('What Changed on an event: the counter before and after its block, from the argument an event row gives', async () => {
+    await control(sandbox, '/events/trigger', { count: 1 });
+    const t = await control<TriggerResult>(sandbox, '/events/trigger', { count: 1 });
+    const event = t.events.find((e) => e.contractAddress === counter && e.eventIndex === 0)!;
+    const row = {
+      address: counter,
+      txId: t.txIds[0],
+      blockHash: event.blockHash,
+      eventIndex: 0,
+      show: 'none',
+    };
+    const result = await run<{
+      historyHonoured: boolean;
+      requests: number;
+      fields: { name: string; before: string; after: string; changed: boolean }[];
+    }>(CommandIds.eventWhatChanged, row);
+    assert.equal(result.historyHonoured, true);
+    const count = result.fields.find((f) => f.name === 'count')!;
+    assert.equal(BigInt(count.after) - BigInt(count.before), 1n, JSON.stringify(count));
+    const get = result.fields.find((f) => f.name === 'get()')!;
+    assert.deepEqual([get.before, get.after], [count.before, count.after]);
+    const again = await run<{ requests: number }>(CommandIds.eventWhatChanged, row);
+    assert.equal(again.requests, 0);
+  });
+
   it('calls a method: returns named by the artifact, gas, events decoded, debug messages', async () => {
     const get = await vscode.commands.executeCommand<CallSummary>(CommandIds.callContractMethod, {
       address: counter,
