@@ -19,7 +19,7 @@ import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, showError, showInfo } from '../platform/notify';
 import { registerCommand, type CommandContext } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
-import { keyDerivation, projectsEngine } from '../platform/lazyEngine';
+import { keyDerivation, projectsEngine, type KeyDerivation } from '../platform/lazyEngine';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
 import type { DevnetPreset } from '../core/gateway/devnetPreset';
 
@@ -365,6 +365,28 @@ function isHexKey(value: string): boolean {
   return /^(0x)?[0-9a-fA-F]{64}$/.test(value.trim());
 }
 
+/**
+ * On a devnet profile only (the rule is core/signing/devnetTestKey.ts), the choice of the CLI's public
+ * devnet test key beside typing a key: undefined when it is not offered or the user types their own.
+ */
+async function offerDevnetTestKey(derivation: KeyDerivation): Promise<string | undefined> {
+  const network = config.activeProfile()?.network;
+  if (!derivation.devnetTestKeyOffered(network)) return undefined;
+  const chosen = await pick(
+    [
+      { label: 'Enter a private key or a mnemonic', description: 'stored only in SecretStorage' },
+      {
+        label: `$(beaker) ${derivation.DEVNET_TEST_KEY_LABEL}`,
+        description: derivation.DEVNET_TEST_ADDRESS,
+        detail: `${derivation.DEVNET_TEST_KEY_WARNING} (the profile's network is ${network ?? ''})`,
+        testKey: derivation.DEVNET_TEST_PRIVATE_KEY,
+      },
+    ],
+    { title: 'Import Signer Key', placeHolder: 'Your own key, or the public devnet test key' },
+  );
+  return 'testKey' in chosen ? chosen.testKey : undefined;
+}
+
 async function importSignerKey(
   deps: ProfileDeps,
   args: unknown,
@@ -372,8 +394,10 @@ async function importSignerKey(
   const given = argString(args, 'privateKey') ?? argString(args, 'mnemonic');
   // The key code is loaded before the prompt, so a typed phrase is checked whole as it is typed.
   const derivation = await keyDerivation();
+  const testKey = given === undefined ? await offerDevnetTestKey(derivation) : undefined;
   const secret =
     given ??
+    testKey ??
     (await askText({
       title: 'Import Signer Key',
       prompt:
@@ -430,7 +454,12 @@ async function importSignerKey(
     );
   await deps.secrets.setSignerKey(privateKey);
   deps.log.info(`Signer key imported: address ${address} (group ${group})`);
-  if (!given) void showInfo(inert`Signer key stored in SecretStorage. Address ${address}, group ${group}.`);
+  if (testKey)
+    void showInfo(
+      inert`${derivation.DEVNET_TEST_KEY_LABEL} stored as the signer key (${derivation.DEVNET_TEST_KEY_WARNING}). Address ${address}, group ${group}.`,
+    );
+  else if (!given)
+    void showInfo(inert`Signer key stored in SecretStorage. Address ${address}, group ${group}.`);
   return { address, group, ...(current && current.address !== address ? { replaced: current.address } : {}) };
 }
 
