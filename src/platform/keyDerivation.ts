@@ -6,6 +6,7 @@ export {
   DEVNET_TEST_ADDRESS,
   DEVNET_TEST_KEY_LABEL,
   DEVNET_TEST_KEY_WARNING,
-  DEVNET_TEST_PRIVATE_KEY,
+  DEVNET_TEST_KEY_WORD,
+  devnetTestKeyChosen,
   devnetTestKeyOffered,
 } from '../core/signing/devnetTestKey';

@@ -19,7 +19,7 @@ import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, showError, showInfo } from '../platform/notify';
 import { registerCommand, type CommandContext } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
-import { keyDerivation, projectsEngine, type KeyDerivation } from '../platform/lazyEngine';
+import { keyDerivation, projectsEngine } from '../platform/lazyEngine';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
 import type { DevnetPreset } from '../core/gateway/devnetPreset';
 
@@ -365,28 +365,6 @@ function isHexKey(value: string): boolean {
   return /^(0x)?[0-9a-fA-F]{64}$/.test(value.trim());
 }
 
-/**
- * On a devnet profile only (the rule is core/signing/devnetTestKey.ts), the choice of the CLI's public
- * devnet test key beside typing a key: undefined when it is not offered or the user types their own.
- */
-async function offerDevnetTestKey(derivation: KeyDerivation): Promise<string | undefined> {
-  const network = config.activeProfile()?.network;
-  if (!derivation.devnetTestKeyOffered(network)) return undefined;
-  const chosen = await pick(
-    [
-      { label: 'Enter a private key or a mnemonic', description: 'stored only in SecretStorage' },
-      {
-        label: `$(beaker) ${derivation.DEVNET_TEST_KEY_LABEL}`,
-        description: derivation.DEVNET_TEST_ADDRESS,
-        detail: `${derivation.DEVNET_TEST_KEY_WARNING} (the profile's network is ${network ?? ''})`,
-        testKey: derivation.DEVNET_TEST_PRIVATE_KEY,
-      },
-    ],
-    { title: 'Import Signer Key', placeHolder: 'Your own key, or the public devnet test key' },
-  );
-  return 'testKey' in chosen ? chosen.testKey : undefined;
-}
-
 async function importSignerKey(
   deps: ProfileDeps,
   args: unknown,
@@ -394,23 +372,33 @@ async function importSignerKey(
   const given = argString(args, 'privateKey') ?? argString(args, 'mnemonic');
   // The key code is loaded before the prompt, so a typed phrase is checked whole as it is typed.
   const derivation = await keyDerivation();
-  const testKey = given === undefined ? await offerDevnetTestKey(derivation) : undefined;
-  const secret =
+  // On a devnet profile only (core/signing/devnetTestKey.ts), a word takes @alephium/cli's public test key.
+  const network = config.activeProfile()?.network;
+  const testKeyWords =
+    given === undefined && derivation.devnetTestKeyOffered(network)
+      ? ` On this ${network ?? ''} profile, type "${derivation.DEVNET_TEST_KEY_WORD}" for ${derivation.DEVNET_TEST_KEY_LABEL} (${derivation.DEVNET_TEST_KEY_WARNING}).`
+      : '';
+  const typed =
     given ??
-    testKey ??
     (await askText({
       title: 'Import Signer Key',
-      prompt:
-        "A hex private key (64 hex digits) or a BIP39 mnemonic (path m/44'/1234'/0'/0/i). Stored only in SecretStorage.",
+      prompt: `A hex private key (64 hex digits) or a BIP39 mnemonic (path m/44'/1234'/0'/0/i). Stored only in SecretStorage.${testKeyWords}`,
       password: true,
       // A phrase is checked whole (words, checksum) as it is typed, before the address-index prompt.
       validate: (v) =>
-        isHexKey(v)
-          ? undefined
-          : v.trim().split(/\s+/).length < 12
-            ? 'Enter 64 hex digits or 12-24 mnemonic words.'
-            : derivation.mnemonicProblem(v),
+        testKeyWords && derivation.devnetTestKeyChosen(v, network)
+          ? {
+              message: `${derivation.DEVNET_TEST_KEY_LABEL}: ${derivation.DEVNET_TEST_KEY_WARNING}. Enter imports it.`,
+              severity: vscode.InputBoxValidationSeverity.Warning,
+            }
+          : isHexKey(v)
+            ? undefined
+            : v.trim().split(/\s+/).length < 12
+              ? 'Enter 64 hex digits or 12-24 mnemonic words.'
+              : derivation.mnemonicProblem(v),
     }));
+  const testKey = given === undefined ? derivation.devnetTestKeyChosen(typed, network) : undefined;
+  const secret = testKey ?? typed;
   deps.redactor.addSecret(secret);
   let privateKey: string;
   if (isHexKey(secret)) {

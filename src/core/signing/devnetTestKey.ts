@@ -34,3 +34,16 @@ export function devnetTestKeyOffered(profileNetwork: string | undefined, nodeNet
   if ('exactly' in acceptedNetworkIds(profileNetwork)) return false;
   return nodeNetworkId !== MAINNET_ID && nodeNetworkId !== TESTNET_ID;
 }
+
+/** What a person types into Import Signer Key's box, on a devnet profile, to take the test key. */
+export const DEVNET_TEST_KEY_WORD = 'devnet';
+
+/**
+ * The test key, when `typed` asks for it and it may be offered for this profile (see
+ * {@link devnetTestKeyOffered}); undefined otherwise, so on mainnet or testnet the word is just a bad key.
+ */
+export function devnetTestKeyChosen(typed: string, profileNetwork: string | undefined): string | undefined {
+  return typed.trim().toLowerCase() === DEVNET_TEST_KEY_WORD && devnetTestKeyOffered(profileNetwork)
+    ? DEVNET_TEST_PRIVATE_KEY
+    : undefined;
+}

@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import {
   DEVNET_TEST_ADDRESS,
   DEVNET_TEST_KEY_WARNING,
+  DEVNET_TEST_KEY_WORD,
   DEVNET_TEST_PRIVATE_KEY,
+  devnetTestKeyChosen,
   devnetTestKeyOffered,
 } from '../../../src/core/signing/devnetTestKey';
 import { addressFromPublicKey } from '../../../src/core/protocol';
@@ -42,6 +44,14 @@ describe("the CLI's default devnet test key (offered on devnet only)", () => {
     assert.equal(DEFAULT_CONFIGURATION_VALUES.networks.devnet.networkId, 4);
     assert.equal(deriveKeyFromMnemonic(DEVNET_MNEMONIC, 0).privateKey, DEVNET_TEST_PRIVATE_KEY);
     assert.equal(addressFromPublicKey(publicKeyFromPrivateKey(DEVNET_TEST_PRIVATE_KEY)), DEVNET_TEST_ADDRESS);
+  });
+
+  it('the word typed into Import Signer Key takes the key on a devnet profile, and is only a bad key elsewhere', () => {
+    assert.equal(devnetTestKeyChosen(DEVNET_TEST_KEY_WORD, 'devnet'), DEVNET_TEST_PRIVATE_KEY);
+    assert.equal(devnetTestKeyChosen(' DevNet ', 'local'), DEVNET_TEST_PRIVATE_KEY);
+    for (const network of ['mainnet', 'testnet', 'Mainnet', undefined])
+      assert.equal(devnetTestKeyChosen(DEVNET_TEST_KEY_WORD, network), undefined, String(network));
+    assert.equal(devnetTestKeyChosen('devnets', 'devnet'), undefined);
   });
 
   it('says what it is wherever it is offered', () => {
