@@ -1,0 +1,112 @@
+// The "Get started" walkthrough as a newcomer meets it: opened from the palette ("Welcome: Open
+// Walkthrough..."), every step open in a fresh workbench, then its buttons: the devnet preset, the CLI's
+// devnet test key, Counter from the deployments file; each of those steps shows as done by itself.
+// Named 01-… so it runs right after the foundation spec, before other specs add profiles, keys or
+// contracts (a walkthrough step stays done once done). The workspace is left as found.
+import { strict as assert } from 'node:assert';
+import type { Page } from 'playwright-core';
+import { ui } from './hooks';
+import { mergeWorkspaceSettings, uiSandbox, writeSandboxProject } from './sandbox';
+import { answerInput, clickModalButton, watchUntil } from './journeyHelpers';
+import { runCommandByTitle } from './workbench';
+
+const PROFILE = 'Walkthrough devnet';
+const STEPS = ['connect', 'signer', 'watch', 'simulate', 'deploy'] as const;
+type Step = (typeof STEPS)[number];
+
+/** Whether the walkthrough shows a step as done: its checkbox, as VS Code renders and announces it. */
+async function stepsDone(page: Page): Promise<Record<Step, boolean>> {
+  const done = {} as Record<Step, boolean>;
+  for (const step of STEPS) {
+    const box = page.locator(`[data-done-step-id$="#${step}"]`).first();
+    done[step] = (await box.getAttribute('aria-checked', { timeout: 5_000 })) === 'true';
+  }
+  return done;
+}
+
+/** Opens a step (its title) and clicks the button its description offers. */
+async function clickStepButton(page: Page, title: string, button: string): Promise<void> {
+  await page.locator('h3.step-title', { hasText: title }).first().click();
+  const link = page.locator('.gettingStartedContainer .monaco-button', { hasText: button }).first();
+  await link.waitFor({ state: 'visible', timeout: 30_000 });
+  await link.click();
+}
+
+async function untilDone(page: Page, step: Step): Promise<void> {
+  await watchUntil(
+    page,
+    `the walkthrough shows the ${step} step done`,
+    async () => JSON.stringify(await stepsDone(page)),
+    (t) => (JSON.parse(t) as Record<Step, boolean>)[step],
+    60_000,
+  );
+}
+
+describe('UI journey: the Get started walkthrough, from a fresh profile to a watched contract', () => {
+  const cleanups: (() => void)[] = [];
+
+  after(async () => {
+    // The signer imported here is the public devnet test key: forget it, so no later spec signs with it.
+    await runCommandByTitle(ui.page, 'Alephium: Forget Signer Key').catch(() => undefined);
+    await clickModalButton(ui.page, 'Forget').catch(() => undefined);
+    await runCommandByTitle(ui.page, 'View: Close All Editors').catch(() => undefined);
+    for (const cleanup of cleanups.reverse()) cleanup();
+  });
+
+  it('opens from the palette, and its steps complete by themselves as the buttons are used', async function () {
+    this.timeout(300_000);
+    const page = ui.page;
+    const sandbox = await uiSandbox();
+    // No profile yet, in the workspace's settings (so the one added here is written there, and removed).
+    cleanups.push(
+      mergeWorkspaceSettings(ui.workspace, { 'alephium.profiles': [], 'alephium.activeProfile': '' }),
+    );
+    cleanups.push(writeSandboxProject(ui.workspace, sandbox));
+
+    await runCommandByTitle(page, 'Welcome: Open Walkthrough...');
+    const offered = page.locator('.quick-input-list .monaco-list-row', {
+      hasText: 'Get started with Alephium Gateway',
+    });
+    await offered.first().click({ timeout: 30_000 });
+    await page
+      .locator('h3.step-title', { hasText: 'Connect to a node' })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    assert.deepEqual(
+      await stepsDone(page),
+      { connect: false, signer: false, watch: false, simulate: false, deploy: false },
+      'a fresh workbench has every step open',
+    );
+
+    // 1. Connect: Add Profile with the local devnet preset (the project's devnet node is the sandbox).
+    await clickStepButton(page, 'Connect to a node', 'Add Profile');
+    await answerInput(page, 'Add Profile (1/6)', PROFILE);
+    await answerInput(page, 'Add Profile (2/6)', 'Local devnet');
+    await untilDone(page, 'connect');
+
+    // 2. The signer: the box offers the CLI's devnet test key on this devnet profile, labelled as public.
+    await clickStepButton(page, 'Import a signer key', 'Import Signer Key');
+    const box = page.locator('.quick-input-widget');
+    await box.locator('.quick-input-title', { hasText: 'Import Signer Key' }).waitFor({ timeout: 30_000 });
+    const prompt = await box.innerText();
+    assert.match(prompt, /type "devnet" for @alephium\/cli's default devnet test key/);
+    assert.match(prompt, /public test key — anyone can spend from it; devnet only/);
+    await answerInput(page, 'Import Signer Key', 'devnet');
+    await page
+      .locator('.notifications-toasts', { hasText: "@alephium/cli's default devnet test key stored" })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await untilDone(page, 'signer');
+
+    // 3. Watch Counter from the project's deployments file.
+    await clickStepButton(page, 'Watch a contract', 'Watch Contract');
+    await box.locator('.quick-input-title', { hasText: 'Watch Contract' }).waitFor({ timeout: 30_000 });
+    await box.locator('input').first().fill('Counter');
+    await box.locator('.monaco-list-row', { hasText: 'Counter' }).first().waitFor({ timeout: 30_000 });
+    await box.locator('input').first().press('Enter');
+    await untilDone(page, 'watch');
+
+    const done = await stepsDone(page);
+    assert.deepEqual(done, { connect: true, signer: true, watch: true, simulate: false, deploy: false });
+  });
+});
