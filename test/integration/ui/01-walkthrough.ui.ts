@@ -108,5 +108,21 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
 
     const done = await stepsDone(page);
     assert.deepEqual(done, { connect: true, signer: true, watch: true, simulate: false, deploy: false });
+
+    // What a screen reader says for rows whose state is an icon: the watched contract and the Sync row.
+    await runCommandByTitle(page, 'View: Show Alephium');
+    const spoken = (label: RegExp) =>
+      watchUntil(
+        page,
+        `a row announced as ${label.source}`,
+        () =>
+          page
+            .locator('.part.sidebar .monaco-list-row')
+            .evaluateAll((rows): string => rows.map((r) => r.getAttribute('aria-label') ?? '').join('\n')),
+        (t) => label.test(t),
+        60_000,
+      );
+    assert.match(await spoken(/^Contract Counter, .+, group \d, .+$/m), /Contract Counter/);
+    assert.match(await spoken(/^Node sync state: .+$/m), /Node sync state/);
   });
 });
