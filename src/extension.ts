@@ -88,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     registerResultsDocuments(),
     registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
     registerStatusBarActions(),
-    ...registerProfileCommands({ ...deps, projects }),
+    ...registerProfileCommands({ ...deps, projects, nodeNetworkId: () => nodeTree.current?.networkId }),
     ...registerNodeCommands(deps),
   );
 

@@ -31,6 +31,8 @@ export interface ProfileDeps extends CommandContext {
   readonly secrets: SecretStore;
   /** The workspace's project configs: a devnet `nodeUrl` there prefills the Local devnet preset. */
   readonly projects?: Pick<WorkspaceProjects, 'projects'>;
+  /** The network id the Node view last saw the active profile's node on, if it read one. */
+  readonly nodeNetworkId?: () => number | undefined;
 }
 
 /** Profiles (in settings), their API keys and the signer key (both only in SecretStorage). */
@@ -374,8 +376,9 @@ async function importSignerKey(
   const derivation = await keyDerivation();
   // On a devnet profile only (core/signing/devnetTestKey.ts), a word takes @alephium/cli's public test key.
   const network = config.activeProfile()?.network;
+  const nodeId = deps.nodeNetworkId?.();
   const testKeyWords =
-    given === undefined && derivation.devnetTestKeyOffered(network)
+    given === undefined && derivation.devnetTestKeyOffered(network, nodeId)
       ? ` On this ${network ?? ''} profile, type "${derivation.DEVNET_TEST_KEY_WORD}" for ${derivation.DEVNET_TEST_KEY_LABEL} (${derivation.DEVNET_TEST_KEY_WARNING}).`
       : '';
   const typed =
@@ -386,7 +389,7 @@ async function importSignerKey(
       password: true,
       // A phrase is checked whole (words, checksum) as it is typed, before the address-index prompt.
       validate: (v) =>
-        testKeyWords && derivation.devnetTestKeyChosen(v, network)
+        testKeyWords && derivation.devnetTestKeyChosen(v, network, nodeId)
           ? {
               message: `${derivation.DEVNET_TEST_KEY_LABEL}: ${derivation.DEVNET_TEST_KEY_WARNING}. Enter imports it.`,
               severity: vscode.InputBoxValidationSeverity.Warning,
@@ -397,7 +400,7 @@ async function importSignerKey(
               ? 'Enter 64 hex digits or 12-24 mnemonic words.'
               : derivation.mnemonicProblem(v),
     }));
-  const testKey = given === undefined ? derivation.devnetTestKeyChosen(typed, network) : undefined;
+  const testKey = testKeyWords ? derivation.devnetTestKeyChosen(typed, network, nodeId) : undefined;
   const secret = testKey ?? typed;
   deps.redactor.addSecret(secret);
   let privateKey: string;

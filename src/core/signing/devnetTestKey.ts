@@ -42,8 +42,13 @@ export const DEVNET_TEST_KEY_WORD = 'devnet';
  * The test key, when `typed` asks for it and it may be offered for this profile (see
  * {@link devnetTestKeyOffered}); undefined otherwise, so on mainnet or testnet the word is just a bad key.
  */
-export function devnetTestKeyChosen(typed: string, profileNetwork: string | undefined): string | undefined {
-  return typed.trim().toLowerCase() === DEVNET_TEST_KEY_WORD && devnetTestKeyOffered(profileNetwork)
+export function devnetTestKeyChosen(
+  typed: string,
+  profileNetwork: string | undefined,
+  nodeNetworkId?: number,
+): string | undefined {
+  return typed.trim().toLowerCase() === DEVNET_TEST_KEY_WORD &&
+    devnetTestKeyOffered(profileNetwork, nodeNetworkId)
     ? DEVNET_TEST_PRIVATE_KEY
     : undefined;
 }

@@ -52,6 +52,7 @@ describe("the CLI's default devnet test key (offered on devnet only)", () => {
     for (const network of ['mainnet', 'testnet', 'Mainnet', undefined])
       assert.equal(devnetTestKeyChosen(DEVNET_TEST_KEY_WORD, network), undefined, String(network));
     assert.equal(devnetTestKeyChosen('devnets', 'devnet'), undefined);
+    assert.equal(devnetTestKeyChosen(DEVNET_TEST_KEY_WORD, 'devnet', 0), undefined, 'a node seen on mainnet');
   });
 
   it('says what it is wherever it is offered', () => {
