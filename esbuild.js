@@ -66,6 +66,7 @@ const LAZY_MODULES = [
   { entry: 'src/usage/panel/host.ts', out: 'requestUsagePanel.js' },
   { entry: 'src/contracts/panel/host.ts', out: 'contractPanelHost.js' },
   { entry: 'src/platform/tokenLists.ts', out: 'tokenLists.js' },
+  { entry: 'src/onboarding/walkthroughContext.ts', out: 'walkthroughContext.js' },
 ];
 const lazyModulesAsSeparateFiles = {
   name: 'lazy-modules-as-separate-files',
