@@ -45,6 +45,7 @@ export const CommandIds = {
   deployContract: 'alephium.deployContract',
   gasReport: 'alephium.gasReport',
   explainTransaction: 'alephium.explainTransaction',
+  eventWhatChanged: 'alephium.eventWhatChanged',
   // node and status bar
   refreshNode: 'alephium.refreshNode',
   addressInfo: 'alephium.addressInfo',

@@ -30,6 +30,7 @@ import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
 import { gasReport } from './gasReport';
 import { explainTransactionCommand, TxExplanations } from './explainCommand';
+import { eventWhatChanged } from './eventWhatChanged';
 import type { SecretStore } from '../platform/secrets';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
 
@@ -425,6 +426,7 @@ const DEBUGGING_COMMANDS: CommandTable<DebuggingEditorDeps> = [
   [CommandIds.goToDeclaration, goToDeclaration],
   [CommandIds.gasReport, gasReport],
   [CommandIds.explainTransaction, explainTransactionCommand],
+  [CommandIds.eventWhatChanged, eventWhatChanged],
 ];
 
 async function goToDeclaration(

@@ -21,3 +21,4 @@ export {
   explanationText,
   whatHappenedView,
 } from '../core/debugging/explainTransaction';
+export { whatChanged } from '../core/debugging/whatChanged';

@@ -121,6 +121,11 @@ export function writeCounterProject(
   fs.copyFileSync(COUNTER_RAL, path.join(ui.workspace, 'contracts', 'counter.ral'));
   fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
   fs.copyFileSync(counter.artifact, path.join(ui.workspace, 'artifacts', 'Counter.ral.json'));
+  // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+  fs.copyFileSync(
+    path.join(path.dirname(counter.artifact), '.project.json'),
+    path.join(ui.workspace, 'artifacts', '.project.json'),
+  );
   fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
   fs.writeFileSync(
     path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
