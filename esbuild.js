@@ -60,6 +60,7 @@ const undiciAsSeparateFile = {
  */
 const LAZY_MODULES = [
   { entry: 'src/debugging/engine.ts', out: 'debuggingEngine.js' },
+  { entry: 'src/debugging/explainRun.ts', out: 'explainRun.js' },
   { entry: 'src/platform/actionsEngine.ts', out: 'actionsEngine.js' },
   { entry: 'src/platform/keyDerivation.ts', out: 'keyDerivation.js' },
   { entry: 'src/platform/projectsEngine.ts', out: 'projectsEngine.js' },
