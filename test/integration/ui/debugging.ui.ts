@@ -203,8 +203,9 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       60_000,
     );
     const lines = rows.split('\n');
-    // Four public functions, each with Simulate (and Execute when that command exists).
-    assert.equal(lines.filter((l) => /(^|\| )Simulate( \||$)/.test(l)).length, 4, rows);
+    // Six public functions (get, increment, incrementBy, reset, pause, unpause), each with Simulate (and
+    // Execute when that command exists).
+    assert.equal(lines.filter((l) => /(^|\| )Simulate( \||$)/.test(l)).length, 6, rows);
     assert.ok(
       lines.some((l) => /Reset seen/.test(l)),
       rows,
