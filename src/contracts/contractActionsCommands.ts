@@ -463,8 +463,10 @@ async function deployRequest(
     (interactive
       ? await askText({
           title: `Deploy ${artifact.name}: initial ALPH`,
-          prompt: 'ALPH the new contract holds; at least 0.1 (the minimal deposit)',
-          value: '0.1',
+          // Empty takes the minimal deposit and records none, as a CLI deploy script without
+          // initialAttoAlphAmount does (the CLI redeploys when the recorded amounts differ).
+          prompt: 'ALPH the new contract holds; empty for the minimal deposit (0.1)',
+          placeHolder: '0.1',
         })
       : undefined);
   const issueTokenAmount = argString(args, 'issueTokenAmount');
@@ -546,27 +548,16 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
   const network = deps.connection.state.profile?.network ?? 'devnet';
   /** Writes the deployments file and watches the contract: once the deploy is in a block. */
   const record = async (blockHash: string | undefined): Promise<string> => {
-    const written = await writeDeployment(deps, artifact, network, {
-      name: artifact.name,
-      deployerAddress: ctx.fromAddress,
-      txId,
-      unsignedTx: built.verified.unsignedTx,
-      signature,
-      gasPrice: built.verified.gasPrice.toString(),
-      gasAmount: built.verified.gasAmount,
-      ...(blockHash ? { blockHash } : {}),
-      codeHash: prepared.cliCodeHash,
-      contractAddress: built.contractAddress,
-      contractId: built.contractId,
-      groupIndex: built.verified.fromGroup,
-      attoAlphAmount: prepared.initialAttoAlph.toString(),
-      ...(prepared.initialTokens.length > 0
-        ? { tokens: Object.fromEntries(prepared.initialTokens.map((t) => [t.id, t.amount.toString()])) }
-        : {}),
-      ...(prepared.issueTokenAmount !== undefined
-        ? { issueTokenAmount: prepared.issueTokenAmount.toString() }
-        : {}),
-    }).catch((e: unknown) => {
+    const written = await writeDeployment(
+      deps,
+      artifact,
+      network,
+      (await actionsEngine()).deploymentRecord(prepared, built, {
+        name: artifact.name,
+        signature,
+        blockHash,
+      }),
+    ).catch((e: unknown) => {
       // On chain and paid for: whatever went wrong with the file, the user needs the address.
       throw new Error(
         `${artifact.name} is deployed at ${built.contractAddress} (tx ${txId}), but the deployments file was not updated: ${e instanceof Error ? e.message : String(e)}`,

@@ -26,6 +26,7 @@ import {
   buildAndVerifyDeploy,
   buildAndVerifyExecute,
   cliDeploymentCodeHash,
+  deploymentRecord,
   methodIsPublic,
   prepareDeploy,
   prepareMethodCall,
@@ -530,6 +531,35 @@ describe('contract actions: deploy', () => {
     );
     assert.equal(contractIdFromAddress(built.contractAddress), built.contractId);
     assert.ok(built.lines.some((l) => l.includes('creates exactly this code')));
+  });
+
+  it('records a deploy as the CLI does: attoAlphAmount only when a deposit was asked, no final newline', async () => {
+    const sent = { name: 'Counter', signature: 'ab'.repeat(64) };
+    const plain = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
+    const builtPlain = await buildAndVerifyDeploy(
+      deployClient(scriptTx(plain.expectedScript)),
+      plain,
+      SENDER.publicKey,
+      {},
+      VERIFIER,
+    );
+    // A CLI deploy script without initialAttoAlphAmount records none; one recorded here would redeploy.
+    const record = deploymentRecord(plain, builtPlain, sent);
+    assert.equal(plain.initialAttoAlph, MINIMAL_CONTRACT_DEPOSIT);
+    assert.equal('attoAlphAmount' in record, false);
+    assert.equal(record.codeHash, plain.cliCodeHash);
+    const asked = prepareDeploy({ artifact: 'Counter', fields, alph: '0.5' }, counter, SENDER.address);
+    const builtAsked = await buildAndVerifyDeploy(
+      deployClient(scriptTx(asked.expectedScript)),
+      asked,
+      SENDER.publicKey,
+      {},
+      VERIFIER,
+    );
+    assert.equal(deploymentRecord(asked, builtAsked, sent).attoAlphAmount, '500000000000000000');
+    // Deployments.saveToFile writes JSON.stringify(…, null, 2) and nothing after it.
+    const { text } = addDeployment(undefined, record);
+    assert.equal(text, JSON.stringify(JSON.parse(text), null, 2));
   });
 
   it('refuses a deploy whose fields differ, and says which', async () => {

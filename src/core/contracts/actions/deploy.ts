@@ -59,6 +59,12 @@ export interface PreparedDeploy {
   readonly encodedImmFields: string;
   readonly encodedMutFields: string;
   readonly initialAttoAlph: bigint;
+  /**
+   * Whether the deposit was asked for (`alph`) rather than the minimal deposit taken by default. The CLI
+   * records `attoAlphAmount` only when its deploy script gives `initialAttoAlphAmount`, and redeploys when
+   * the two differ, so the deployments entry carries it only then.
+   */
+  readonly depositAsked: boolean;
   readonly initialTokens: readonly ApprovedToken[];
   readonly issueTokenAmount?: bigint;
   readonly issueTokenTo?: string;
@@ -162,10 +168,8 @@ export function prepareDeploy(
   const { encodedImmFields, encodedMutFields } = encodeContractFields(fields, artifact.fieldsSig, structs);
   const chosen = deployCode(artifact, registry, network?.networkId);
   const bytecode = buildContractBytecode(chosen.code, fields, artifact.fieldsSig, structs).toLowerCase();
-  const initialAttoAlph =
-    request.alph === undefined || request.alph.trim() === ''
-      ? MINIMAL_CONTRACT_DEPOSIT
-      : alphAmount(request.alph, 'alph');
+  const depositAsked = request.alph !== undefined && request.alph.trim() !== '';
+  const initialAttoAlph = depositAsked ? alphAmount(request.alph, 'alph') : MINIMAL_CONTRACT_DEPOSIT;
   if (initialAttoAlph < MINIMAL_CONTRACT_DEPOSIT) {
     throw new ArgumentError(
       `alph: a contract must hold at least ${attoToAlph(MINIMAL_CONTRACT_DEPOSIT)} ALPH, got ${attoToAlph(initialAttoAlph)}`,
@@ -215,6 +219,7 @@ export function prepareDeploy(
     encodedImmFields,
     encodedMutFields,
     initialAttoAlph,
+    depositAsked,
     initialTokens,
     ...(issueTokenAmount !== undefined ? { issueTokenAmount } : {}),
     ...(issueTokenTo !== undefined ? { issueTokenTo } : {}),
