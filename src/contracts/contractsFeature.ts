@@ -311,7 +311,7 @@ async function loadMoreEvents(deps: ContractCommandDeps, args: unknown): Promise
 
 async function callContractMethod(deps: ContractCommandDeps, args: unknown): Promise<CallSummary> {
   const { contracts, log } = deps;
-  const w = await watchedOrPick(contracts, args, 'Call Contract Method');
+  const w = await watchedOrPick(contracts, args, 'Simulate Contract Call');
   const client = deps.connection.requireClient();
   const registry = await contracts.registry();
   const state = await client.getContractState(w.address);
@@ -332,7 +332,7 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
     artifact,
     registry,
     args,
-    `Call a method of ${artifact.name}`,
+    `Simulate Contract Call: a method of ${artifact.name}`,
   );
   const callerAddress = argString(args, 'callerAddress');
   const built = buildCall(

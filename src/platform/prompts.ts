@@ -105,6 +105,8 @@ export async function askMethodCall(
   registry: ArtifactRegistry,
   args: unknown,
   pickTitle: string,
+  /** A word beside a method in the pick list (e.g. that it is view-only), by methodIndex. */
+  note?: (methodIndex: number) => string | undefined,
 ): Promise<MethodCallInput> {
   const methodArg = argValue(args, 'method');
   const method =
@@ -114,7 +116,7 @@ export async function askMethodCall(
           await pick(
             artifact.functions.map((fn, i) => ({
               label: functionSignature(fn),
-              description: `methodIndex ${i}`,
+              description: [`methodIndex ${i}`, note?.(i)].filter(Boolean).join(' · '),
               index: i,
             })),
             { title: pickTitle },

@@ -28,9 +28,8 @@ import {
 } from '../../protocol';
 import type { DeployRequest } from '../actionViews';
 import type { VerifyOptions } from '../../signing/verify';
+import { depositAtto, depositProblem } from '../inputRules';
 import {
-  MINIMAL_CONTRACT_DEPOSIT,
-  alphAmount,
   approvalText,
   blake2b256Hex,
   feeWarningLines,
@@ -162,16 +161,10 @@ export function prepareDeploy(
   const { encodedImmFields, encodedMutFields } = encodeContractFields(fields, artifact.fieldsSig, structs);
   const chosen = deployCode(artifact, registry, network?.networkId);
   const bytecode = buildContractBytecode(chosen.code, fields, artifact.fieldsSig, structs).toLowerCase();
-  const initialAttoAlph =
-    request.alph === undefined || request.alph.trim() === ''
-      ? MINIMAL_CONTRACT_DEPOSIT
-      : alphAmount(request.alph, 'alph');
-  if (initialAttoAlph < MINIMAL_CONTRACT_DEPOSIT) {
-    throw new ArgumentError(
-      `alph: a contract must hold at least ${attoToAlph(MINIMAL_CONTRACT_DEPOSIT)} ALPH, got ${attoToAlph(initialAttoAlph)}`,
-      'alph',
-    );
-  }
+  // The rule the deposit prompt checks as it is typed (inputRules.ts), with the same words.
+  const depositRefusal = depositProblem(request.alph ?? '');
+  if (depositRefusal !== undefined) throw new ArgumentError(`alph: ${depositRefusal}`, 'alph');
+  const initialAttoAlph = depositAtto(request.alph);
   const initialTokens = tokenAmounts(request.tokens, 'tokens');
   let issueTokenAmount: bigint | undefined;
   if (request.issueTokenAmount !== undefined && request.issueTokenAmount.trim() !== '') {

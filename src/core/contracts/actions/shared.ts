@@ -19,10 +19,9 @@ import type {
   CallContractResult,
   CallTxScriptResult,
 } from '../../gateway/schemas';
-import { ONE_ALPH, attoToAlph, blake2b256, bytesToHex, hexToBytes, isHash32 } from '../../protocol';
+import { attoToAlph, blake2b256, bytesToHex, hexToBytes, isHash32 } from '../../protocol';
 import type { BalanceChangeView, MethodCallRequest } from '../actionViews';
 import { scriptFeeWarning } from '../../signing/gasBounds';
-import { parseAlphAmount } from '../../transfers/transferInput';
 import type { TransferVerificationError, VerifiedTransfer, verifyScriptTx } from '../../signing/verify';
 import { isList, scalarText } from '../../util/guards';
 
@@ -36,8 +35,8 @@ export interface ScriptVerifier {
   readonly TransferVerificationError: typeof TransferVerificationError;
 }
 
-/** The smallest deposit a new contract may hold (0.1 ALPH since Rhone); the node's default too. */
-export const MINIMAL_CONTRACT_DEPOSIT = ONE_ALPH / 10n;
+/** The smallest deposit a new contract may hold: its rule is in ../inputRules.ts. */
+export { MINIMAL_CONTRACT_DEPOSIT } from '../inputRules';
 
 /** The part of the gateway client these workflows need (structural, so tests can fake it). */
 export interface ScriptClient {
@@ -87,15 +86,6 @@ export function tokenAmounts(tokens: MethodCallRequest['tokens'], field: string)
     }
     return { id, amount: BigInt(text) };
   });
-}
-
-export function alphAmount(text: string | undefined, field: string): bigint {
-  if (text === undefined || text.trim() === '') return 0n;
-  try {
-    return parseAlphAmount(text);
-  } catch (e) {
-    throw new ArgumentError(`${field}: ${(e as Error).message}`, field);
-  }
 }
 
 export function gasOf(gasAmount: unknown): number | undefined {
