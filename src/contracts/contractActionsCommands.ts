@@ -24,6 +24,7 @@ import type {
   SimulationView,
 } from '../core/contracts/actionViews';
 import { inert } from '../core/text/inert';
+import type { TokenMetadata } from '../core/signing/confirmation';
 import { showInfo, showWarning } from '../platform/notify';
 
 import type { ConnectionManager } from '../platform/connection';
@@ -128,18 +129,14 @@ function rememberGas(
 async function simulate(deps: ContractActionsDeps, args?: unknown): Promise<SimulationView> {
   const asked = await methodRequest(deps, args, 'Simulate Contract Method');
   const view = await simulateAsked(deps, asked);
-  if (askedInteractively(args, asked.methodGiven)) saySimulated(view);
+  if (askedInteractively(args, asked.methodGiven)) await saySimulated(view);
   return view;
 }
 
 /** Says a palette or lens Simulate's outcome: without it the command that succeeded would say nothing. */
-function saySimulated(view: SimulationView): void {
-  const what = `${view.contract}.${view.method}`;
-  if (!view.ok) return; // the failure is already in Problems and the error toast
-  const returns = view.returns.map((r) => `${r.name} = ${r.value}`).join(', ');
-  void showInfo(
-    inert`Simulated ${what}: ${returns || 'no returns'}; gas ${String(view.gasUsed ?? '?')}; ${String(view.events.length)} event(s). Nothing was signed.`,
-  );
+async function saySimulated(view: SimulationView): Promise<void> {
+  const said = (await actionsEngine()).simulationWords(view);
+  if (said !== undefined) void showInfo(inert`${said}`);
 }
 
 async function simulateAsked(deps: ContractActionsDeps, asked: AskedMethodCall): Promise<SimulationView> {
@@ -170,6 +167,29 @@ async function simulateAsked(deps: ContractActionsDeps, asked: AskedMethodCall):
     `Simulated ${artifact.name}.${prepared.fn.name}: ${view.ok ? `ok, gas ${view.gasUsed ?? '?'}, ${view.events.length} event(s)` : `failed: ${view.error ?? ''}`}`,
   );
   return explained ? { ...view, error: explained } : view;
+}
+
+/**
+ * The names of the tokens a script approves or deposits, from the connection's TokenCatalog (as the
+ * transfer confirmation gets them); when they cannot be read the confirmation shows raw amounts and ids.
+ */
+async function tokenNamesOf(
+  deps: ContractActionsDeps,
+  tokens: readonly { readonly id: string }[],
+  signal: AbortSignal,
+): Promise<TokenMetadata | undefined> {
+  if (tokens.length === 0) return undefined;
+  try {
+    return await deps.connection.tokenMetadata(
+      tokens.map((t) => t.id),
+      signal,
+    );
+  } catch (error) {
+    deps.log.warn(
+      `Token names could not be read; the confirmation shows raw amounts and ids: ${String(error)}`,
+    );
+    return undefined;
+  }
 }
 
 function refused(deps: ContractActionsDeps, error: unknown): never {
@@ -271,30 +291,19 @@ async function execute(deps: ContractActionsDeps, args?: unknown): Promise<Execu
   });
   if (asked.simulateInstead) {
     const view = await simulateAsked(deps, asked);
-    saySimulated(view);
+    await saySimulated(view);
     return view;
   }
   const view = await executeAsked(deps, ctx, args, asked);
-  if (askedInteractively(args, asked.methodGiven)) sayExecuted(view);
+  if (askedInteractively(args, asked.methodGiven)) await sayExecuted(view);
   return view;
 }
 
-/** Says a palette or lens Execute's outcome; the panel shows its own. */
-function sayExecuted(view: ExecutionView): void {
-  const what = `${view.simulation.contract}.${view.simulation.method}`;
-  const fee = view.feeAlph !== undefined ? `; fee ${view.feeAlph} ALPH` : '';
-  const tx = view.txId ? ` (tx ${shortTxId(view.txId)})` : '';
-  if (view.status === 'confirmed') {
-    void showInfo(
-      inert`Executed ${what}${tx}: in a block${fee}; ${String(view.events?.length ?? 0)} event(s).`,
-    );
-  } else if (view.status === 'submitted') {
-    void showInfo(
-      inert`Executed ${what}${tx}: submitted${fee}; not in a block yet, the Transactions view follows it.`,
-    );
-  } else {
-    void showWarning(inert`${what}${tx} failed in its block: ${view.error ?? 'unknown reason'}`);
-  }
+/** Says a palette or lens Execute's outcome (core/contracts/resultWords.ts); the panel shows its own. */
+async function sayExecuted(view: ExecutionView): Promise<void> {
+  const said = (await actionsEngine()).executionWords(view);
+  if (said.warning) void showWarning(inert`${said.text}`);
+  else void showInfo(inert`${said.text}`);
 }
 
 async function executeAsked(
@@ -338,6 +347,7 @@ async function executeAsked(
             await networkPinFor(ctx),
             verifierOf(await actionsEngine()),
             controller.signal,
+            await tokenNamesOf(deps, prepared.approvedTokens, controller.signal),
           )
           .catch((e: unknown) => refused(deps, e));
         return { simulation, built };
@@ -470,6 +480,7 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
             pin,
             verifierOf(await actionsEngine()),
             controller.signal,
+            await tokenNamesOf(deps, prepared.initialTokens, controller.signal),
           )
           .catch((e: unknown) => refused(deps, e));
       } finally {

@@ -121,3 +121,59 @@ export async function expandRows(page: Page, path: readonly (readonly [RegExp, R
     }
   }
 }
+
+/** Imports a signer key through the palette, as a person does, and waits for the toast naming its address. */
+export async function importSigner(
+  page: Page,
+  signer: { readonly privateKey: string; readonly address: string },
+  run: (page: Page, title: string) => Promise<void>,
+): Promise<void> {
+  await run(page, 'Alephium: Import Signer Key');
+  await answerInput(page, 'Import Signer Key', signer.privateKey);
+  await page
+    .locator('.notifications-toasts', { hasText: signer.address })
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/**
+ * Watches the deployment `name` of the workspace's deployments file through the palette. The file
+ * reaches the extension a moment after it is written, so the pick is offered again (bounded).
+ */
+export async function watchDeployment(
+  page: Page,
+  name: string,
+  run: (page: Page, title: string) => Promise<void>,
+): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  for (let attempt = 1; ; attempt++) {
+    await run(page, 'Alephium: Watch Contract');
+    await widget
+      .locator('.quick-input-title', { hasText: 'Watch Contract' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await widget.locator('input').first().fill(name);
+    const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    try {
+      await offered.waitFor({ state: 'visible', timeout: 5_000 });
+      await widget.locator('input').first().press('Enter');
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt === 6) throw error;
+    }
+  }
+}
+
+/** Chooses the row of the open quick pick that shows `text` (filtering by it first, as a person types). */
+export async function chooseRow(page: Page, title: string, text: string): Promise<string> {
+  const widget = page.locator('.quick-input-widget');
+  await widget
+    .locator('.quick-input-title', { hasText: title })
+    .waitFor({ state: 'visible', timeout: 30_000 });
+  await widget.locator('input').first().fill(text);
+  const row = widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  const shown = await row.innerText();
+  await row.click();
+  return shown;
+}

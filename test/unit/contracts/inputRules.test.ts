@@ -4,7 +4,13 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseContractArtifact, type ContractArtifact } from '../../../src/core/artifacts';
-import { addressFromContractId, blake2b256, bytesToHex, groupOfAddress } from '../../../src/core/protocol';
+import {
+  ONE_ALPH,
+  addressFromContractId,
+  blake2b256,
+  bytesToHex,
+  groupOfAddress,
+} from '../../../src/core/protocol';
 import {
   LEAST_FEE_ALPH,
   approvedAlphProblem,
@@ -13,7 +19,14 @@ import {
   unusedAssetsProblem,
   viewOnlyExecuteProblem,
 } from '../../../src/core/contracts/inputRules';
-import { methodTraits, prepareDeploy, prepareMethodCall } from '../../../src/core/contracts/actions';
+import {
+  approvalText,
+  executionWords,
+  simulationWords,
+  methodTraits,
+  prepareDeploy,
+  prepareMethodCall,
+} from '../../../src/core/contracts/actions';
 import { buildPanelModel, checkMethodForm } from '../../../src/core/contracts/panelModel';
 import { SENDER } from '../signing/verifyFixtures';
 
@@ -192,5 +205,59 @@ describe('method traits from the bytecode: getters are view-only', () => {
     assert.equal(get?.viewOnly, true);
     assert.match(get?.executeAnyway ?? '', /Execute anyway as a transaction \(costs ~0\.002 ALPH/);
     assert.equal(model.methods.find((m) => m.name === 'increment')?.viewOnly, false);
+  });
+});
+
+describe('token names in the Execute and Deploy confirmations', () => {
+  const id = 'ab'.repeat(32);
+  it('a known token by symbol and decimal amount, beside its raw amount and whole id', () => {
+    const names = new Map([
+      [id, { symbol: 'USDT', name: 'Tether USD', decimals: 6, source: 'token list' as const }],
+    ]);
+    assert.equal(
+      approvalText(ONE_ALPH, [{ id, amount: 12_500_000n }], names),
+      `1 ALPH, 12.5 USDT (12500000 raw) of token ${id}`,
+    );
+  });
+
+  it('an unknown token by its raw amount and its whole id, never a shortened one', () => {
+    const text = approvalText(0n, [{ id, amount: 5n }]);
+    assert.ok(text.includes(id), text);
+    assert.match(text, /^5 \(raw; unknown token\) of token/);
+  });
+});
+
+describe('a palette Simulate or Execute says its result', () => {
+  const simulation = {
+    ok: true,
+    contract: 'Counter',
+    method: 'get',
+    methodIndex: 0,
+    scriptSource: 'generated single-call script',
+    returns: [{ name: '#0', type: 'U256', value: '8' }],
+    gasUsed: 1200,
+    events: [],
+    debugMessages: [],
+    balanceChanges: [],
+  };
+  it('a simulation: its returns and gas, and that nothing was signed', () => {
+    assert.equal(
+      simulationWords(simulation),
+      'Simulated Counter.get: #0 = 8; gas 1200; 0 event(s). Nothing was signed.',
+    );
+    assert.equal(simulationWords({ ...simulation, ok: false, error: 'boom' }), undefined);
+  });
+  it('an execution: in a block or submitted, with the fee; a failure in its block is a warning', () => {
+    const txId = 'ab'.repeat(32);
+    const view = { status: 'confirmed' as const, simulation, txId, feeAlph: '0.0023', events: [] };
+    assert.match(
+      executionWords(view).text,
+      /^Executed Counter\.get \(tx [^)]+\): in a block; fee 0\.0023 ALPH; 0 event\(s\)\.$/,
+    );
+    assert.match(
+      executionWords({ ...view, status: 'submitted' }).text,
+      /submitted; fee 0\.0023 ALPH; not in a block yet/,
+    );
+    assert.equal(executionWords({ ...view, status: 'failed', error: 'x' }).warning, true);
   });
 });

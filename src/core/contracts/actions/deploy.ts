@@ -28,6 +28,7 @@ import {
 } from '../../protocol';
 import type { DeployRequest } from '../actionViews';
 import type { VerifyOptions } from '../../signing/verify';
+import type { TokenMetadata } from '../../signing/confirmation';
 import { depositAtto, depositProblem } from '../inputRules';
 import {
   approvalText,
@@ -280,6 +281,8 @@ export async function buildAndVerifyDeploy(
   verify: VerifyOptions,
   verifier: ScriptVerifier,
   signal?: AbortSignal,
+  /** Names of the deposited tokens (the connection's TokenCatalog), resolved before the build. */
+  tokenNames?: TokenMetadata,
 ): Promise<BuiltDeploy> {
   const built = await client.buildDeployContract(
     {
@@ -328,7 +331,7 @@ export async function buildAndVerifyDeploy(
     `Deploy ${deploy.contract} (code hash ${blake2b256Hex(deploy.code)}${deploy.codeBuild === 'debug' ? ', the debug build, as the CLI deploys on a devnet' : ''})`,
     ...deploy.fields.map((f) => `  ${f.mutable ? 'mut ' : ''}${f.name}: ${f.type} = ${f.value}`),
     `Script: creates exactly this code with exactly these encoded fields ✓ (imm ${deploy.encodedImmFields || '—'}, mut ${deploy.encodedMutFields || '—'})`,
-    `Deposit: ${approvalText(deploy.initialAttoAlph, deploy.initialTokens)}`,
+    `Deposit: ${approvalText(deploy.initialAttoAlph, deploy.initialTokens, tokenNames)}`,
     ...(deploy.issueTokenAmount !== undefined
       ? [`Issues ${deploy.issueTokenAmount} of its own token to ${deploy.issueTokenTo ?? 'the contract'}`]
       : []),

@@ -26,3 +26,4 @@ export * from './deploy';
 export * from './deployments';
 export * from './methodTraits';
 export * from '../inputRules';
+export * from '../resultWords';

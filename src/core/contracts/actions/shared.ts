@@ -22,6 +22,7 @@ import type {
 import { attoToAlph, blake2b256, bytesToHex, hexToBytes, isHash32 } from '../../protocol';
 import type { BalanceChangeView, MethodCallRequest } from '../actionViews';
 import { scriptFeeWarning } from '../../signing/gasBounds';
+import { tokenText, type TokenMetadata } from '../../signing/confirmation';
 import type { TransferVerificationError, VerifiedTransfer, verifyScriptTx } from '../../signing/verify';
 import { isList, scalarText } from '../../util/guards';
 
@@ -140,11 +141,16 @@ export function feeWarningLines(verified: VerifiedTransfer): string[] {
   return warning ? [warning] : [];
 }
 
-export function approvalText(alph: bigint, tokens: readonly ApprovedToken[]): string {
+/**
+ * ALPH and tokens a script approves or deposits, in the confirmation's words: a token known to the
+ * catalog by its symbol and decimal amount, always beside its raw amount and whole id (signing/confirmation.ts
+ * `tokenText`, the transfer confirmation's owner); an unknown token by its raw amount and whole id.
+ */
+export function approvalText(alph: bigint, tokens: readonly ApprovedToken[], names?: TokenMetadata): string {
   if (alph === 0n && tokens.length === 0) return 'nothing';
   return [
     ...(alph > 0n ? [`${attoToAlph(alph)} ALPH`] : []),
-    ...tokens.map((t) => `${t.amount} of token ${t.id.slice(0, 12)}…`),
+    ...tokens.map((t) => tokenText(t.id, t.amount, names?.get(t.id.toLowerCase())).text),
   ].join(', ');
 }
 
