@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { formatValue } from '../core/artifacts';
 import { fetchLatestEvents, type Val } from '../core/gateway';
 import { validate } from '../core/gateway';
-import { buildCall, callMarkdown, summariseCall, type CallSummary } from '../core/contracts/call';
+import type { CallSummary } from '../core/contracts/call';
+import { actionsEngine } from '../platform/lazyEngine';
 import { contractAddressProblem, makeWatched, type WatchedContract } from '../core/watching/watchList';
 import { latestEventsTitle, shortAddress } from '../core/watching/rows';
 import { decodeListing, eventsMarkdown } from '../core/watching/eventsMarkdown';
@@ -335,7 +336,9 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
     `Simulate Contract Call: a method of ${artifact.name}`,
   );
   const callerAddress = argString(args, 'callerAddress');
-  const built = buildCall(
+  // The call's building and its summary load with the actions engine, not at activation.
+  const engine = await actionsEngine();
+  const built = engine.buildCall(
     w.address,
     w.group,
     artifact,
@@ -361,7 +364,7 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
   if (result.type !== 'CallContractSucceeded')
     throw new Error(`Unexpected call result type ${result.rawType}`);
   const lookup = await contracts.artifactLookup(result.events.map((e) => e.contractAddress));
-  const summary = summariseCall(artifact, fn, built.methodIndex, result, lookup, registry);
+  const summary = engine.summariseCall(artifact, fn, built.methodIndex, result, lookup, registry);
   contracts.rememberGas({
     contract: artifact.name,
     method: fn.name,
@@ -378,7 +381,7 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
   if (showMode(args, 'document') !== 'none')
     await showResult(
       `Simulated ${artifact.name}.${fn.name}`,
-      callMarkdown(summary, w.address, built.call.args as Val[]),
+      engine.callMarkdown(summary, w.address, built.call.args as Val[]),
     );
   return summary;
 }
