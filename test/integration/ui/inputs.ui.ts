@@ -16,11 +16,12 @@ import {
   clickModalButton,
   importSigner,
   panelFrame,
+  runCommandRetried,
   watchDeployment,
   watchUntil,
 } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
-import { OUTPUT_DIR, runCommandByTitle } from './workbench';
+import { OUTPUT_DIR } from './workbench';
 
 /** A Counter of this spec's own, so its increments move no Counter other specs count events of. */
 const DEPLOYMENT = 'Counter:inputs';
@@ -64,20 +65,20 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
       }),
     );
     restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
-    await importSigner(page, sandbox.accounts[group]!, runCommandByTitle);
-    await watchDeployment(page, DEPLOYMENT, runCommandByTitle);
+    await importSigner(page, sandbox.accounts[group]!, runCommandRetried);
+    await watchDeployment(page, DEPLOYMENT, runCommandRetried);
   });
 
   after(async function () {
     this.timeout(60_000);
     const page = ui.page;
     await page.keyboard.press('Escape');
-    await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
+    await runCommandRetried(page, 'View: Close All Editors').catch(() => undefined);
     const widget = page.locator('.quick-input-widget');
     const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: DEPLOYMENT }).first();
     for (let attempt = 1; ; attempt++) {
       try {
-        await runCommandByTitle(page, 'Alephium: Unwatch Contract');
+        await runCommandRetried(page, 'Alephium: Unwatch Contract');
         await offered.waitFor({ state: 'visible', timeout: 10_000 });
         await offered.click();
         break;
@@ -94,7 +95,7 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
   it('Deploy: a deposit below the minimum is marked in its box with the rule; what was typed reaches the confirmation', async function () {
     this.timeout(120_000);
     const page = ui.page;
-    await runCommandByTitle(page, 'Alephium: Deploy Contract from Artifact');
+    await runCommandRetried(page, 'Alephium: Deploy Contract from Artifact');
     await chooseRow(page, 'which artifact', 'Counter');
     await answerInput(page, 'Deploy Counter: owner', sandbox.accounts[0]!.address);
     await answerInput(page, 'Deploy Counter: mut count', '7');
@@ -147,9 +148,9 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
     this.timeout(120_000);
     const page = ui.page;
     const stranger = sandbox.accounts[(group + 1) % 4]!;
-    await importSigner(page, stranger, runCommandByTitle);
+    await importSigner(page, stranger, runCommandRetried);
     try {
-      await runCommandByTitle(page, EXECUTE);
+      await runCommandRetried(page, EXECUTE);
       await chooseRow(page, 'Execute Contract Method', DEPLOYMENT);
       const said = await watchUntil(
         page,
@@ -163,14 +164,14 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
       const methodPick = page.locator('.quick-input-title', { hasText: 'a method of' });
       assert.equal(await methodPick.isVisible(), false);
     } finally {
-      await importSigner(page, sandbox.accounts[group]!, runCommandByTitle);
+      await importSigner(page, sandbox.accounts[group]!, runCommandRetried);
     }
   });
 
   it('Execute increment from the palette: no ALPH to approve is asked, and the result is said', async function () {
     this.timeout(240_000);
     const page = ui.page;
-    await runCommandByTitle(page, EXECUTE);
+    await runCommandRetried(page, EXECUTE);
     await chooseRow(page, 'Execute Contract Method', DEPLOYMENT);
     await chooseRow(page, 'a method of Counter', 'increment()');
     // The next thing shown is the confirmation, not an "ALPH to approve" box.
@@ -191,7 +192,7 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
   it('Execute offers the getter get() as Simulate, says what executing it costs, and Simulate says its result', async function () {
     this.timeout(120_000);
     const page = ui.page;
-    await runCommandByTitle(page, EXECUTE);
+    await runCommandRetried(page, EXECUTE);
     await chooseRow(page, 'Execute Contract Method', DEPLOYMENT);
     const row = await chooseRow(page, 'a method of Counter', 'get()');
     assert.match(row, /view-only: Simulate reads it for free/);
@@ -216,14 +217,14 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
   it('Simulate Contract Call is titled for simulation; the panel offers get() as Simulate with a worded Execute anyway', async function () {
     this.timeout(120_000);
     const page = ui.page;
-    await runCommandByTitle(page, 'Alephium: Simulate Contract Call');
+    await runCommandRetried(page, 'Alephium: Simulate Contract Call');
     await chooseRow(page, 'Simulate Contract Call', DEPLOYMENT);
     await page
       .locator('.quick-input-title', { hasText: 'Simulate Contract Call: a method of Counter' })
       .waitFor({ state: 'visible', timeout: 30_000 });
     await page.keyboard.press('Escape');
 
-    await runCommandByTitle(page, 'Alephium: Open Contract Panel');
+    await runCommandRetried(page, 'Alephium: Open Contract Panel');
     await answerInput(page, 'Open Contract Panel', DEPLOYMENT);
     const frame = await panelFrame(page, 'get', 60_000);
     const get = frame.locator('section[data-method="get"]');

@@ -2,7 +2,7 @@
 // screenshot on timeout), read a tree row, and answer a quick input by its title.
 import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { OUTPUT_DIR } from './workbench';
+import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 /** How {@link watchUntil} polls: its interval, and the prefix of the screenshot it takes on timeout. */
 export interface WatchOptions {
@@ -176,4 +176,20 @@ export async function chooseRow(page: Page, title: string, text: string): Promis
   const shown = await row.innerText();
   await row.click();
   return shown;
+}
+
+/**
+ * Runs a palette command, retried (bounded): a quick pick that is still closing (a prompt just answered,
+ * a toast taking focus) can swallow the palette as it opens.
+ */
+export async function runCommandRetried(page: Page, title: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runCommandByTitle(page, title);
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt === 4) throw error;
+    }
+  }
 }
