@@ -116,14 +116,16 @@ export async function methodRequest(
       true,
       argValue(args, 'viewOnlyAsTransaction') === true,
     );
-    if (methodGiven && refusal !== undefined) throw new Error(refusal);
-    if (!methodGiven) {
+    // The palette and an Execute lens ask; an argument object must have chosen already.
+    const asks = askedInteractively(args, methodGiven);
+    if (!asks && refusal !== undefined) throw new Error(refusal);
+    if (asks && refusal !== undefined) {
       const choice = await pick(
         [
           { label: words.simulate, simulate: true },
           { label: words.executeAnyway, simulate: false },
         ],
-        { title: `${artifact.name}.${fn.name} is view-only: it uses no assets and changes no field` },
+        { title: `${artifact.name}.${fn.name} is view-only: no assets, no field changed` },
       );
       if (choice.simulate) return { request: base, artifact, registry, methodGiven, simulateInstead: true };
     }
