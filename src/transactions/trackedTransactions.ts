@@ -228,11 +228,11 @@ export class TrackedTransactions extends DisposableBase {
     if (this.tracker) this.tracker.forget(id);
     const key = this.scopeKey();
     if (this.restored) this.persist();
-    else if (key !== undefined)
-      void this.memento.update(
-        key,
-        this.records().filter((r) => r.txId !== id),
-      );
+    else if (key !== undefined) {
+      // records() holds the legacy list merged in: written whole, so the legacy list may go.
+      const kept = this.records().filter((r) => r.txId !== id);
+      void this.memento.update(key, kept).then(() => this.memento.update(LEGACY_KEY, undefined));
+    }
     this.changed.fire(undefined);
     return known;
   }

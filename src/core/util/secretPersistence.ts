@@ -8,7 +8,7 @@
 
 /** What the person is told, once per window, when secrets are not kept. */
 export const SECRETS_NOT_KEPT =
-  'This VS Code does not keep secrets across a reload (its SecretStorage lives in memory, as in some web workbenches): keys imported or set here last only for this window. Import them again after a reload, or use VS Code Desktop.';
+  'This VS Code cannot keep secrets across a reload (some web workbenches keep SecretStorage in memory): keys imported or set here last only for this window.';
 
 /**
  * True when SecretStorage holds at least the generation last written (`recorded`, from the extension's
