@@ -17,6 +17,8 @@ import {
   contractIdFromTx,
   bytesToHex,
   blake2b256,
+  hexToBytes,
+  Reader,
   type UnsignedTxInput,
 } from '../../../src/core/protocol';
 import {
@@ -51,6 +53,27 @@ const contractId = bytesToHex(blake2b256(new TextEncoder().encode('a counter ins
   '00',
 );
 const address = addressFromContractId(contractId);
+
+/**
+ * The Counter with every method marked `@using(preapprovedAssets = true)` (asset modifier 3 in each
+ * method's header): approvals are refused for a method that does not take them, so the approval rules
+ * are exercised on methods that do.
+ */
+function payableArtifact(artifact: ContractArtifact): ContractArtifact {
+  const bytes = hexToBytes(artifact.bytecode);
+  const r = new Reader(bytes);
+  r.i32('fieldLength');
+  const count = r.length('methods');
+  const ends: number[] = [];
+  for (let i = 0; i < count; i++) ends.push(r.i32('end'));
+  let start = 0;
+  for (const end of ends) {
+    bytes[r.offset + start + 1] = 3;
+    start = end;
+  }
+  return { ...artifact, bytecode: bytesToHex(bytes) };
+}
+const payableCounter = payableArtifact(counter);
 
 /** A script artifact in the workspace for `incrementBy`: field `counter: Counter` and the method's `step`. */
 function registryWithScript(template: string): ArtifactRegistry {
@@ -162,7 +185,7 @@ describe('contract actions: execute', () => {
     const prepared = prepareMethodCall(
       { address, method: 'incrementBy', args: ['5'], alph: '1' },
       {
-        artifact: counter,
+        artifact: payableCounter,
         registry: registryWithScript('01010000000005{1}0d0c{0}0102'),
         signerAddress: SENDER.address,
       },
@@ -212,7 +235,7 @@ describe('contract actions: execute', () => {
   });
 
   it('refuses bad input before anything is built: arguments, approvals, gas, unknown methods', () => {
-    const ctx = { artifact: counter, signerAddress: SENDER.address };
+    const ctx = { artifact: payableCounter, signerAddress: SENDER.address };
     assert.throws(() => prepareMethodCall({ address, method: 'incrementBy', args: ['-1'] }, ctx), /step/);
     assert.throws(
       () => prepareMethodCall({ address, method: 'incrementBy', args: [] }, ctx),
@@ -240,7 +263,7 @@ describe('contract actions: execute', () => {
     );
     assert.throws(() => prepareMethodCall({ address, method: 'increment', gasAmount: 0 }, ctx), /gasAmount/);
     assert.throws(
-      () => prepareMethodCall({ address, method: 'increment', alph: '1' }, { artifact: counter }),
+      () => prepareMethodCall({ address, method: 'increment', alph: '1' }, { artifact: payableCounter }),
       /needs a signer key/,
     );
   });
