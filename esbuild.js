@@ -101,7 +101,13 @@ const zodWithoutJsonSchema = {
       const names = new Set([...source.matchAll(/^export (?:const|function) (\w+)/gm)].map((m) => m[1]));
       for (const m of source.matchAll(/^export \{([^}]*)\}/gm))
         for (const part of m[1].split(','))
-          if (part.trim()) names.add(part.trim().split(/\s+as\s+/).pop());
+          if (part.trim())
+            names.add(
+              part
+                .trim()
+                .split(/\s+as\s+/)
+                .pop(),
+            );
       const body = [...names]
         .map((n) =>
           n.startsWith('create')
