@@ -115,17 +115,19 @@ describe('execute and deploy against the sandbox gateway', function () {
     assert.equal(apiRequests() - sent, 1, 'the dry run only');
   });
 
-  it('executes with approved ALPH through a generated script whose approval the verified tx carries', async () => {
-    const call = prepareMethodCall(
-      { address: counter, method: 'increment', alph: '0.5' },
-      { artifact: registry.byName('Counter')!, registry, signerAddress: signer.address },
+  it('refuses approved ALPH for a method that takes none before any request, as the node would refuse it', () => {
+    // No sandbox contract has a method with @using(preapprovedAssets = true); the approval path itself is
+    // covered on a payable copy of Counter in the unit tier (actions.test.ts).
+    const sent = apiRequests();
+    assert.throws(
+      () =>
+        prepareMethodCall(
+          { address: counter, method: 'increment', alph: '0.5' },
+          { artifact: registry.byName('Counter')!, registry, signerAddress: signer.address },
+        ),
+      /increment does not use approved assets/,
     );
-    assert.equal(call.scriptSource, 'generated single-call script');
-    const sim = await simulateMethodCall({ client, artifactOf: noLookup, registry }, call);
-    assert.equal(sim.ok, true, sim.error);
-    const built = await buildAndVerifyExecute(client, call, signer.publicKey, sim.gasUsed, {}, VERIFIER);
-    assert.equal(built.verified.script?.approvedAttoAlph, 5n * 10n ** 17n);
-    await submit(built);
+    assert.equal(apiRequests() - sent, 0);
   });
 
   it('deploys a Counter with its fields in 2 requests (build, submit); the new instance answers and executes', async () => {
@@ -173,7 +175,8 @@ describe('execute and deploy against the sandbox gateway', function () {
           : buildAndVerifyExecute(
               client,
               prepareMethodCall(
-                { address: counter, method: 'incrementBy', args: ['2'], alph: '0.5' },
+                // No approval: incrementBy takes none (script-approve tampering adds its own).
+                { address: counter, method: 'incrementBy', args: ['2'] },
                 { artifact: registry.byName('Counter')!, registry, signerAddress: signer.address },
               ),
               signer.publicKey,

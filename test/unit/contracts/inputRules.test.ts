@@ -70,7 +70,7 @@ describe('input rules: the deploy deposit', () => {
   });
 
   it('the argument object is refused with the same words the input box shows', () => {
-    const fields = { owner: SENDER.address, count: '1' };
+    const fields = { owner: SENDER.address, count: '1', paused: 'false' };
     assert.throws(
       () => prepareDeploy({ artifact: 'Counter', fields, alph: '0.01' }, counter, SENDER.address),
       (e: Error & { param?: string }) =>
