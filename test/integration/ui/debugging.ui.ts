@@ -286,6 +286,15 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       .locator('.tab', { hasText: 'Simulated Counter.increment' })
       .first()
       .waitFor({ timeout: 60_000 });
+    // The result document says the gas this simulation measured; the lens on pub fn increment must say it too.
+    const result = await watchUntil(
+      page,
+      'the gas used in the simulated result',
+      () => page.locator('.editor-instance .monaco-editor .view-lines').first().innerText(),
+      (t) => /gas used: \d+/.test(t),
+      30_000,
+    );
+    const gasUsed = Number(/gas used: (\d+)/.exec(result)![1]);
     await openFile(page, 'counter.ral');
     const text = await watchUntil(
       page,
@@ -295,6 +304,18 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       30_000,
     );
     assert.match(text, /Debug: count is now \d+/);
+    // Lens rows with Simulate, top to bottom: get, increment, ... The second is increment's.
+    const incrementRow = await watchUntil(
+      page,
+      'the gas lens on pub fn increment',
+      async () => (await lensRows(page)).filter((r) => /(^|\| )Simulate( \||$)/.test(r))[1] ?? '',
+      (r) => r.includes(' gas'),
+      30_000,
+    );
+    assert.ok(
+      incrementRow.includes(`${gasUsed.toLocaleString('en-US')} gas`),
+      `the lens says the simulation's ${gasUsed} gas: ${incrementRow}`,
+    );
   });
 
   it('Counter.incrementBy(101) shows a Problem at the asserting line naming ErrorCodes.StepTooLarge', async function () {
