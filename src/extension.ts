@@ -27,6 +27,7 @@ import { registerCommand } from './platform/commands';
 import { registerResultsDocuments } from './platform/resultsDocument';
 import { registerRequestUsage, type RequestUsageSnapshot } from './usage/requestUsage';
 import { NodeTreeProvider } from './node/nodeView';
+import { registerLanguageModelTools } from './assistant';
 
 /**
  * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,
@@ -136,6 +137,8 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   // The request ledger drawn: the month per day and kind, the share and the forecast.
   const requestUsage = registerRequestUsage({ ...deps, extensionUri: context.extensionUri });
   context.subscriptions.push(...requestUsage.disposables);
+  // Read-only tools for a chat assistant: registered by name now, their code loaded on first use.
+  context.subscriptions.push(...registerLanguageModelTools({ log, connection, contracts }));
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
   void importDevSecrets(secrets, log, { mode: runMode(), originOf: originOfProfileNamed }).then(
