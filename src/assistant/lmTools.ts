@@ -8,6 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { ArtifactRegistry } from '../core/artifacts';
+import { chainValue } from '../core/assistant/answerText';
 import { contractStateText, readContractState } from '../core/assistant/contractState';
 import { decodedTxText, decodeForTool } from '../core/assistant/decodeTx';
 import { decodeRecentEvents, readRecentEvents, recentEventsText } from '../core/assistant/recentEvents';
@@ -17,6 +18,7 @@ import {
   getterIndexes,
   invalidInputInvocation,
   preparedInvocation,
+  RECENT_EVENTS_CAVEAT,
   recentEventsCost,
   type PreparedInvocationText,
 } from '../core/assistant/toolCosts';
@@ -71,6 +73,18 @@ function labelOf(deps: AssistantToolDeps, address: string): string | undefined {
   return watched?.name ?? resolved.deployment?.name ?? resolved.artifact?.name;
 }
 
+/** The contract as the invocation message names it: a workspace name made inert, or its short address. */
+function nameOf(deps: AssistantToolDeps, address: string): string {
+  const label = labelOf(deps, address);
+  return label ? chainValue(label, 100) : shortAddress(address);
+}
+
+/** Requests left this month on the active key, when the plan's limit is known (local, no request). */
+async function requestsLeft(deps: AssistantToolDeps): Promise<number | undefined> {
+  const usage = await deps.connection.state.client?.currentUsage().catch(() => undefined);
+  return usage?.limit !== undefined ? usage.limit - usage.count : undefined;
+}
+
 async function prepareText(
   deps: AssistantToolDeps,
   tool: ToolName,
@@ -79,19 +93,23 @@ async function prepareText(
   const acts = argumentsMayActForUser();
   switch (tool) {
     case TOOL_NAMES.contractState: {
+      const monthLeft = await requestsLeft(deps);
       const address = await contractAddress(deps, tool, parseContractStateInput(input).contract);
       const getters = getterIndexes((await deps.contracts.resolve(address)).artifact).length;
-      const name = labelOf(deps, address) ?? shortAddress(address);
-      return preparedInvocation(`Reading the state of ${name}`, contractStateCost(getters), acts);
+      const name = nameOf(deps, address);
+      return preparedInvocation(`Reading the state of ${name}`, contractStateCost(getters), acts, {
+        ...(monthLeft !== undefined ? { monthLeft } : {}),
+      });
     }
     case TOOL_NAMES.recentEvents: {
       const parsed = parseRecentEventsInput(input);
       const address = await contractAddress(deps, tool, parsed.contract);
-      const name = labelOf(deps, address) ?? shortAddress(address);
+      const monthLeft = await requestsLeft(deps);
       return preparedInvocation(
-        `Reading the latest ${parsed.count} events of ${name}`,
+        `Reading the latest ${parsed.count} events of ${nameOf(deps, address)}`,
         recentEventsCost(parsed.count),
         acts,
+        { caveat: RECENT_EVENTS_CAVEAT, ...(monthLeft !== undefined ? { monthLeft } : {}) },
       );
     }
     case TOOL_NAMES.decodeUnsignedTx:

@@ -30,6 +30,9 @@ export function recentEventsCost(count: number): RequestCost {
   return latestEventsCost(count);
 }
 
+/** What the events' cost leaves out, as Show Latest Events says it. */
+export const RECENT_EVENTS_CAVEAT = 'more if the contract has hidden Debug slots';
+
 /** Decoding is local: the bytes are what a signature would commit to, and no gateway is asked. */
 export const DECODE_COST: RequestCost = { min: 0, max: 0 };
 
@@ -48,9 +51,10 @@ export function preparedInvocation(
   what: string,
   cost: RequestCost,
   argumentsMayActForUser: boolean,
-  monthLeft?: number,
+  extra: { readonly monthLeft?: number; readonly caveat?: string } = {},
 ): PreparedInvocationText {
-  const notice = costNotice(what, cost, monthLeft);
+  const plain = costNotice(what, cost, extra.monthLeft);
+  const notice = extra.caveat ? { ...plain, text: plain.text.replace(/\.$/, ` (${extra.caveat}).`) } : plain;
   const invocationMessage = `${notice.text}${cost.max === 0 ? ' Nothing is sent to the gateway.' : ''}`;
   if (!notice.worthSaying || argumentsMayActForUser) return { invocationMessage };
   return {

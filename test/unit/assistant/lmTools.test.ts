@@ -27,6 +27,7 @@ import {
   getterIndexes,
   invalidInputInvocation,
   preparedInvocation,
+  RECENT_EVENTS_CAVEAT,
   recentEventsCost,
 } from '../../../src/core/assistant/toolCosts';
 import { contractStateText, readContractState } from '../../../src/core/assistant/contractState';
@@ -222,14 +223,19 @@ describe('language-model tools: cost in the invocation message, confirmation onl
   });
 
   it('asks only above a few requests (the commands’ threshold), and never in the extension’s own tests', () => {
-    const small = preparedInvocation('Reading the latest 10 events of Counter', recentEventsCost(10), false);
-    assert.equal(small.invocationMessage, 'Reading the latest 10 events of Counter costs 2 requests.');
+    const small = preparedInvocation('Reading the latest 10 events of Counter', recentEventsCost(10), false, {
+      caveat: RECENT_EVENTS_CAVEAT,
+    });
+    assert.equal(
+      small.invocationMessage,
+      'Reading the latest 10 events of Counter costs 2 requests (more if the contract has hidden Debug slots).',
+    );
     assert.equal(small.confirmation, undefined);
     const large = preparedInvocation(
       'Reading the latest 1000 events of Counter',
       recentEventsCost(1000),
       false,
-      90,
+      { monthLeft: 90 },
     );
     assert.equal(
       large.invocationMessage,
