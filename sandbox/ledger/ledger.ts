@@ -62,8 +62,10 @@ export abstract class Ledger {
   readonly codes = new Map<string, string>();
   tamper: TamperMode = 'none';
   /**
-   * Script txs still to fail when mined (control API `/scripts/fail-in-block`): what a state change between
-   * a dry run and the block does on a real node; the tx is kept with `scriptExecutionOk: false`.
+   * Script txs still to lose a race when mined (control API `/scripts/fail-in-block`): what a state change
+   * between a dry run and the block does on a real node. The competing change is mined in a block before
+   * the script's, so the script fails in its block for a reason its state explains, and the tx is kept
+   * with `scriptExecutionOk: false` ({@link planRace}).
    */
   scriptsToFailInBlock = 0;
 
@@ -375,14 +377,34 @@ export abstract class Ledger {
     return (this.chains[from * GROUPS + to] as Block[]).length - 1;
   }
 
-  /** Mines one block on every chain, confirming the whole mempool. */
+  /**
+   * The race a script tx of this round is made to lose (`scriptsToFailInBlock`): the competing changes to
+   * mine a round before it and the changes that undo them a round after; undefined when there is none.
+   */
+  protected abstract planRace(
+    pending: readonly TxRecord[],
+  ): { before: TxRecord[]; after: TxRecord[] } | undefined;
+
+  /**
+   * Mines one block on every chain, confirming the whole mempool, and returns those blocks. When a script
+   * tx is made to lose a race, the competing change gets a round of its own before, and its undoing one
+   * after, so three rounds are mined.
+   */
   mine(): Block[] {
-    this.round++;
-    const ts = Math.max(this.clock.now(), this.lastTimestamp() + 1);
     const pending = this.mempool;
     this.mempool = [];
     this.mempoolSpent.clear();
     this.mempoolOutputs.clear();
+    const race = this.scriptsToFailInBlock > 0 ? this.planRace(pending) : undefined;
+    if (race) this.mineRound(race.before);
+    const blocks = this.mineRound(pending);
+    if (race) this.mineRound(race.after);
+    return blocks;
+  }
+
+  private mineRound(pending: readonly TxRecord[]): Block[] {
+    this.round++;
+    const ts = Math.max(this.clock.now(), this.lastTimestamp() + 1);
     const perChain: TxRecord[][] = Array.from({ length: GROUPS * GROUPS }, () => []);
     for (const tx of pending) {
       this.applyTx(tx);

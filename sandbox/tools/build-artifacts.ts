@@ -99,10 +99,23 @@ function artifact(
 
 const u256 = (v: number) => ({ type: 'U256', value: String(v) });
 
-// Counter(owner: Address, mut count: U256): immutable fields first, then mutable, as the VM stores them.
+// Counter(owner: Address, mut count: U256, mut paused: Bool): immutable fields first, then mutable, as the
+// VM stores them. `assert!(!paused, ErrorCodes.Paused)` opens increment and incrementBy.
+const assertNotPaused: Instr[] = [I.LoadMutField(1), I.BoolNot, I.U256Const2, I.AssertWithErrorCode];
+const onlyOwner: Instr[] = [
+  I.CallerAddress,
+  I.LoadImmField(0),
+  I.AddressEq,
+  I.U256Const0,
+  I.AssertWithErrorCode,
+];
 const counter = artifact(
   'Counter',
-  { names: ['owner', 'count'], types: ['Address', 'U256'], isMutable: [false, true] },
+  {
+    names: ['owner', 'count', 'paused'],
+    types: ['Address', 'U256', 'Bool'],
+    isMutable: [false, true, true],
+  },
   [
     { name: 'Incremented', fieldNames: ['by', 'newCount'], fieldTypes: ['Address', 'U256'] },
     { name: 'Reset', fieldNames: ['by', 'previous'], fieldTypes: ['Address', 'U256'] },
@@ -114,6 +127,7 @@ const counter = artifact(
       [],
       [],
       [
+        ...assertNotPaused,
         I.LoadMutField(0),
         I.U256Const1,
         I.U256Add,
@@ -132,6 +146,7 @@ const counter = artifact(
       [['step', 'U256']],
       [],
       [
+        ...assertNotPaused,
         I.LoadLocal(0),
         I.U256Const(100n),
         I.U256Le,
@@ -153,11 +168,7 @@ const counter = artifact(
       [],
       [],
       [
-        I.CallerAddress,
-        I.LoadImmField(0),
-        I.AddressEq,
-        I.U256Const0,
-        I.AssertWithErrorCode,
+        ...onlyOwner,
         I.I256Const1,
         I.CallerAddress,
         I.LoadMutField(0),
@@ -167,6 +178,9 @@ const counter = artifact(
         I.Return,
       ],
     ),
+    // pause and unpause come after the methods scripts already call, so indexes 0 to 3 stay.
+    fn('pause', [], [], [...onlyOwner, I.ConstTrue, I.StoreMutField(1), I.Return]),
+    fn('unpause', [], [], [...onlyOwner, I.ConstFalse, I.StoreMutField(1), I.Return]),
   ],
   [{ name: 'MaxStep', value: u256(100) }],
   [
@@ -175,6 +189,7 @@ const counter = artifact(
       fields: [
         { name: 'NotOwner', value: u256(0) },
         { name: 'StepTooLarge', value: u256(1) },
+        { name: 'Paused', value: u256(2) },
       ],
     },
   ],
@@ -272,7 +287,7 @@ function scriptArtifact(
   };
 }
 
-// Counter's method indexes in its artifact: get 0, increment 1, incrementBy 2, reset 3.
+// Counter's method indexes in its artifact: get 0, increment 1, incrementBy 2, reset 3, pause 4, unpause 5.
 const increment = scriptArtifact('Increment', { names: ['counter'], types: ['Counter'] }, (hole) => [
   I.U256Const0, // arguments
   I.U256Const0, // return values

@@ -273,7 +273,7 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
       signerAddress: s.address,
       bytecode: buildContractByteCode(
         counterArtifact.bytecode,
-        { owner: s.address, count: 40n },
+        { owner: s.address, count: 40n, paused: false },
         counterArtifact.fieldsSig,
         [],
       ),
@@ -365,7 +365,10 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
     assert.ok(typeof r.gasUsed === 'number' && r.gasUsed > 5_000);
     const states = r.contracts as State[] & { address: string }[];
     assert.equal(states.length, 1);
-    assert.deepEqual(states[0]!.mutFields, [{ type: 'U256', value: String(before + 3n) }]);
+    assert.deepEqual(states[0]!.mutFields, [
+      { type: 'U256', value: String(before + 3n) },
+      { type: 'Bool', value: false },
+    ]);
     const events = r.events as { contractAddress: string; eventIndex: number; fields: Val[] }[];
     assert.equal(events.length, 1);
     assert.equal(events[0]!.contractAddress, c.address);
@@ -449,7 +452,7 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
   const deployCounter = async (owner: string, count0: bigint) => {
     const bytecode = buildContractByteCode(
       counterArtifact.bytecode,
-      { owner, count: count0 },
+      { owner, count: count0, paused: false },
       counterArtifact.fieldsSig,
       [],
     );
@@ -501,7 +504,10 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
     await control(sb, 'POST', '/mine');
     const st = await api.json<State>(`/contracts/${b.contractAddress}/state`);
     assert.deepEqual(st.immFields, [{ type: 'Address', value: s.address }]);
-    assert.deepEqual(st.mutFields, [{ type: 'U256', value: '5' }]);
+    assert.deepEqual(st.mutFields, [
+      { type: 'U256', value: '5' },
+      { type: 'Bool', value: false },
+    ]);
     assert.equal(st.asset.attoAlphAmount, String(10n ** 17n));
     assert.equal(st.bytecode, counterArtifact.bytecode);
     assert.equal(
@@ -690,7 +696,7 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
       fromPublicKey: s.publicKey,
       bytecode: buildContractByteCode(
         counterArtifact.bytecode,
-        { owner: s.address, count: 0n },
+        { owner: s.address, count: 0n, paused: false },
         counterArtifact.fieldsSig,
         [],
       ),
@@ -706,7 +712,7 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
     const s = signer();
     const bytecode = buildContractByteCode(
       counterArtifact.bytecode,
-      { owner: s.address, count: 0n },
+      { owner: s.address, count: 0n, paused: false },
       counterArtifact.fieldsSig,
       [],
     );
@@ -876,7 +882,7 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
   it('deploy-code and deploy-fields: only the code, or only the fields, differ; the address follows the tx', async () => {
     const bytecode = buildContractByteCode(
       counterArtifact.bytecode,
-      { owner: signer().address, count: 0n },
+      { owner: signer().address, count: 0n, paused: false },
       counterArtifact.fieldsSig,
       [],
     );

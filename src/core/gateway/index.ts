@@ -101,3 +101,11 @@ export type {
   CallContractResult,
   UnknownVariant,
 } from './schemas';
+export {
+  historySupport,
+  historyProbeCost,
+  historyUnavailableReason,
+  knownHistorySupport,
+  type HistorySupport,
+  type HistoryProbeTarget,
+} from './history';

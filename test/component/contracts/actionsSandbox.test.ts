@@ -127,7 +127,7 @@ describe('execute and deploy against the sandbox gateway', function () {
   it('deploys a Counter with its fields in 2 requests (build, submit); the new instance answers and executes', async () => {
     const sent = apiRequests();
     const deploy = prepareDeploy(
-      { artifact: 'Counter', fields: { owner: signer.address, count: '41' } },
+      { artifact: 'Counter', fields: { owner: signer.address, count: '41', paused: 'false' } },
       registry.byName('Counter')!,
       signer.address,
       registry,
@@ -157,7 +157,7 @@ describe('execute and deploy against the sandbox gateway', function () {
           ? buildAndVerifyDeploy(
               client,
               prepareDeploy(
-                { artifact: 'Counter', fields: { owner: signer.address, count: '0' } },
+                { artifact: 'Counter', fields: { owner: signer.address, count: '0', paused: 'false' } },
                 registry.byName('Counter')!,
                 signer.address,
                 registry,

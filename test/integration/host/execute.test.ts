@@ -242,7 +242,7 @@ describe('Execute and deploy against the sandbox gateway', function () {
     const owner = sandbox.accounts[0]!.address;
     deployed = await run<DeployView>(CommandIds.deployContract, {
       artifact: 'Counter',
-      fields: { owner, count: '10' },
+      fields: { owner, count: '10', paused: 'false' },
       confirm: false,
     });
     assert.equal(deployed.status, 'confirmed', deployed.error);
@@ -275,7 +275,7 @@ describe('Execute and deploy against the sandbox gateway', function () {
     const owner = sandbox.accounts[0]!.address;
     const late = await run<DeployView>(CommandIds.deployContract, {
       artifact: 'Counter',
-      fields: { owner, count: '5' },
+      fields: { owner, count: '5', paused: 'false' },
       confirm: false,
       waitForConfirmation: false,
     });
@@ -308,7 +308,7 @@ describe('Execute and deploy against the sandbox gateway', function () {
         const call = mode.startsWith('deploy')
           ? run(CommandIds.deployContract, {
               artifact: 'Counter',
-              fields: { owner, count: '0' },
+              fields: { owner, count: '0', paused: 'false' },
               confirm: false,
             })
           : run(CommandIds.executeContractMethod, {

@@ -118,6 +118,7 @@ describe('UI journey: deploy a second Counter and drive it from its panel', () =
     }
     await answerInput(page, 'Deploy Counter: owner', owner);
     await answerInput(page, 'Deploy Counter: mut count', '100');
+    await answerInput(page, 'Deploy Counter: mut paused', 'false');
     await answerInput(page, 'Deploy Counter: initial ALPH', '0.1');
     const confirmation = await clickModalButton(page, 'Sign and Deploy');
     assert.match(confirmation, /creates exactly this code with exactly these encoded fields/);

@@ -421,7 +421,7 @@ describe('contract actions: execute', () => {
 });
 
 describe('contract actions: deploy', () => {
-  const fields = { owner: SENDER.address, count: '3' };
+  const fields = { owner: SENDER.address, count: '3', paused: 'false' };
 
   describe('as @alephium/web3 and the CLI deploy a standard token (oracle)', () => {
     const FAUCET_JSON = readFileSync(
@@ -484,6 +484,7 @@ describe('contract actions: deploy', () => {
       [
         ['owner', false],
         ['count', true],
+        ['paused', true],
       ],
     );
   });

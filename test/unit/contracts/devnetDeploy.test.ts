@@ -50,8 +50,8 @@ const withPatch = registryWith({
   codeHashDebug,
 });
 const counter = withPatch.byName('Counter')!;
-const fields = { owner: SENDER.address, count: '3' };
-const sdkFields = { owner: SENDER.address, count: 3n };
+const fields = { owner: SENDER.address, count: '3', paused: 'false' };
+const sdkFields = { owner: SENDER.address, count: 3n, paused: false };
 /** The SDK's Counter with the same patch: the oracle of what @alephium/cli deploys. */
 const sdk = web3.Contract.fromJson(JSON.parse(COUNTER_JSON) as never, PATCH, codeHashDebug);
 

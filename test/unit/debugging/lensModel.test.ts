@@ -105,7 +105,8 @@ describe('CodeLenses of a .ral file', () => {
     assert.deepEqual(titles.slice(0, 2), ['22fnZL…hvVM · devnet · group 0 · code not checked', 'Watch']);
     assert.equal(titles.filter((t) => t.includes('seen')).length, 0);
     assert.equal(titles.filter((t) => t === 'Execute').length, 0);
-    assert.equal(titles.filter((t) => t === 'Simulate').length, 4);
+    // get, increment, incrementBy, reset, pause, unpause
+    assert.equal(titles.filter((t) => t === 'Simulate').length, 6);
     assert.deepEqual(lenses[1]!.command, { kind: 'watch', address: COUNTER, name: 'Counter' });
   });
 

@@ -225,8 +225,12 @@ describe('Ralph declaration scanner', () => {
     assert.deepEqual(
       scan.checks.map((c) => [c.kind, c.functionName, c.errorArg]),
       [
+        ['assert', 'increment', 'ErrorCodes.Paused'],
+        ['assert', 'incrementBy', 'ErrorCodes.Paused'],
         ['assert', 'incrementBy', 'ErrorCodes.StepTooLarge'],
         ['checkCaller', 'reset', 'ErrorCodes.NotOwner'],
+        ['checkCaller', 'pause', 'ErrorCodes.NotOwner'],
+        ['checkCaller', 'unpause', 'ErrorCodes.NotOwner'],
       ],
     );
     assert.deepEqual(

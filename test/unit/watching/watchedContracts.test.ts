@@ -245,7 +245,10 @@ describe('watched contracts: presentation', () => {
   it('names state fields from fieldsSig, merging imm and mut fields in declaration order', () => {
     const state = {
       immFields: [{ type: 'Address', value: USER }],
-      mutFields: [{ type: 'U256', value: '42' }],
+      mutFields: [
+        { type: 'U256', value: '42' },
+        { type: 'Bool', value: false },
+      ],
       asset: { attoAlphAmount: '100000000000000000' },
       codeHash: counter.codeHash,
     };
@@ -256,10 +259,11 @@ describe('watched contracts: presentation', () => {
       [
         ['owner', USER, false],
         ['count', '42', true],
+        ['paused', 'false', true],
         ['ALPH balance', '100000000000000000', undefined],
       ],
     );
-    assert.equal(rows[2]!.description, '0.1 ALPH');
+    assert.equal(rows[3]!.description, '0.1 ALPH');
     const wrong = stateRows(faucet, state, registry);
     assert.match(wrong.warning!, /does not fit TokenFaucet/);
     assert.equal(wrong.rows[0]!.label, 'imm#0');
