@@ -63,7 +63,10 @@ const STATE = {
   bytecode: '00',
   codeHash: COUNTER.codeHash,
   immFields: [{ type: 'Address', value: OWNER }],
-  mutFields: [{ type: 'U256', value: '7' }],
+  mutFields: [
+    { type: 'U256', value: '7' },
+    { type: 'Bool', value: false },
+  ],
   asset: { attoAlphAmount: '1500000000000000000' },
 };
 
@@ -299,6 +302,7 @@ describe('language-model tools: requests through the one client, and the answers
     assert.match(text, /Artifact: Counter \(its code hash matches the chain\)\./);
     assert.match(text, new RegExp(`- owner: Address \\(immutable\\) = ${OWNER}`));
     assert.match(text, /- count: U256 \(mutable\) = 7/);
+    assert.match(text, /- paused: Bool \(mutable\) = false/);
     assert.match(text, /Balance: 1\.5 ALPH \(1500000000000000000 attoALPH\)\./);
     assert.match(text, /- get\(\): U256 = 7/);
     assert.match(text, /cannot sign, send or change anything\.$/);
