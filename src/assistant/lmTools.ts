@@ -184,6 +184,7 @@ async function answerOf(
     }
     case TOOL_NAMES.decodeUnsignedTx: {
       const decoded = decodeForTool(parseDecodeUnsignedTxInput(input).unsignedTx);
+      // The workspace's artifacts read (local) first, so the script's callees are named from them.
       await deps.contracts.registry();
       return decodedTxText(decoded, (a) => deps.contracts.resolvedNow(a).artifact);
     }
