@@ -3,12 +3,29 @@
  * immFields, code by code hash, chain parameters and confirmed transaction details. Each kind is first
  * read by 10 callers at once (cold: in-flight sharing should make that one request), then 100 more times.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ArtifactRegistry } from '../src/core/artifacts';
+import { readEventStateDiff, type EventAt } from '../src/core/debugging/eventStateDiff';
 import type { GatewayClient } from '../src/core/gateway';
+import { forgetHistorySupport, historySupport } from '../src/core/gateway/history';
 import { countingTransport, counters, gatewayClient, newKey, sandbox, trigger } from './lib/sandbox';
 import { figure, log, type Figure } from './lib/stats';
 
 const COLD_CALLERS = 10;
 const REPEATS = 100;
+/** "What Changed" on an event: the history probe, the block header and the pinned multicall. */
+const STATE_DIFF = 'state diff around an event';
+
+const counterArtifact = ArtifactRegistry.fromFiles([
+  {
+    path: 'artifacts/Counter.ral.json',
+    text: fs.readFileSync(
+      path.join(import.meta.dirname, '..', 'sandbox', 'project', 'artifacts', 'Counter.ral.json'),
+      'utf8',
+    ),
+  },
+]).byName('Counter');
 
 export interface CacheRun {
   /** Requests of the cold, concurrent first read, per kind. */
@@ -45,6 +62,21 @@ export async function cacheBench(runs: number): Promise<{ figures: Figure[]; raw
         for (let r = 0; r < REPEATS; r++) await read(client);
         repeats[name] = transport.total() - before;
       }
+      // A person's What Changed: one look (not ten at once), then the same event again and again.
+      const [blockHash] = sb.chain.eventsOfTx(txId).map((e) => e.blockHash);
+      if (!blockHash || !counterArtifact) throw new Error('no event block or no Counter artifact');
+      const event: EventAt = { address, group: instance.group, txId, blockHash, eventIndex: 0 };
+      const diff = async () => {
+        await historySupport(client, { address, group: instance.group, methodIndex: 0 });
+        await readEventStateDiff(client, event, counterArtifact);
+      };
+      forgetHistorySupport();
+      let before = transport.total();
+      await diff();
+      first[STATE_DIFF] = transport.total() - before;
+      before = transport.total();
+      for (let r = 0; r < REPEATS; r++) await diff();
+      repeats[STATE_DIFF] = transport.total() - before;
       client.dispose();
       log(`cache run ${i + 1}: first ${JSON.stringify(first)}, repeats ${JSON.stringify(repeats)}`);
       raw.push({ first, repeats });
@@ -55,6 +87,31 @@ export async function cacheBench(runs: number): Promise<{ figures: Figure[]; raw
   }
   const figures: Figure[] = [];
   for (const name of Object.keys(raw[0]?.first ?? {})) {
+    if (name === STATE_DIFF) {
+      figures.push(
+        figure(
+          'cache',
+          `${name}: requests for the first look`,
+          'req',
+          raw.map((r) => r.first[name] ?? NaN),
+          {
+            target: '3 (history probe, header, multicall)',
+            met: (s) => s.max <= 3,
+          },
+        ),
+        figure(
+          'cache',
+          `${name}: requests for ${REPEATS} repeats`,
+          'req',
+          raw.map((r) => r.repeats[name] ?? NaN),
+          {
+            target: '0',
+            met: (s) => s.max === 0,
+          },
+        ),
+      );
+      continue;
+    }
     figures.push(
       figure(
         'cache',

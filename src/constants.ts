@@ -44,6 +44,8 @@ export const CommandIds = {
   executeContractMethod: 'alephium.executeContractMethod',
   deployContract: 'alephium.deployContract',
   gasReport: 'alephium.gasReport',
+  explainTransaction: 'alephium.explainTransaction',
+  eventWhatChanged: 'alephium.eventWhatChanged',
   // node and status bar
   refreshNode: 'alephium.refreshNode',
   addressInfo: 'alephium.addressInfo',
@@ -70,6 +72,8 @@ export const TreeItemContexts = {
   nodeRow: 'alephium.node.row',
   txPending: 'alephium.tx.pending',
   txDone: 'alephium.tx.done',
+  /** A finished transaction that failed (its script, or never confirmed): Explain Transaction inline. */
+  txFailed: 'alephium.tx.failed',
   contract: 'alephium.contract',
   contractDrift: 'alephium.contract.drift',
   contractState: 'alephium.contractState',

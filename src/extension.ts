@@ -118,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const { api: transactions, store: trackedTransactions } = registerTransactionsFeature(context, {
     ...deps,
     eventDecoder: () => contracts.eventDecoder(),
+    explanations: failures.explanations,
   });
   // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
   const actionDeps = { ...deps, artifacts, store: trackedTransactions, failures, contracts };

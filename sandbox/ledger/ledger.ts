@@ -26,7 +26,7 @@ import {
   type DecodedUnsignedTx,
 } from '../../src/core/protocol';
 import type { Clock } from '../clock';
-import type { ContractDef, Val } from '../vm/sampleContracts';
+import { debugVariant, type ContractDef, type Val } from '../vm/sampleContracts';
 import {
   DEBUG_EVENT_INDEX,
   GENESIS_ALPH,
@@ -234,7 +234,9 @@ export abstract class Ledger {
     return this.recordFromUnsigned(unsigned, group, group, [], []);
   }
 
-  protected deployTx(def: ContractDef, group: number, deployer: string): TxRecord {
+  /** A deploy by the sandbox itself: the debug code when there is one, as @alephium/cli deploys on a devnet. */
+  protected deployTx(release: ContractDef, group: number, deployer: string): TxRecord {
+    const def = debugVariant(release);
     const tx = this.scriptTx(group, `deploy ${def.name}`);
     const contractId = contractIdFromTx(tx.txId, 0, group);
     const address = addressFromContractId(contractId);

@@ -1,19 +1,32 @@
 /**
- * Writes sandbox/project/artifacts/*.ral.json in the Ralph compiler's artifact shape.
+ * Writes sandbox/project/artifacts/*.ral.json in the Ralph compiler's artifact shape, and
+ * sandbox/project/artifacts/.project.json in @alephium/cli's shape.
  *
  * Why a generator rather than hand-written hex: the extension may decode bytecode with the SDK's contract
  * codec (e.g. to read each method's isPublic and asset modifiers, which artifacts omit), so the bytecode must
  * be a genuine encoding whose methods match the declared signatures. The instruction bodies approximate what
  * the compiler emits; the sandbox implements the methods itself and never executes this bytecode.
  *
+ * As the compiler does, an artifact's `bytecode` is the release code, without the instructions of
+ * `emit Debug` (marked {@link debugOnly} below); the debug code keeps them and is recorded as the CLI records
+ * it, a `bytecodeDebugPatch` from the release code's hex text to the debug code's, and its `codeHashDebug`.
+ * The CLI and the SDK deploy the debug code on a devnet (`buildByteCodeToDeploy(fields, isDevnet)`).
+ *
  * Run: npx tsx sandbox/tools/build-artifacts.ts
  */
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codec } from '@alephium/web3';
+import { DEFAULT_NODE_COMPILER_OPTIONS, codec } from '@alephium/web3';
 import { blake2b } from '@noble/hashes/blake2.js';
 
 type Instr = codec.Instr;
+/** Instructions only the debug code has (an `emit Debug` and the loads of its arguments). */
+interface DebugOnly {
+  debugOnly: Instr[];
+}
+type Step = Instr | DebugOnly;
+const debugOnly = (...instrs: Instr[]): DebugOnly => ({ debugOnly: instrs });
 const I = codec;
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -28,14 +41,14 @@ interface FnSpec {
   usePreapprovedAssets: boolean;
   useContractAssets: boolean;
   localsLength: number;
-  instrs: Instr[];
+  instrs: Step[];
 }
 
 function fn(
   name: string,
   params: [string, string][],
   returnTypes: string[],
-  instrs: Instr[],
+  instrs: Step[],
   opts: { useContractAssets?: boolean; extraLocals?: number } = {},
 ): FnSpec {
   return {
@@ -52,7 +65,12 @@ function fn(
   };
 }
 
-function bytecodeOf(fieldLength: number, fns: FnSpec[]): string {
+/** The method's instructions in the release code (debug = false) or in the debug code. */
+function instrsOf(steps: Step[], debug: boolean): Instr[] {
+  return steps.flatMap((s) => ('debugOnly' in s ? (debug ? s.debugOnly : []) : [s]));
+}
+
+function bytecodeOf(fieldLength: number, fns: FnSpec[], debug: boolean): string {
   const methods = fns.map((f) => ({
     isPublic: f.isPublic,
     usePreapprovedAssets: f.usePreapprovedAssets,
@@ -61,7 +79,7 @@ function bytecodeOf(fieldLength: number, fns: FnSpec[]): string {
     argsLength: f.paramTypes.length,
     localsLength: f.localsLength,
     returnLength: f.returnTypes.length,
-    instrs: f.instrs,
+    instrs: instrsOf(f.instrs, debug),
   }));
   return hex(I.contract.contractCodec.encodeContract({ fieldLength, methods }));
 }
@@ -75,9 +93,14 @@ function artifact(
   enums: { name: string; fields: { name: string; value: { type: string; value: string } }[] }[],
   stdInterfaceId?: string,
 ) {
-  const bytecode = bytecodeOf(fields.names.length, fns);
-  const codeHash = hex(blake2b(Buffer.from(bytecode, 'hex'), { dkLen: 32 }));
-  return {
+  const bytecode = bytecodeOf(fields.names.length, fns, false);
+  const codeHash = codeHashOf(bytecode);
+  const debugBytecode = bytecodeOf(fields.names.length, fns, true);
+  const debug = {
+    bytecodeDebugPatch: debugPatch(bytecode, debugBytecode),
+    codeHashDebug: codeHashOf(debugBytecode),
+  };
+  const json = {
     version: 'v4.6.0',
     name,
     bytecode,
@@ -95,6 +118,49 @@ function artifact(
     enums,
     ...(stdInterfaceId ? { stdInterfaceId } : {}),
   };
+  return { json, debug };
+}
+
+const codeHashOf = (bytecode: string) => hex(blake2b(Buffer.from(bytecode, 'hex'), { dkLen: 32 }));
+
+/**
+ * The compiler's `bytecodeDebugPatch` from `release` to `debug` (hex text): `=n` copies n characters, `-n`
+ * skips n, `+hex` inserts, from a longest common subsequence of the two texts (a few hundred characters).
+ */
+export function debugPatch(release: string, debug: string): string {
+  if (release === debug) return '';
+  const n = release.length;
+  const m = debug.length;
+  // lcs[i * (m + 1) + j]: the longest common subsequence of release[i..] and debug[j..].
+  const lcs = new Uint16Array((n + 1) * (m + 1));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i * (m + 1) + j] =
+        release[i] === debug[j]
+          ? (lcs[(i + 1) * (m + 1) + j + 1] as number) + 1
+          : Math.max(lcs[(i + 1) * (m + 1) + j] as number, lcs[i * (m + 1) + j + 1] as number);
+  const ops: { op: '=' | '-' | '+'; text: string }[] = [];
+  const push = (op: '=' | '-' | '+', c: string) => {
+    const last = ops[ops.length - 1];
+    if (last?.op === op) last.text += c;
+    else ops.push({ op, text: c });
+  };
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && release[i] === debug[j]) {
+      push('=', release[i++] as string);
+      j++;
+    } else if (
+      j < m &&
+      (i === n || (lcs[i * (m + 1) + j + 1] as number) >= (lcs[(i + 1) * (m + 1) + j] as number))
+    ) {
+      push('+', debug[j++] as string);
+    } else {
+      push('-', release[i++] as string);
+    }
+  }
+  return ops.map((o) => (o.op === '+' ? `+${o.text}` : `${o.op}${o.text.length}`)).join('');
 }
 
 const u256 = (v: number) => ({ type: 'U256', value: String(v) });
@@ -132,8 +198,7 @@ const counter = artifact(
         I.U256Const1,
         I.U256Add,
         I.StoreMutField(0),
-        I.LoadMutField(0),
-        I.DEBUG([utf8('count is now '), utf8('')]),
+        debugOnly(I.LoadMutField(0), I.DEBUG([utf8('count is now '), utf8('')])),
         I.I256Const0,
         I.CallerAddress,
         I.LoadMutField(0),
@@ -216,8 +281,7 @@ const faucet = artifact(
       [['amount', 'U256']],
       [],
       [
-        I.LoadMutField(0),
-        I.DEBUG([utf8('The current balance is '), utf8('')]),
+        debugOnly(I.LoadMutField(0), I.DEBUG([utf8('The current balance is '), utf8('')])),
         I.LoadLocal(0),
         I.U256Const2,
         I.U256Le,
@@ -300,12 +364,38 @@ const incrementBy = scriptArtifact(
   (hole) => [hole(1), I.U256Const1, I.U256Const0, hole(0), I.CallExternal(2)],
 );
 
-const dir = join(import.meta.dirname, '..', 'project', 'artifacts');
-for (const a of [counter, faucet]) {
-  writeFileSync(join(dir, `${a.name}.ral.json`), JSON.stringify(a, null, 2) + '\n');
-  console.log(`wrote ${a.name}.ral.json (codeHash ${a.codeHash})`);
+const projectDir = join(import.meta.dirname, '..', 'project');
+const dir = join(projectDir, 'artifacts');
+/** SHA-256 of a source file's text: the CLI's `sourceCodeHash`. */
+const sourceHash = (file: string) =>
+  createHash('sha256')
+    .update(readFileSync(join(projectDir, 'contracts', file)))
+    .digest('hex');
+const infos: Record<string, unknown> = {};
+for (const [a, sourceFile] of [
+  [counter, 'counter.ral'],
+  [faucet, 'token_faucet.ral'],
+] as const) {
+  writeFileSync(join(dir, `${a.json.name}.ral.json`), JSON.stringify(a.json, null, 2) + '\n');
+  infos[a.json.name] = { sourceFile, sourceCodeHash: sourceHash(sourceFile), ...a.debug };
+  console.log(`wrote ${a.json.name}.ral.json (codeHash ${a.json.codeHash}, debug ${a.debug.codeHashDebug})`);
 }
 for (const a of [increment, incrementBy]) {
   writeFileSync(join(dir, `${a.name}.ral.json`), JSON.stringify(a, null, 2) + '\n');
+  // Scripts have no debug build of their own here; the CLI writes an empty codeHashDebug for them.
+  infos[a.name] = {
+    sourceFile: 'scripts.ral',
+    sourceCodeHash: sourceHash('scripts.ral'),
+    bytecodeDebugPatch: '',
+    codeHashDebug: '',
+  };
   console.log(`wrote ${a.name}.ral.json (template ${a.bytecodeTemplate})`);
 }
+// @alephium/cli's ProjectArtifact.saveToFile: infos sorted by name, the node's compiler options in full.
+const projectArtifact = {
+  fullNodeVersion: 'v4.6.0',
+  compilerOptionsUsed: { ...DEFAULT_NODE_COMPILER_OPTIONS, ignoreUnusedConstantsWarnings: true },
+  infos: Object.fromEntries(Object.entries(infos).sort(([a], [b]) => (a < b ? -1 : 1))),
+};
+writeFileSync(join(dir, '.project.json'), JSON.stringify(projectArtifact, null, 2));
+console.log('wrote .project.json');

@@ -22,7 +22,14 @@ import {
   type TxRecord,
   type Utxo,
 } from '../ledger/types';
-import { VmError, checkVal, type ContractDef, type ExecContext, type Val } from './sampleContracts';
+import {
+  VmError,
+  checkVal,
+  debugVariant,
+  type ContractDef,
+  type ExecContext,
+  type Val,
+} from './sampleContracts';
 import { contractMethods, type Method } from './scriptCodec';
 
 export abstract class ContractLedger extends TransferLedger {
@@ -34,13 +41,16 @@ export abstract class ContractLedger extends TransferLedger {
     return m;
   }
 
-  /** The sandbox contract whose artifact has this code and field layout, or a stored-only definition. */
+  /**
+   * The sandbox contract whose artifact has this code (its release code, or its debug code, which emits
+   * Debug messages) and field layout, or a stored-only definition.
+   */
   protected defForCode(
     code: string,
     imm: Val[],
     mut: Val[],
   ): { def: ContractDef; fields: Record<string, Val> } {
-    for (const def of this.defs) {
+    for (const def of this.defs.flatMap((d) => [d, debugVariant(d)])) {
       const sig = def.artifact.fieldsSig;
       const immNames = sig.names.filter((_, i) => !sig.isMutable[i]);
       const mutNames = sig.names.filter((_, i) => sig.isMutable[i]);
@@ -155,6 +165,8 @@ export abstract class ContractLedger extends TransferLedger {
         events.push(this.pendingEvent(c.address, index, f, txId));
       },
       debug: (message) => {
+        // Only the debug code has the DEBUG instruction: the release code runs past `emit Debug` silently.
+        if (!c.def.runsDebugCode) return;
         debugMessages.push({ contractAddress: c.address, message });
         events.push(
           this.pendingEvent(

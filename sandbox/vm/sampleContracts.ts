@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { blake2b } from '@noble/hashes/blake2.js';
+import { buildDebugBytecode } from '@alephium/web3';
 
 export type ValType = 'U256' | 'I256' | 'Bool' | 'ByteVec' | 'Address';
 export interface Val {
@@ -37,6 +39,36 @@ export const ARTIFACTS_DIR = join(import.meta.dirname, '..', 'project', 'artifac
 export function loadArtifact(name: string): { artifact: Artifact; path: string } {
   const path = join(ARTIFACTS_DIR, `${name}.ral.json`);
   return { artifact: JSON.parse(readFileSync(path, 'utf8')) as Artifact, path };
+}
+
+/** A contract's debug code, as @alephium/cli builds it from `.project.json` (the SDK's buildDebugBytecode). */
+export interface DebugBuild {
+  bytecode: string;
+  codeHash: string;
+}
+
+/** The debug build `.project.json` records for a contract; undefined when it has none. */
+export function loadDebugBuild(artifact: Artifact): DebugBuild | undefined {
+  const project = JSON.parse(readFileSync(join(ARTIFACTS_DIR, '.project.json'), 'utf8')) as {
+    infos: Record<string, { bytecodeDebugPatch?: string; codeHashDebug?: string } | undefined>;
+  };
+  const info = project.infos[artifact.name];
+  if (!info?.bytecodeDebugPatch || !info.codeHashDebug) return undefined;
+  const bytecode = buildDebugBytecode(artifact.bytecode, info.bytecodeDebugPatch);
+  const codeHash = Buffer.from(blake2b(Buffer.from(bytecode, 'hex'), { dkLen: 32 })).toString('hex');
+  if (codeHash !== info.codeHashDebug)
+    throw new Error(`.project.json: the debug build of ${artifact.name} does not hash to its codeHashDebug`);
+  return { bytecode, codeHash };
+}
+
+/**
+ * The definition that runs the debug code of `def` (what @alephium/cli deploys on a devnet): the same
+ * methods, the debug code and its hash in the artifact the state reports, and Debug messages emitted.
+ * A definition without a debug build is returned as it is.
+ */
+export function debugVariant(def: ContractDef): ContractDef {
+  if (!def.debugBuild || def.runsDebugCode) return def;
+  return { ...def, artifact: { ...def.artifact, ...def.debugBuild }, runsDebugCode: true };
 }
 
 /** A VM failure, reported as the node does: a CallContractFailed error string. */
@@ -72,6 +104,13 @@ export interface ContractDef {
    * stored and readable, but calls answer 400 instead of pretending to run it.
    */
   notExecutable?: boolean;
+  /** The debug build `.project.json` records (release code plus its patch), when there is one. */
+  debugBuild?: DebugBuild;
+  /**
+   * This definition runs the debug code ({@link debugVariant}): its `emit Debug` statements emit. The
+   * release code has no Debug instructions, so a release deploy emits none, as on a real devnet.
+   */
+  runsDebugCode?: boolean;
 }
 
 const u256 = (v: bigint | number): Val => ({ type: 'U256', value: String(v) });
@@ -86,6 +125,7 @@ export function counterDef(): ContractDef {
     name: 'Counter',
     artifact,
     artifactPath: path,
+    debugBuild: loadDebugBuild(artifact),
     initialAlph: 10n ** 17n,
     initialSelfTokens: 0n,
     initialFields: (deployer) => ({ owner: addr(deployer), count: u256(0), paused: bool(false) }),
@@ -153,6 +193,7 @@ export function tokenFaucetDef(): ContractDef {
     name: 'TokenFaucet',
     artifact,
     artifactPath: path,
+    debugBuild: loadDebugBuild(artifact),
     initialAlph: 10n * 10n ** 18n,
     initialSelfTokens: FAUCET_SUPPLY,
     initialFields: () => ({

@@ -23,7 +23,7 @@ import {
   type Account,
 } from '../ledger/types';
 import { ScriptLedger } from './execution';
-import type { ContractDef, Val } from './sampleContracts';
+import { debugVariant, type ContractDef, type Val } from './sampleContracts';
 import {
   NODE_ESTIMATE_PREFIX,
   buildDeployScript,
@@ -296,7 +296,9 @@ export abstract class ScriptBuildLedger extends ScriptLedger {
       let { code, imm, mut } = parsed;
       if (this.tamper === 'deploy-code') {
         // Another real contract's code: what a gateway swapping the contract would send.
-        const other = this.defs.find((d) => d.artifact.bytecode !== code) as ContractDef;
+        const other = this.defs.find(
+          (d) => d.artifact.bytecode !== code && debugVariant(d).artifact.bytecode !== code,
+        ) as ContractDef;
         code = other.artifact.bytecode;
       } else {
         const all = [...imm, ...mut];

@@ -35,11 +35,11 @@ export interface ContractsFeatureApi {
   contractEventsDelivered(): readonly DeliveredEvent[];
 }
 
-type Show = 'document' | 'quickPick' | 'none';
+type Show = 'document' | 'none';
 
 function showMode(args: unknown, fallback: Show): Show {
   const v = argString(args, 'show');
-  return v === 'document' || v === 'quickPick' || v === 'none' ? v : fallback;
+  return v === 'document' || v === 'none' ? v : fallback;
 }
 
 const CONTRACT_COMMANDS: CommandTable<ContractCommandDeps> = [
@@ -257,27 +257,12 @@ async function eventsListing(deps: ContractCommandDeps, kind: 'txId' | 'blockHas
     txId: e.txId,
     ...(e.decoded.warning ? { warning: e.decoded.warning } : {}),
   }));
-  const mode = showMode(args, 'quickPick');
-  if (mode === 'document')
+  // Every event listing opens the same way: a read-only document, each event naming its transaction.
+  if (showMode(args, 'document') === 'document')
     await showResult(
       `Events of ${kind === 'txId' ? 'transaction' : 'block'}`,
       eventsMarkdown(`Events of ${kind === 'txId' ? 'transaction' : 'block'} ${id}`, decoded),
     );
-  else if (mode === 'quickPick') {
-    const items = decoded.map((e) => ({
-      label: `${e.decoded.warning ? '$(warning) ' : ''}${e.decoded.name}`,
-      description: e.decoded.fields.map((f) => `${f.name}=${formatValue(f.value, 20)}`).join(', '),
-      detail: `${shortAddress(e.contractAddress)}${e.decoded.warning ? ` · ${e.decoded.warning}` : ''}`,
-      copy: JSON.stringify(result[decoded.indexOf(e)], null, 2),
-    }));
-    if (items.length === 0) void showInfo(inert`No events for ${label.toLowerCase()} ${id}.`);
-    else {
-      const chosen = await vscode.window.showQuickPick(items, {
-        title: `${items.length} event(s) · pick one to copy it`,
-      });
-      if (chosen) await vscode.env.clipboard.writeText(chosen.copy);
-    }
-  }
   return result;
 }
 

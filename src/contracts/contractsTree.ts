@@ -31,6 +31,10 @@ export type ContractNode =
       readonly id: string;
       readonly address: string;
       readonly row: Row & { fields: FieldRow[] };
+      /** Where the event happened: Show Transaction and What Changed take these from the row. */
+      readonly txId: string;
+      readonly blockHash: string;
+      readonly eventIndex: number;
     }
   | { readonly kind: 'loadMore'; readonly id: string; readonly address: string }
   | { readonly kind: 'message'; readonly id: string; readonly row: Row };
@@ -403,7 +407,10 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
         registry: this.registryNow,
         ...(resolved?.drift ? { drift: resolved.drift } : {}),
       });
-      out.push(this.node({ kind: 'event', id: item.id, address: n.address, row }));
+      const { txId, blockHash, eventIndex } = item.event;
+      out.push(
+        this.node({ kind: 'event', id: item.id, address: n.address, row, txId, blockHash, eventIndex }),
+      );
     }
     if (f.hasOlder) out.push(this.node({ kind: 'loadMore', id: `${n.id}/more`, address: n.address }));
     return out;

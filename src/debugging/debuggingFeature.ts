@@ -29,6 +29,8 @@ import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
 import { gasReport } from './gasReport';
+import { explainTransactionCommand, TxExplanations } from './explainCommand';
+import { eventWhatChanged } from './eventWhatChanged';
 import type { SecretStore } from '../platform/secrets';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
 
@@ -41,6 +43,8 @@ const SEEN_LIMIT = 2000;
  */
 export class FailureReporter extends DisposableBase {
   readonly diagnostics = this.register(new FailureDiagnostics());
+  /** Explain Transaction's answers, for the tx details panels' "What happened". */
+  readonly explanations = this.register(new TxExplanations());
   readonly sources: WorkspaceRalphSources;
   private contracts: ContractsService | undefined;
 
@@ -421,6 +425,8 @@ const DEBUGGING_COMMANDS: CommandTable<DebuggingEditorDeps> = [
   [CommandIds.identifyAddress, identifyAddress],
   [CommandIds.goToDeclaration, goToDeclaration],
   [CommandIds.gasReport, gasReport],
+  [CommandIds.explainTransaction, explainTransactionCommand],
+  [CommandIds.eventWhatChanged, eventWhatChanged],
 ];
 
 async function goToDeclaration(

@@ -14,3 +14,11 @@ export {
   gasReportRecords,
   gasReportMarkdown,
 } from '../core/debugging/gasReport';
+export {
+  EXPLAIN_COST,
+  explainFetchersFrom,
+  explainTransaction,
+  explanationText,
+  whatHappenedView,
+} from '../core/debugging/explainTransaction';
+export { whatChanged } from '../core/debugging/whatChanged';

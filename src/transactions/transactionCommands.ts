@@ -348,7 +348,9 @@ async function txTarget(
 async function trackCommand(deps: TransactionCommandDeps, args: unknown) {
   const target = await txTarget(args, 'Track Transaction', true);
   const label = argString(args, 'label');
-  deps.store.track({ ...target, ...(label ? { label } : {}) });
+  // What a tx tracked by its id carries is unknown here: in a block, its details are read once (then cached)
+  // so that a script that failed in its block is Failed, not Confirmed. A transfer's details say it ran.
+  deps.store.track({ ...target, hasScript: true, ...(label ? { label } : {}) });
   deps.log.info(`Tracking ${target.txId}`);
   return { txId: target.txId };
 }

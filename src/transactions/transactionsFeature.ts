@@ -8,7 +8,12 @@ import type { CommandContext } from '../platform/commands';
 import { registerTransactionCommands } from './transactionCommands';
 import { TrackedTransactions } from './trackedTransactions';
 import { TransactionsTreeProvider } from './transactionsTree';
-import { TxDetailsPanels, type EventDecoder, type TxDetailsSnapshot } from './txDetails/host';
+import {
+  TxDetailsPanels,
+  type EventDecoder,
+  type TxDetailsSnapshot,
+  type TxExplanationsView,
+} from './txDetails/host';
 
 export interface TransactionsFeatureDeps extends CommandContext {
   readonly log: Logger;
@@ -16,6 +21,8 @@ export interface TransactionsFeatureDeps extends CommandContext {
   readonly secrets: SecretStore;
   /** Names events as the Watched Contracts view does (the extension's one artifacts service). */
   readonly eventDecoder: () => Promise<EventDecoder>;
+  /** Explain Transaction's answers, shown in the details panel's "What happened". */
+  readonly explanations?: TxExplanationsView;
 }
 
 /** Read-only views for the extension's API (tests compare them with what the workbench shows). */
@@ -41,6 +48,7 @@ export function registerTransactionsFeature(
     redact: deps.redact,
     eventDecoder: deps.eventDecoder,
     tokenNames: (ids) => deps.connection.tokenMetadata(ids),
+    ...(deps.explanations ? { explanations: deps.explanations } : {}),
   });
   const tree = new TransactionsTreeProvider(store);
   const view = vscode.window.createTreeView(ViewIds.transactions, {

@@ -53,9 +53,10 @@ export function eventsMarkdown(
   if (events.length === 0) lines.push('_No events._');
   events.forEach((e, i) => {
     const d = e.decoded;
-    lines.push(`## ${i + 1}. ${markdownText(d.name)} (eventIndex ${d.index})`);
+    // Each event names its transaction on its own line: every listing leads to the transaction the same way.
+    const tx = e.txId ? ` in tx ${codeSpan(e.txId)}` : '';
+    lines.push(`## ${i + 1}. ${markdownText(d.name)} (eventIndex ${d.index})${tx}`);
     if (e.contractAddress) lines.push(`- contract: ${codeSpan(e.contractAddress)}`);
-    if (e.txId) lines.push(`- tx: ${codeSpan(e.txId)}`);
     if (e.blockHash) lines.push(`- block: ${codeSpan(e.blockHash)}`);
     for (const f of d.fields)
       lines.push(

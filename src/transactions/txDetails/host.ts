@@ -21,6 +21,7 @@ import {
   type TxDetailsModel,
   type TxDetailsState,
   type WebviewToHostMessage,
+  type WhatHappenedView,
 } from './protocol';
 import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
@@ -40,6 +41,18 @@ export interface TxDetailsDeps {
   readonly eventDecoder: () => Promise<EventDecoder>;
   /** What tokens are called (the connection's token catalog); without it tokens are shown raw. */
   readonly tokenNames?: (tokenIds: readonly string[]) => Promise<TokenNames>;
+  /** Explain Transaction's answers ("What happened"), kept by the debugging feature. */
+  readonly explanations?: TxExplanationsView;
+}
+
+/** What the panel needs of the explanations: read one, hear of new ones, ask for one, open its line. */
+export interface TxExplanationsView {
+  of(txId: string): WhatHappenedView | undefined;
+  onDidChange(listener: (txId: string) => void): vscode.Disposable;
+  /** Runs Explain Transaction on a transaction (the command says its cost). */
+  explain(txId: string): void;
+  /** Opens the Ralph line of a transaction's explained failure. */
+  openFailure(txId: string): void;
 }
 
 type TokenNames = NonNullable<TxDetailsSources['tokens']>;
@@ -243,6 +256,15 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
       }),
     );
     this.register({ dispose: () => this.reloadTimer && clearTimeout(this.reloadTimer) });
+    // An explanation of this transaction arrived: the page shows it without reading anything again.
+    const explanations = deps.explanations;
+    if (explanations)
+      this.register(
+        explanations.onDidChange((txId) => {
+          if (txId === this.state.txId && this.model)
+            this.post({ type: 'render', model: this.model, state: this.state });
+        }),
+      );
     this.manager.record({ txId: state.txId, html: this.html, posted: this.posted });
   }
 
@@ -255,7 +277,10 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
   }
 
   protected received(message: WebviewToHostMessage): void {
+    const explanations = this.manager.details.explanations;
     if (message.type === 'refresh') void this.load();
+    else if (message.type === 'explain') explanations?.explain(this.state.txId);
+    else if (message.type === 'openFailure') explanations?.openFailure(this.state.txId);
     else if (message.type === 'rendered') this.manager.record({ txId: this.state.txId, text: message.text });
   }
 
@@ -276,6 +301,10 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
 
   protected override post(message: HostToWebviewMessage): void {
     if (this.isDisposed) return;
+    const whatHappened =
+      message.type === 'render' ? this.manager.details.explanations?.of(this.state.txId) : undefined;
+    if (message.type === 'render' && whatHappened)
+      message = { ...message, model: { ...message.model, whatHappened } };
     super.post(message);
     this.manager.record({
       txId: this.state.txId,

@@ -7,6 +7,7 @@ import type {
   TxOutputView,
   TxTokenView,
   WebviewToHostMessage,
+  WhatHappenedView,
 } from './protocol';
 import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
@@ -89,6 +90,44 @@ function outputRows(outputs: readonly TxOutputView[]): (string | HTMLElement)[][
   });
 }
 
+function lines(title: string, items: readonly string[], parent: HTMLElement): void {
+  if (items.length === 0) return;
+  parent.append(el('h3', undefined, title));
+  const list = el('ul', 'mono');
+  for (const item of items) list.append(el('li', undefined, item));
+  parent.append(list);
+}
+
+/** Explain Transaction's answer, or a button that asks for it (it sends requests, so never on its own). */
+function whatHappened(model: TxDetailsModel, parent: HTMLElement): void {
+  if (model.kind !== 'transaction' || model.status.blockHash === undefined) return;
+  const box = section('What happened', parent);
+  box.id = 'what-happened';
+  const view: WhatHappenedView | undefined = model.whatHappened;
+  if (!view) {
+    const explain = el('button', undefined, 'Explain Transaction');
+    explain.title = 'Decode its script, name its events and, for a failed script, reproduce the failure';
+    explain.addEventListener('click', () => vscode.postMessage({ type: 'explain' }));
+    box.append(explain);
+    return;
+  }
+  box.append(el('p', undefined, view.outcome));
+  if (view.failure) {
+    box.append(el('p', 'error', view.failure.message));
+    if (view.failure.where) {
+      const open = el('button', 'secondary', `Open ${view.failure.where}`);
+      open.addEventListener('click', () => vscode.postMessage({ type: 'openFailure' }));
+      box.append(open);
+    }
+  }
+  if (view.stateBlock) box.append(el('p', 'muted', `Read against ${view.stateBlock}.`));
+  lines('Calls', view.calls, box);
+  lines('Events', view.events, box);
+  lines('Debug messages', view.debug, box);
+  for (const change of view.stateChanges) lines(`State of ${change.contract}`, change.lines, box);
+  lines('Notes', view.notes, box);
+}
+
 function setState(next: TxDetailsState): void {
   state = next;
   vscode.setState(next);
@@ -153,6 +192,8 @@ function render(model: TxDetailsModel): void {
     ],
     summary,
   );
+
+  whatHappened(model, root);
 
   const balances = section('Balance changes', root);
   table(

@@ -74,6 +74,21 @@ export interface TxEventView {
   readonly warning?: string;
 }
 
+/** "What happened": an explanation of the transaction (Explain Transaction), in plain lines. */
+export interface WhatHappenedView {
+  /** One line: "The script failed in its block…", "The script succeeded.", "No script: a transfer." */
+  readonly outcome: string;
+  readonly calls: readonly string[];
+  readonly events: readonly string[];
+  readonly debug: readonly string[];
+  readonly stateChanges: readonly { readonly contract: string; readonly lines: readonly string[] }[];
+  /** The reproduced failure: the explainer's message and, when the sources have it, its Ralph line. */
+  readonly failure?: { readonly message: string; readonly where?: string };
+  /** The block state the explanation read ("the state just before block …"). */
+  readonly stateBlock?: string;
+  readonly notes: readonly string[];
+}
+
 export interface TxDetailsModel {
   readonly kind: 'transaction' | 'unsigned';
   readonly txId: string;
@@ -104,6 +119,8 @@ export interface TxDetailsModel {
   readonly scriptExecutionOk?: boolean;
   readonly hasScript: boolean;
   readonly events: readonly TxEventView[];
+  /** Set once Explain Transaction ran for this transaction (in this session). */
+  readonly whatHappened?: WhatHappenedView;
   /** Facts worth a line of their own (pending details, decode cross-checks, errors while loading). */
   readonly notes: readonly string[];
   /** Pretty JSON of what the gateway answered (status, details, events), for the raw toggle. */
@@ -130,6 +147,10 @@ export type HostToWebviewMessage =
 export type WebviewToHostMessage =
   | { readonly type: 'ready'; readonly state?: TxDetailsState }
   | { readonly type: 'refresh' }
+  /** Run Explain Transaction on this panel's transaction. */
+  | { readonly type: 'explain' }
+  /** Open the Ralph line of this panel's explained failure (the host knows which; the page names none). */
+  | { readonly type: 'openFailure' }
   | { readonly type: 'rendered'; readonly text: string };
 
 /** Bounds the host holds every message from the page to (the page is not trusted to respect them). */
@@ -217,7 +238,9 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
       return state ? { type: 'ready', state } : { type: 'ready' };
     }
     case 'refresh':
-      return hasOnlyKeys(v, ['type']) ? { type: 'refresh' } : undefined;
+    case 'explain':
+    case 'openFailure':
+      return hasOnlyKeys(v, ['type']) ? { type: v.type } : undefined;
     case 'rendered':
       if (!hasOnlyKeys(v, ['type', 'text']) || typeof v.text !== 'string') return undefined;
       return { type: 'rendered', text: v.text.slice(0, TX_DETAILS_LIMITS.renderedChars) };

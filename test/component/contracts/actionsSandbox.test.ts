@@ -46,11 +46,15 @@ describe('execute and deploy against the sandbox gateway', function () {
       keyProvider: () => KEY,
       retry: { maxServerRetries: 0 },
     });
+    // With .project.json, as the workspace has it: the sandbox runs the debug builds it records.
     registry = ArtifactRegistry.fromFiles(
-      ['Counter', 'TokenFaucet', 'Increment', 'IncrementBy'].map((n) => ({
-        path: `artifacts/${n}.ral.json`,
-        text: readFileSync(join(ARTIFACTS, `${n}.ral.json`), 'utf8'),
-      })),
+      [
+        'Counter.ral.json',
+        'TokenFaucet.ral.json',
+        'Increment.ral.json',
+        'IncrementBy.ral.json',
+        '.project.json',
+      ].map((n) => ({ path: `artifacts/${n}`, text: readFileSync(join(ARTIFACTS, n), 'utf8') })),
     );
     const c = sb.contracts.find((x) => x.name === 'Counter')!;
     counter = c.address;

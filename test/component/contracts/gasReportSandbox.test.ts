@@ -32,6 +32,8 @@ describe('the Gas Report against the sandbox gateway', function () {
     });
     registry = ArtifactRegistry.fromFiles([
       { path: 'artifacts/Counter.ral.json', text: readFileSync(join(ARTIFACTS, 'Counter.ral.json'), 'utf8') },
+      // The sandbox's Counter runs the debug build .project.json records, as a devnet deployed by the CLI does.
+      { path: 'artifacts/.project.json', text: readFileSync(join(ARTIFACTS, '.project.json'), 'utf8') },
     ]);
   });
   after(async () => {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
@@ -56,6 +57,11 @@ describe('Contract panel against the sandbox gateway', function () {
       vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, rel), new TextEncoder().encode(text));
     for (const c of sandbox.contracts)
       await write(`artifacts/${c.name}.ral.json`, fs.readFileSync(c.artifact, 'utf8'));
+    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+    await write(
+      'artifacts/.project.json',
+      fs.readFileSync(path.join(path.dirname(def.artifact), '.project.json'), 'utf8'),
+    );
     const artifact = JSON.parse(fs.readFileSync(def.artifact, 'utf8')) as { codeHash: string };
     await write(
       'deployments/.deployments.devnet.json',
@@ -98,7 +104,10 @@ describe('Contract panel against the sandbox gateway', function () {
       CommandIds.openContractPanel,
       counter,
     );
-    assert.deepEqual(opened, { address: counter, methods: ['get', 'increment', 'incrementBy', 'reset'] });
+    assert.deepEqual(opened, {
+      address: counter,
+      methods: ['get', 'increment', 'incrementBy', 'reset', 'pause', 'unpause'],
+    });
     const shown = await until('the page to render the methods', () => {
       const s = api.contractPanelSnapshot(counter);
       return s?.text?.includes('incrementBy(step: U256) → ()') ? s : undefined;

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
@@ -74,6 +75,11 @@ describe('Watched contracts against the sandbox gateway', function () {
     for (const c of sandbox.contracts) {
       await write(`artifacts/${c.name}.ral.json`, fs.readFileSync(c.artifact, 'utf8'));
     }
+    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+    await write(
+      'artifacts/.project.json',
+      fs.readFileSync(path.join(path.dirname(sandbox.contracts[0]!.artifact), '.project.json'), 'utf8'),
+    );
     const counterArtifact = JSON.parse(
       fs.readFileSync(sandbox.contracts.find((c) => c.name === 'Counter')!.artifact, 'utf8'),
     ) as { codeHash: string };
@@ -123,7 +129,8 @@ describe('Watched contracts against the sandbox gateway', function () {
     });
     assert.equal(c.label, 'Counter');
     assert.match(c.description, /group \d · ✓/);
-    assert.match(c.tooltip, /matches Counter/);
+    // The genesis Counter runs the debug build .project.json records, as a CLI deploy on a devnet does.
+    assert.match(c.tooltip, /matches the debug build of Counter/);
     assert.equal(c.contextValue, 'alephium.contract');
   });
 
@@ -234,6 +241,42 @@ describe('Watched contracts against the sandbox gateway', function () {
       { blockHash: t.events[0]!.blockHash, show: 'none' },
     );
     assert.ok(byBlock.some((e) => e.name === 'Incremented' && e.txId === t.txIds[0]));
+  });
+
+  it('opens the events of a transaction in a read-only document, as Show Latest Events does, naming its tx', async () => {
+    const t = await control<TriggerResult>(sandbox, '/events/trigger', { count: 1 });
+    const txId = t.txIds[0]!;
+    // No `show`: what a person gets from the palette (a quick pick here would wait for a pick, forever).
+    await run(CommandIds.eventsByTxId, { txId });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.equal(doc?.uri.scheme, 'alephium-result');
+    assert.ok(doc.getText().includes(`Incremented (eventIndex 0) in tx \`${txId}\``), doc.getText());
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('What Changed on an event: the counter before and after its block, from the argument an event row gives', async () => {
+    await control(sandbox, '/events/trigger', { count: 1 });
+    const t = await control<TriggerResult>(sandbox, '/events/trigger', { count: 1 });
+    const event = t.events.find((e) => e.contractAddress === counter && e.eventIndex === 0)!;
+    const row = {
+      address: counter,
+      txId: t.txIds[0],
+      blockHash: event.blockHash,
+      eventIndex: 0,
+      show: 'none',
+    };
+    const result = await run<{
+      historyHonoured: boolean;
+      requests: number;
+      fields: { name: string; before: string; after: string; changed: boolean }[];
+    }>(CommandIds.eventWhatChanged, row);
+    assert.equal(result.historyHonoured, true);
+    const count = result.fields.find((f) => f.name === 'count')!;
+    assert.equal(BigInt(count.after) - BigInt(count.before), 1n, JSON.stringify(count));
+    const get = result.fields.find((f) => f.name === 'get()')!;
+    assert.deepEqual([get.before, get.after], [count.before, count.after]);
+    const again = await run<{ requests: number }>(CommandIds.eventWhatChanged, row);
+    assert.equal(again.requests, 0);
   });
 
   it('calls a method: returns named by the artifact, gas, events decoded, debug messages', async () => {

@@ -45,9 +45,12 @@ describe('Execute and deploy against the sandbox gateway', function () {
     });
     counter = sandbox.contracts.find((c) => c.name === 'Counter')!.address;
     folder = vscode.workspace.workspaceFolders![0]!.uri;
-    // The sandbox project's artifacts, scripts included, as the compiler wrote them.
+    // The sandbox project's artifacts, scripts included, and .project.json (each contract's debug build), as
+    // the compiler wrote them.
     const artifactsDir = path.dirname(sandbox.contracts[0]!.artifact);
-    for (const file of fs.readdirSync(artifactsDir).filter((f) => f.endsWith('.ral.json'))) {
+    for (const file of fs
+      .readdirSync(artifactsDir)
+      .filter((f) => f.endsWith('.ral.json') || f === '.project.json')) {
       await vscode.workspace.fs.writeFile(
         vscode.Uri.joinPath(folder, 'artifacts', file),
         fs.readFileSync(path.join(artifactsDir, file)),
@@ -268,6 +271,55 @@ describe('Execute and deploy against the sandbox gateway', function () {
     assert.equal(view.status, 'confirmed', view.error);
     assert.equal(view.simulation.scriptSource, 'artifact script Increment');
     await until('the new contract counted 11', async () => (await countOf(address)) === '11');
+  });
+
+  it('a Counter deployed from here on the devnet runs its debug build: its increment emits the Debug message', async function () {
+    this.timeout(240_000);
+    const owner = sandbox.accounts[0]!.address;
+    const d = await run<DeployView>(CommandIds.deployContract, {
+      artifact: 'Counter',
+      fields: { owner, count: '7', paused: 'false' },
+      confirm: false,
+    });
+    assert.equal(d.status, 'confirmed', d.error);
+    const address = d.address!;
+    try {
+      assert.ok(
+        d.verified?.some((l) => l.includes('the debug build, as the CLI deploys on a devnet')),
+        (d.verified ?? []).join('\n'),
+      );
+      // The chain holds the debug code .project.json records for Counter, not the artifact's release code.
+      const project = JSON.parse(
+        fs.readFileSync(path.join(path.dirname(sandbox.contracts[0]!.artifact), '.project.json'), 'utf8'),
+      ) as { infos: Record<string, { codeHashDebug: string }> };
+      assert.equal(
+        sandbox.chain.contracts.get(address)?.def.artifact.codeHash,
+        project.infos.Counter!.codeHashDebug,
+      );
+      await until(
+        'the new contract in the view with its state',
+        async () => (await countOf(address)) === '7',
+      );
+      const view = await run<ExecutionView>(CommandIds.executeContractMethod, {
+        address,
+        method: 'increment',
+        confirm: false,
+      });
+      assert.equal(view.status, 'confirmed', view.error);
+      assert.deepEqual(view.simulation.debugMessages, [
+        { contractAddress: address, message: 'count is now 8' },
+      ]);
+      // The mined transaction emitted it too: a Debug event (index -3) by tx id, with the message's bytes.
+      const debugEvents = sandbox.chain.eventsOfTx(view.txId!).filter((e) => e.eventIndex === -3);
+      assert.deepEqual(
+        debugEvents.map((e) => Buffer.from(String(e.fields[0]?.value), 'hex').toString('utf8')),
+        ['count is now 8'],
+      );
+    } finally {
+      await Promise.resolve(vscode.commands.executeCommand(CommandIds.unwatchContract, { address })).catch(
+        () => undefined,
+      );
+    }
   });
 
   it('a deploy returned before its block is still written to the deployments file and watched once it is in one', async function () {

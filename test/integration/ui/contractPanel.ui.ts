@@ -68,6 +68,11 @@ describe('UI: contract panel', () => {
     fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
     for (const c of sandbox.contracts)
       fs.copyFileSync(c.artifact, path.join(ui.workspace, 'artifacts', `${c.name}.ral.json`));
+    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+    fs.copyFileSync(
+      path.join(path.dirname(sandbox.contracts[0]!.artifact), '.project.json'),
+      path.join(ui.workspace, 'artifacts', '.project.json'),
+    );
     fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
     fs.writeFileSync(
       path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),

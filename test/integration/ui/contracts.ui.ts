@@ -110,6 +110,11 @@ describe('UI: Watched Contracts', () => {
     fs.mkdirSync(artifactsDir, { recursive: true });
     for (const c of sandbox.contracts)
       fs.copyFileSync(c.artifact, path.join(artifactsDir, `${c.name}.ral.json`));
+    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+    fs.copyFileSync(
+      path.join(path.dirname(counter.artifact), '.project.json'),
+      path.join(artifactsDir, '.project.json'),
+    );
     const artifact = JSON.parse(fs.readFileSync(counter.artifact, 'utf8')) as { codeHash: string };
     fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
     fs.writeFileSync(

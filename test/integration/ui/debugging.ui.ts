@@ -5,23 +5,18 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { groupOfAddress } from '../../../src/core/protocol';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { expandRows, watchUntil } from './journeyHelpers';
-import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
+import {
+  COUNTER_RAL,
+  mergeWorkspaceSettings,
+  sandboxControl,
+  sandboxProfile,
+  writeCounterProject,
+} from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
-const COUNTER_RAL = path.join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'sandbox',
-  'project',
-  'contracts',
-  'counter.ral',
-);
 const source = fs.readFileSync(COUNTER_RAL, 'utf8');
 /** 1-based line of the first line containing `needle`, as the Problems view prints it. */
 const lineNo = (needle: string): number => source.split('\n').findIndex((l) => l.includes(needle)) + 1;
@@ -110,31 +105,9 @@ describe('UI: debugging in the editor (counter.ral)', () => {
   before(async function () {
     this.timeout(180_000);
     sandbox = await sandboxProfile(ui.page);
-    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
     mine = (await sandboxControl('/contracts/deploy', { name: 'Counter' })) as typeof mine;
     // The workspace is a Ralph project: sources, the compiled artifact and the CLI's deployments file.
-    fs.mkdirSync(path.join(ui.workspace, 'contracts'), { recursive: true });
-    fs.copyFileSync(COUNTER_RAL, path.join(ui.workspace, 'contracts', 'counter.ral'));
-    fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
-    fs.copyFileSync(counter.artifact, path.join(ui.workspace, 'artifacts', 'Counter.ral.json'));
-    fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
-    fs.writeFileSync(
-      path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          Counter: {
-            txId: mine.txId,
-            codeHash: counter.codeHash,
-            contractInstance: {
-              address: mine.address,
-              contractId: mine.contractId,
-              groupIndex: groupOfAddress(mine.address),
-            },
-          },
-        },
-      }),
-    );
+    writeCounterProject(sandbox, mine);
     // A headless window may not have focus; the default would slow the watcher down.
     // The watcher polls every 16 s here (the floor), so "nothing more is coming" can be waited for.
     restore = mergeWorkspaceSettings(ui.workspace, {

@@ -34,7 +34,8 @@ describe('UI journey: deploy a second Counter and drive it from its panel', () =
     // deployments file with the first Counter, as the CLI writes them.
     const source = path.dirname(counter.artifact);
     fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
-    for (const f of fs.readdirSync(source).filter((x) => x.endsWith('.ral.json')))
+    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+    for (const f of fs.readdirSync(source).filter((x) => x.endsWith('.ral.json') || x === '.project.json'))
       fs.copyFileSync(path.join(source, f), path.join(ui.workspace, 'artifacts', f));
     fs.mkdirSync(path.dirname(deploymentsFile()), { recursive: true });
     fs.writeFileSync(

@@ -30,6 +30,11 @@ function writeCounterProject(sandbox: Sandbox): void {
   const artifactsDir = path.join(ui.workspace, 'artifacts');
   fs.mkdirSync(artifactsDir, { recursive: true });
   fs.copyFileSync(counter.artifact, path.join(artifactsDir, 'Counter.ral.json'));
+  // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+  fs.copyFileSync(
+    path.join(path.dirname(counter.artifact), '.project.json'),
+    path.join(artifactsDir, '.project.json'),
+  );
   const deployments = path.join(ui.workspace, 'deployments');
   fs.mkdirSync(deployments, { recursive: true });
   fs.writeFileSync(

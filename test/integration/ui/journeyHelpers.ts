@@ -121,3 +121,36 @@ export async function expandRows(page: Page, path: readonly (readonly [RegExp, R
     }
   }
 }
+
+/**
+ * Runs `item` from the context menu of a tree `row`, as a person would. A row's tooltip can cover the menu
+ * and a click during a re-render of the tree can be lost, so it moves away, dismisses any hover and tries
+ * again (bounded); hovering focuses the item and Enter runs it (a click while the menu settles can be lost).
+ */
+export async function runFromContextMenu(page: Page, row: Locator, item: string): Promise<void> {
+  const menuItem = page.locator('.context-view .action-label', { hasText: item }).first();
+  for (let attempt = 1; ; attempt++) {
+    await page.mouse.move(700, 850);
+    await page.keyboard.press('Escape');
+    await page
+      .locator('.monaco-hover, .context-view .hover-contents')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => undefined);
+    await row.click({ button: 'right' });
+    try {
+      await menuItem.waitFor({ state: 'visible', timeout: 5_000 });
+      await menuItem.hover({ timeout: 5_000 });
+      await page.keyboard.press('Enter');
+      await menuItem.waitFor({ state: 'hidden', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt === 5) {
+        await page.screenshot({
+          path: path.join(OUTPUT_DIR, `context-menu-${item.replace(/\W+/g, '-')}.png`),
+        });
+        throw error;
+      }
+    }
+  }
+}

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { groupOfAddress } from '../../../src/core/protocol';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { runCommandByTitle } from './workbench';
@@ -93,4 +94,54 @@ async function configure(page: Page): Promise<Sandbox> {
       await page.keyboard.press('Escape');
     }
   }
+}
+
+/** The sandbox's counter.ral, which the debugging and explain journeys put into the workspace. */
+export const COUNTER_RAL = path.join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'sandbox',
+  'project',
+  'contracts',
+  'counter.ral',
+);
+
+/**
+ * Makes the workspace a Ralph project around a Counter instance: its source, the compiled artifact and
+ * the CLI's deployments file naming `instance` as the deployed Counter.
+ */
+export function writeCounterProject(
+  sandbox: Sandbox,
+  instance: { address: string; txId: string; contractId: string },
+): void {
+  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+  fs.mkdirSync(path.join(ui.workspace, 'contracts'), { recursive: true });
+  fs.copyFileSync(COUNTER_RAL, path.join(ui.workspace, 'contracts', 'counter.ral'));
+  fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
+  fs.copyFileSync(counter.artifact, path.join(ui.workspace, 'artifacts', 'Counter.ral.json'));
+  // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+  fs.copyFileSync(
+    path.join(path.dirname(counter.artifact), '.project.json'),
+    path.join(ui.workspace, 'artifacts', '.project.json'),
+  );
+  fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
+  fs.writeFileSync(
+    path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
+    JSON.stringify({
+      deployerAddress: sandbox.accounts[0]!.address,
+      contracts: {
+        Counter: {
+          txId: instance.txId,
+          codeHash: counter.codeHash,
+          contractInstance: {
+            address: instance.address,
+            contractId: instance.contractId,
+            groupIndex: groupOfAddress(instance.address),
+          },
+        },
+      },
+    }),
+  );
 }

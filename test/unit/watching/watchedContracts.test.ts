@@ -313,6 +313,24 @@ describe('watched contracts: presentation', () => {
     assert.match(md, /\*\*newCount\*\* \(U256\): `2`/);
     assert.match(eventsMarkdown('None', []), /_No events\._/);
   });
+
+  it("names each listed event's transaction on the event's own line, in every listing", () => {
+    const tx = (n: number) => String(n).repeat(64);
+    const decoded = decodeListing(
+      [
+        { ...incremented(2), txId: tx(1) },
+        { ...incremented(3), txId: tx(2) },
+      ],
+      () => ({ artifact: counter }),
+    );
+    const headings = eventsMarkdown('Events', decoded)
+      .split('\n')
+      .filter((l) => l.startsWith('## '));
+    assert.deepEqual(headings, [
+      `## 1. Incremented (eventIndex 0) in tx \`${tx(1)}\``,
+      `## 2. Incremented (eventIndex 0) in tx \`${tx(2)}\``,
+    ]);
+  });
 });
 
 describe('contract calls', () => {
