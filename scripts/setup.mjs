@@ -7,11 +7,36 @@ import { ensureDebianPackages, ensureServerInstalled } from './vscodeServer.mjs'
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
+/**
+ * True when every package the lockfile names is installed at its version. A fresh clone or worktree whose
+ * node_modules is shared has a newer lockfile by date but the same packages: reinstalling there would empty
+ * the shared install under whoever is using it.
+ */
+function installMatchesLock(lockPath, installedPath) {
+  const wanted = JSON.parse(fs.readFileSync(lockPath, 'utf8')).packages ?? {};
+  const have = JSON.parse(fs.readFileSync(installedPath, 'utf8')).packages ?? {};
+  for (const [where, entry] of Object.entries(wanted)) {
+    if (where === '') continue;
+    const installed = have[where];
+    // Optional packages for other platforms are never installed.
+    if (!installed) {
+      if (entry.optional) continue;
+      return false;
+    }
+    if (installed.version !== entry.version) return false;
+  }
+  return true;
+}
+
 export function ensureNpmDependencies() {
   const lock = path.join(root, 'package-lock.json');
   const installed = path.join(root, 'node_modules', '.package-lock.json');
-  // Reinstall when missing or when the lockfile changed since the last install (a pull brought new deps).
-  if (fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs) return;
+  // Reinstall when missing or when the lockfile names packages the install does not have (a pull brought
+  // new dependencies); the date is only the fast path.
+  if (fs.existsSync(installed)) {
+    if (fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs) return;
+    if (installMatchesLock(lock, installed)) return;
+  }
   console.log('[setup] installing npm dependencies (npm ci)');
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('npm ci failed');

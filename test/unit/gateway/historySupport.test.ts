@@ -91,3 +91,22 @@ describe('gateway: does it honour historic state', () => {
     assert.equal(await clock.run(historySupport(client, TARGET)), 'honoured');
   });
 });
+
+describe('gateway: the history answer is one memory for every bundle', () => {
+  beforeEach(forgetHistorySupport);
+
+  it('a second copy of the module (as in a lazily loaded bundle) knows what the first asked', async () => {
+    const { clock, transport, client } = harness();
+    transport.on('/contracts/call-contract', json(200, FAILED));
+    await clock.run(historySupport(client, TARGET));
+    // A fresh module instance, as a lazily loaded bundle has its own copy of this module.
+    const modulePath = require.resolve('../../../src/core/gateway/history');
+    const first = require.cache[modulePath];
+    delete require.cache[modulePath];
+    const copy = require(modulePath) as typeof import('../../../src/core/gateway/history');
+    if (first) require.cache[modulePath] = first;
+    assert.notEqual(copy.historySupport, historySupport, 'the copy is a separate module instance');
+    assert.equal(copy.knownHistorySupport(client), 'honoured');
+    assert.equal(copy.historyProbeCost(client), 0);
+  });
+});
