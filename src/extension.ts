@@ -139,7 +139,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const requestUsage = registerRequestUsage({ ...deps, extensionUri: context.extensionUri });
   context.subscriptions.push(...requestUsage.disposables);
   // Read-only tools for a chat assistant: registered by name now, their code loaded on first use.
-  context.subscriptions.push(...registerLanguageModelTools({ log, connection, contracts }));
+  context.subscriptions.push(...registerLanguageModelTools({ log, connection, contracts, failures }));
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
   void importDevSecrets(secrets, log, { mode: runMode(), originOf: originOfProfileNamed }).then(

@@ -11,6 +11,13 @@ import type { ArtifactRegistry } from '../core/artifacts';
 import { chainValue } from '../core/assistant/answerText';
 import { contractStateText, readContractState } from '../core/assistant/contractState';
 import { decodedTxText, decodeForTool } from '../core/assistant/decodeTx';
+import { EXPLAIN_CAVEAT, EXPLAIN_TOOL_COST, explanationAnswer } from '../core/assistant/explain';
+import { ASSISTANT_REQUESTS } from '../core/assistant/contractState';
+import {
+  explainFetchersFrom,
+  explainTransaction,
+  explanationText,
+} from '../core/debugging/explainTransaction';
 import { decodeRecentEvents, readRecentEvents, recentEventsText } from '../core/assistant/recentEvents';
 import {
   contractStateCost,
@@ -25,6 +32,7 @@ import {
 import {
   parseContractStateInput,
   parseDecodeUnsignedTxInput,
+  parseExplainTransactionInput,
   parseRecentEventsInput,
   resolveContractText,
   TOOL_NAMES,
@@ -38,11 +46,14 @@ import { errorMessage } from '../core/util/errors';
 import { argumentsMayActForUser } from '../platform/automation';
 import type { ConnectionManager } from '../platform/connection';
 import type { ContractsService } from '../contracts/contractsService';
+import type { FailureReporter } from '../debugging';
 
 export interface AssistantToolDeps {
   readonly log: Logger;
   readonly connection: ConnectionManager;
   readonly contracts: ContractsService;
+  /** The Ralph sources, to put a reproduced failure at its line (as Explain Transaction does). */
+  readonly failures: FailureReporter;
 }
 
 /** The contracts a name may stand for: watched ones (by their names) and the network's deployments. */
@@ -115,8 +126,16 @@ async function prepareText(
     case TOOL_NAMES.decodeUnsignedTx:
       parseDecodeUnsignedTxInput(input);
       return preparedInvocation('Decoding the unsigned transaction', DECODE_COST, acts);
+    case TOOL_NAMES.explainTransaction: {
+      const { txId } = parseExplainTransactionInput(input);
+      const monthLeft = await requestsLeft(deps);
+      return preparedInvocation(`Explaining transaction ${txId.slice(0, 8)}…`, EXPLAIN_TOOL_COST, acts, {
+        caveat: EXPLAIN_CAVEAT,
+        ...(monthLeft !== undefined ? { monthLeft } : {}),
+      });
+    }
     default:
-      throw new Error(`Unknown Alephium tool ${tool}.`);
+      throw new Error(`Unknown Alephium tool ${String(tool)}.`);
   }
 }
 
@@ -188,9 +207,30 @@ async function answerOf(
       await deps.contracts.registry();
       return decodedTxText(decoded, (a) => deps.contracts.resolvedNow(a).artifact);
     }
+    case TOOL_NAMES.explainTransaction:
+      return explanationAnswer(
+        explanationText(await explain(deps, parseExplainTransactionInput(input).txId, signal)),
+      );
     default:
-      throw new Error(`Unknown Alephium tool ${tool}.`);
+      throw new Error(`Unknown Alephium tool ${String(tool)}.`);
   }
+}
+
+/** Explain Transaction's core, with the artifacts and sources as the command resolves them. */
+async function explain(deps: AssistantToolDeps, txId: string, signal: AbortSignal) {
+  const client = deps.connection.requireClient();
+  const registry = await deps.contracts.registry();
+  return explainTransaction(
+    {
+      ...explainFetchersFrom(client, { ...ASSISTANT_REQUESTS, signal }),
+      artifactOf: async (address: string) =>
+        (await deps.contracts.resolve(address)).artifact ?? registry.matchAddress(address)?.artifact,
+      sources: (names: readonly string[]) => deps.failures.sources.mapFor([...names]),
+      ...(registry.constants ? { globals: registry.constants } : {}),
+      structs: registry.structs,
+    },
+    txId,
+  );
 }
 
 /** Runs a tool: its answer as one text part, or an error whose message says what went wrong. */

@@ -13,11 +13,12 @@ export const TOOL_NAMES = {
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
 
 /**
- * The tools this build declares in package.json and registers. Explaining a transaction joins them when
- * its core explainer (core/debugging) is there: a tool that is registered but not declared is refused.
+ * The tools this build declares in package.json and registers (a tool that is registered but not
+ * declared is refused by VS Code).
  */
 export const REGISTERED_TOOLS: readonly ToolName[] = [
   TOOL_NAMES.contractState,
   TOOL_NAMES.recentEvents,
   TOOL_NAMES.decodeUnsignedTx,
+  TOOL_NAMES.explainTransaction,
 ];

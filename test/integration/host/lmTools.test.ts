@@ -73,9 +73,9 @@ describe('Language-model tools against the sandbox gateway', function () {
     await sandbox?.close();
   });
 
-  it('the workbench lists the three read-only tools', () => {
+  it('the workbench lists the four read-only tools', () => {
     const names = vscode.lm.tools.map((t) => t.name);
-    for (const name of [TOOL_NAMES.contractState, TOOL_NAMES.recentEvents, TOOL_NAMES.decodeUnsignedTx])
+    for (const name of Object.values(TOOL_NAMES))
       assert.ok(names.includes(name), `${name} is not in ${names.join(', ')}`);
   });
 
@@ -168,6 +168,32 @@ describe('Language-model tools against the sandbox gateway', function () {
     assert.deepEqual(requestsSince(mark, /\/(contracts|events|transactions|unsigned-tx)/), []);
   });
 
+  it('explain: a confirmed script transaction, its event and debug message named; the cost said, less again', async () => {
+    const res = await fetch(`${sandbox.baseUrl}/__sandbox/events/trigger`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 1 }),
+    });
+    assert.ok(res.ok);
+    const txId = ((await res.json()) as { txIds: string[] }).txIds[0]!;
+    const chainReads = /\/(transactions|events|blockflow|contracts)\//;
+    let mark = lastSeq();
+    const text = await invoke(TOOL_NAMES.explainTransaction, { txId: txId.toUpperCase() });
+    assert.match(text, new RegExp(`^Transaction ${txId}\nStatus: `));
+    assert.match(text, /\nThe script succeeded\.\n/);
+    assert.match(text, /\nEvents:\n {2}Counter: Incremented\(by=\w+, newCount=\d+\)\n/);
+    assert.match(text, /\nDebug messages:\n {2}count is now \d+\n/);
+    assert.match(text, /it cannot sign, send or change anything\.$/);
+    const first = requestsSince(mark, chainReads);
+    // Within the 1 to 7 requests its invocation message says.
+    assert.ok(first.length >= 1 && first.length <= 7, first.join(', '));
+    mark = lastSeq();
+    await invoke(TOOL_NAMES.explainTransaction, { txId });
+    const again = requestsSince(mark, chainReads);
+    assert.ok(again.length < first.length, `${again.join(', ')} after ${first.join(', ')}`);
+    console.log(`      explain: ${first.length} requests the first time, ${again.length} again`);
+  });
+
   it('bad input: a specific error and no request', async () => {
     const mark = lastSeq();
     await assert.rejects(
@@ -179,6 +205,10 @@ describe('Language-model tools against the sandbox gateway', function () {
       /count must be a whole number from 1 to 1000, got 0/,
     );
     await assert.rejects(invoke(TOOL_NAMES.decodeUnsignedTx, { unsignedTx: 'xyz' }), /hex digits only/);
-    assert.deepEqual(requestsSince(mark, /\/(contracts|events)\//), []);
+    await assert.rejects(
+      invoke(TOOL_NAMES.explainTransaction, { txId: 'abc' }),
+      /txId must be a transaction id of 64 hex digits, got "abc"/,
+    );
+    assert.deepEqual(requestsSince(mark, /\/(contracts|events|transactions|blockflow)\//), []);
   });
 });

@@ -40,6 +40,7 @@ import { decodedTxText, decodeForTool } from '../../../src/core/assistant/decode
 import { MAX_ANSWER_CHARS } from '../../../src/core/assistant/answerText';
 import { addressFromContractId, addressFromPublicKey, encodeUnsignedTx } from '../../../src/core/protocol';
 import { REGISTERED_TOOLS } from '../../../src/core/assistant/toolNames';
+import { EXPLAIN_CAVEAT, EXPLAIN_TOOL_COST, explanationAnswer } from '../../../src/core/assistant/explain';
 import { harness, json } from '../gateway/helpers';
 
 const COUNTER: ContractArtifact = parseContractArtifact(
@@ -475,10 +476,37 @@ describe('language-model tools: package.json declares what is registered', () =>
     assert.deepEqual(fields(TOOL_NAMES.contractState), ['contract']);
     assert.deepEqual(fields(TOOL_NAMES.recentEvents), ['contract', 'count']);
     assert.deepEqual(fields(TOOL_NAMES.decodeUnsignedTx), ['unsignedTx']);
+    assert.deepEqual(fields(TOOL_NAMES.explainTransaction), ['txId']);
     // A field the schema does not name is refused by the check too.
     assert.match(
       problemOf(() => parseRecentEventsInput({ contract: 'C', limit: 3 })),
       /unknown input "limit"/,
     );
+  });
+});
+
+describe('language-model tools: explain a transaction', () => {
+  it('says the command’s cost, which is worth a question outside the extension’s tests', () => {
+    const prepared = preparedInvocation('Explaining transaction abcdef12…', EXPLAIN_TOOL_COST, false, {
+      caveat: EXPLAIN_CAVEAT,
+    });
+    assert.equal(
+      prepared.invocationMessage,
+      'Explaining transaction abcdef12… costs 1 to 7 requests (fewer once its details, its block and the gateway are known).',
+    );
+    assert.ok(prepared.confirmation);
+    assert.equal(preparedInvocation('x', EXPLAIN_TOOL_COST, true).confirmation, undefined);
+  });
+
+  it('answers with the explainer’s text, each line inert, its indentation kept', () => {
+    const text = [
+      `Transaction ${'ab'.repeat(32)}`,
+      'Events:',
+      '  Counter: Incremented(by=[x](command:evil), newCount=3)\u202e',
+    ].join('\n');
+    const lines = explanationAnswer(text).split('\n');
+    assert.equal(lines[0], `Transaction ${'ab'.repeat(32)}`);
+    assert.match(lines[2]!, /^ {2}Counter: Incremented\(by=\[x\] \(command:evil\), newCount=3\)$/);
+    assert.match(lines.at(-1)!, /not instructions/);
   });
 });
