@@ -116,7 +116,11 @@ function artifactLine(resolved: ResolvedContract): string {
   const name = chainValue(resolved.artifact.name, 100);
   if (resolved.drift.status === 'drift')
     return `Artifact: ${name}, but the code on chain differs (${chainValue(resolved.drift.message)}); names may be wrong and getters were not called.`;
-  return `Artifact: ${name}${resolved.drift.status === 'match' ? ' (its code hash matches the chain)' : ''}.`;
+  if (resolved.drift.status !== 'match') return `Artifact: ${name}.`;
+  // A devnet deploys the debug build (.project.json records its hash), as the Alephium CLI does.
+  return resolved.drift.debugBuild
+    ? `Artifact: ${name} (the code hash of its debug build matches the chain).`
+    : `Artifact: ${name} (its code hash matches the chain).`;
 }
 
 /** The answer: what the contract is, its fields by name, its balance and tokens, its getters. */

@@ -2,6 +2,7 @@
 // chat session) against the sandbox gateway: each answer, and what it cost in requests on the gateway.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import { CommandIds } from '../../../src/constants';
@@ -47,6 +48,11 @@ describe('Language-model tools against the sandbox gateway', function () {
       vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, rel), new TextEncoder().encode(text));
     const artifact = fs.readFileSync(counterEntry.artifact, 'utf8');
     await write('artifacts/Counter.ral.json', artifact);
+    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+    await write(
+      'artifacts/.project.json',
+      fs.readFileSync(path.join(path.dirname(counterEntry.artifact), '.project.json'), 'utf8'),
+    );
     await write(
       'deployments/.deployments.devnet.json',
       JSON.stringify({
@@ -85,13 +91,13 @@ describe('Language-model tools against the sandbox gateway', function () {
     const text = await until('the deployments file and artifact to describe Counter', async () => {
       mark = lastSeq();
       const answer = await invoke(TOOL_NAMES.contractState, { contract: 'Counter' });
-      return answer.includes('Artifact: Counter (') ? answer : undefined;
+      return answer.includes('Artifact: Counter (the code hash') ? answer : undefined;
     });
     assert.match(
       text,
       new RegExp(`^Contract Counter at ${counter} \\(group \\d\\), read from the gateway just now\\.`),
     );
-    assert.match(text, /Artifact: Counter \(its code hash matches the chain\)\./);
+    assert.match(text, /Artifact: Counter \(the code hash of its debug build matches the chain\)\./);
     const count = /- count: U256 \(mutable\) = (\d+)/.exec(text)?.[1];
     assert.ok(count !== undefined, text);
     assert.match(text, new RegExp(`- get\\(\\): U256 = ${count}\\b`));

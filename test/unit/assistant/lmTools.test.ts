@@ -301,6 +301,14 @@ describe('language-model tools: requests through the one client, and the answers
       new RegExp(`^Contract Counter at ${CONTRACT} \\(group \\d\\), read from the gateway just now\\.`),
     );
     assert.match(text, /Artifact: Counter \(its code hash matches the chain\)\./);
+    const debugBuild = {
+      ...reading,
+      resolved: { ...MATCHED, drift: { status: 'match' as const, message: '', debugBuild: true } },
+    };
+    assert.match(
+      contractStateText(debugBuild),
+      /Artifact: Counter \(the code hash of its debug build matches the chain\)\./,
+    );
     assert.match(text, new RegExp(`- owner: Address \\(immutable\\) = ${OWNER}`));
     assert.match(text, /- count: U256 \(mutable\) = 7/);
     assert.match(text, /- paused: Bool \(mutable\) = false/);
