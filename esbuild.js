@@ -60,6 +60,7 @@ const undiciAsSeparateFile = {
  */
 const LAZY_MODULES = [
   { entry: 'src/debugging/engine.ts', out: 'debuggingEngine.js' },
+  { entry: 'src/debugging/explainRun.ts', out: 'explainRun.js' },
   { entry: 'src/platform/actionsEngine.ts', out: 'actionsEngine.js' },
   { entry: 'src/platform/keyDerivation.ts', out: 'keyDerivation.js' },
   { entry: 'src/platform/projectsEngine.ts', out: 'projectsEngine.js' },
@@ -67,6 +68,7 @@ const LAZY_MODULES = [
   { entry: 'src/contracts/panel/host.ts', out: 'contractPanelHost.js' },
   { entry: 'src/platform/tokenLists.ts', out: 'tokenLists.js' },
   { entry: 'src/assistant/lmTools.ts', out: 'assistantTools.js' },
+  { entry: 'src/onboarding/walkthroughContext.ts', out: 'walkthroughContext.js' },
 ];
 const lazyModulesAsSeparateFiles = {
   name: 'lazy-modules-as-separate-files',

@@ -65,6 +65,12 @@ export const BuiltinCommands = {
 export const ContextKeys = {
   /** True while the active profile has (or can have) a client. */
   connected: 'alephium.connected',
+  // The "Get started" walkthrough's steps complete on these (`onContext:`), set in src/onboarding.
+  walkthroughConnected: 'alephium.walkthrough.connected',
+  walkthroughSigner: 'alephium.walkthrough.signer',
+  walkthroughWatched: 'alephium.walkthrough.watched',
+  walkthroughSimulated: 'alephium.walkthrough.simulated',
+  walkthroughDeployed: 'alephium.walkthrough.deployed',
 } as const;
 
 /** The `contextValue` of tree rows, matched by package.json `viewItem` clauses. */

@@ -28,6 +28,7 @@ import { registerResultsDocuments } from './platform/resultsDocument';
 import { registerRequestUsage, type RequestUsageSnapshot } from './usage/requestUsage';
 import { NodeTreeProvider } from './node/nodeView';
 import { registerLanguageModelTools } from './assistant';
+import { lazyModule } from './platform/lifecycle';
 
 /**
  * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,
@@ -47,6 +48,8 @@ export interface AlephiumGatewayApi
   networkMismatch(): string | undefined;
   refreshNode(): Promise<void>;
 }
+
+const walkthroughContext = lazyModule(() => import('./onboarding/walkthroughContext'));
 
 /**
  * Composition root. Activation stays cheap: it registers commands and views and builds nothing that
@@ -86,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     registerResultsDocuments(),
     registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
     registerStatusBarActions(),
-    ...registerProfileCommands({ ...deps, projects }),
+    ...registerProfileCommands({ ...deps, projects, nodeNetworkId: () => nodeTree.current?.networkId }),
     ...registerNodeCommands(deps),
   );
 
@@ -140,6 +143,20 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   context.subscriptions.push(...requestUsage.disposables);
   // Read-only tools for a chat assistant: registered by name now, their code loaded on first use.
   context.subscriptions.push(...registerLanguageModelTools({ log, connection, contracts, failures }));
+  // The "Get started" walkthrough's steps complete from what these owners hold, however the step was done
+  // (dist/walkthroughContext.js, loaded off the activation path).
+  let walkthrough: vscode.Disposable | undefined;
+  let stopped = false;
+  context.subscriptions.push({
+    dispose: () => {
+      stopped = true;
+      walkthrough?.dispose();
+    },
+  });
+  void walkthroughContext().then((m) => {
+    const owners = { secrets, contracts, artifacts, tracked: trackedTransactions, log };
+    if (!stopped) walkthrough = m.publishWalkthroughProgress(owners);
+  });
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.
   void importDevSecrets(secrets, log, { mode: runMode(), originOf: originOfProfileNamed }).then(

@@ -257,6 +257,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     if (row.description !== undefined) item.description = row.description;
     if (row.tooltip) item.tooltip = row.tooltip;
     if (row.icon) item.iconPath = themeIconOf(row.icon);
+    if (row.accessibilityLabel) item.accessibilityInformation = { label: row.accessibilityLabel };
     return item;
   }
 

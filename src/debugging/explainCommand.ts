@@ -1,23 +1,15 @@
 /**
- * "Alephium: Explain Transaction": asks for a tx id (validated before any request) or takes a
- * Transactions row's, says what it costs, runs the core's explainTransaction (loaded with the debugging
- * engine), puts a reproduced failure at its Ralph line as a Problem (origin `tracked`, naming the block
- * state it ran against), and shows the answer in the transaction's details panel ("What happened").
+ * "Alephium: Explain Transaction" at activation: the explanations the details panels show, and the
+ * command's entry, whose body (explainRun.ts) is loaded on first use to keep the activation bundle small.
  */
 import * as vscode from 'vscode';
-import type { ContractArtifact } from '../core/artifacts';
-import type { TransactionExplanation } from '../core/debugging/explainTransaction';
 import type { FailureSite } from '../core/debugging/explain';
-import { costNotice } from '../core/ledger/costs';
-import { checkTxId, parseTxId } from '../core/transfers/transferInput';
-import { inert } from '../core/text/inert';
 import { Emitter } from '../core/util/emitter';
 import { CommandIds } from '../constants';
-import { showInfo } from '../platform/notify';
-import { argString, askText } from '../platform/prompts';
+import { lazyModule } from '../platform/lifecycle';
 import type { TxExplanationsView, WhatHappenedView } from '../transactions';
 import type { DebuggingEditorDeps } from './debuggingFeature';
-import { loadEngine } from './loadEngine';
+import type { ExplainCommandResult } from './explainRun';
 
 /** Explanations kept for this session, for the details panels (the newest few; each is cheap to redo). */
 const KEPT = 50;
@@ -64,83 +56,11 @@ export class TxExplanations implements TxExplanationsView {
   }
 }
 
-/** What the command returns (tests read it; the person reads the panel and the Problem). */
-export interface ExplainCommandResult {
-  readonly txId: string;
-  readonly outcome: TransactionExplanation['outcome']['kind'];
-  readonly text: string;
-  readonly stateBlocks?: TransactionExplanation['stateBlocks'];
-  readonly problem?: { readonly message: string; readonly path: string; readonly line: number };
-}
-
-async function askTxId(args: unknown, costText: string): Promise<string> {
-  const given = argString(args, 'txId');
-  if (given !== undefined) return parseTxId(given);
-  const typed = await askText({
-    title: 'Explain Transaction',
-    prompt: `The transaction id (64 hex digits). ${costText}`,
-    placeHolder: 'e.g. 3f2a…',
-    validate: checkTxId,
-  });
-  return parseTxId(typed);
-}
+const explainRun = lazyModule(() => import('./explainRun'));
 
 export async function explainTransactionCommand(
   deps: DebuggingEditorDeps,
   args: unknown,
 ): Promise<ExplainCommandResult> {
-  const engine = await loadEngine();
-  const notice = costNotice('Explain Transaction', engine.EXPLAIN_COST);
-  // A bad id is refused here, before the client is even asked for.
-  const txId = await askTxId(args, notice.text);
-  const client = deps.connection.requireClient();
-  deps.log.info(`Explain Transaction ${txId}: ${notice.text}`);
-  const explanation = await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Explaining ${txId.slice(0, 8)}… (${notice.text})`,
-    },
-    async () =>
-      engine.explainTransaction(
-        { ...engine.explainFetchersFrom(client, { priority: 'user' }), ...(await lookupOf(deps)) },
-        txId,
-      ),
-  );
-  const text = engine.explanationText(explanation);
-  deps.log.info(text);
-  const failure = explanation.outcome.kind === 'failed-reproduced' ? explanation.outcome.failure : undefined;
-  const reporter = deps.reporter;
-  if (failure) {
-    reporter.diagnostics.showDebugHints(explanation.debugHints);
-    reporter.diagnostics.report(failure);
-  } else if (explanation.debugHints.length > 0) reporter.diagnostics.showDebugHints(explanation.debugHints);
-  const site = failure?.sites[0];
-  reporter.explanations.set(txId, engine.whatHappenedView(explanation), site);
-  if (argString(args, 'show') !== 'none') {
-    await vscode.commands.executeCommand(CommandIds.showTransaction, { txId });
-    if (!failure) void showInfo(inert`${engine.whatHappenedView(explanation).outcome}`);
-  }
-  return {
-    txId,
-    outcome: explanation.outcome.kind,
-    text,
-    ...(explanation.stateBlocks ? { stateBlocks: explanation.stateBlocks } : {}),
-    ...(failure && site
-      ? { problem: { message: failure.message, path: site.path, line: site.span.start.line } }
-      : {}),
-  };
-}
-
-/** Artifacts as every view resolves them (watch list, deployments, code hash), sources read on demand. */
-async function lookupOf(deps: DebuggingEditorDeps) {
-  // Read the workspace's artifacts and deployments again (local files, no request): an explanation names
-  // contracts as the workspace describes them now, not as a watcher that has not fired yet last saw them.
-  const registry = await deps.artifacts.reload();
-  return {
-    artifactOf: async (address: string): Promise<ContractArtifact | undefined> =>
-      (await deps.contracts.resolve(address)).artifact ?? registry.matchAddress(address)?.artifact,
-    sources: (names: readonly string[]) => deps.reporter.sources.mapFor([...names]),
-    ...(registry.constants ? { globals: registry.constants } : {}),
-    structs: registry.structs,
-  };
+  return (await explainRun()).explainTransactionCommand(deps, args);
 }

@@ -6,6 +6,7 @@ import { themeIconOf } from '../platform/themeIcon';
 import {
   chainsDescription,
   nodeStatusChangesAt,
+  syncAccessibilityLabel,
   syncDescription,
   type NodeStatus,
 } from '../core/node/nodeStatus';
@@ -16,7 +17,16 @@ import { DisposableBase } from '../platform/lifecycle';
 import { TreeItemContexts } from '../constants';
 
 type NodeItem =
-  | { kind: 'row'; label: string; description?: string; tooltip?: string; icon?: string; id: string }
+  | {
+      kind: 'row';
+      label: string;
+      description?: string;
+      tooltip?: string;
+      icon?: string;
+      id: string;
+      /** For a row whose state only its icon shows (the Sync row). */
+      a11y?: string;
+    }
   | { kind: 'chains'; id: string };
 
 const SYNC_ICONS: Record<NodeStatus['sync'], [string, string]> = {
@@ -189,6 +199,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
     if (element.description !== undefined) item.description = plainText(element.description, 300);
     if (element.tooltip) item.tooltip = plainText(element.tooltip, 1500, true);
     if (element.icon) item.iconPath = themeIconOf(element.icon);
+    if (element.a11y) item.accessibilityInformation = { label: plainText(element.a11y, 300) };
     item.contextValue = TreeItemContexts.nodeRow;
     return item;
   }
@@ -246,7 +257,15 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       });
     const s = this.model.current;
     if (!s) {
-      rows.push({ kind: 'row', id: 'sync', label: 'Sync', description: 'checking…', icon: 'loading~spin' });
+      const a11y = syncAccessibilityLabel(undefined, Date.now());
+      rows.push({
+        kind: 'row',
+        id: 'sync',
+        label: 'Sync',
+        description: 'checking…',
+        icon: 'loading~spin',
+        a11y,
+      });
       return rows;
     }
     const [icon, color] = SYNC_ICONS[s.sync];
@@ -256,6 +275,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       label: 'Sync',
       description: syncDescription(s, Date.now()),
       icon: `${icon}|${color}`,
+      a11y: syncAccessibilityLabel(s, Date.now()),
       ...(s.problem ? { tooltip: s.problem } : {}),
     });
     if (s.version)

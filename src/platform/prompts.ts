@@ -5,7 +5,10 @@ import { argumentHint, argumentProblem, findMethod, functionSignature } from '..
 
 /** An input box that validates as the user types and throws UserCancelledError on Escape. */
 export async function askText(
-  options: vscode.InputBoxOptions & { validate?: (value: string) => string | undefined },
+  options: vscode.InputBoxOptions & {
+    /** A string is an error that blocks Enter; a message of Info or Warning severity lets it through. */
+    validate?: (value: string) => string | vscode.InputBoxValidationMessage | undefined;
+  },
 ): Promise<string> {
   const { validate, ...rest } = options;
   const value = await vscode.window.showInputBox({

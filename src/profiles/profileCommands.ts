@@ -31,6 +31,8 @@ export interface ProfileDeps extends CommandContext {
   readonly secrets: SecretStore;
   /** The workspace's project configs: a devnet `nodeUrl` there prefills the Local devnet preset. */
   readonly projects?: Pick<WorkspaceProjects, 'projects'>;
+  /** The network id the Node view last saw the active profile's node on, if it read one. */
+  readonly nodeNetworkId?: () => number | undefined;
 }
 
 /** Profiles (in settings), their API keys and the signer key (both only in SecretStorage). */
@@ -372,21 +374,34 @@ async function importSignerKey(
   const given = argString(args, 'privateKey') ?? argString(args, 'mnemonic');
   // The key code is loaded before the prompt, so a typed phrase is checked whole as it is typed.
   const derivation = await keyDerivation();
-  const secret =
+  // On a devnet profile only (core/signing/devnetTestKey.ts), a word takes @alephium/cli's public test key.
+  const network = config.activeProfile()?.network;
+  const nodeId = deps.nodeNetworkId?.();
+  const testKeyWords =
+    given === undefined && derivation.devnetTestKeyOffered(network, nodeId)
+      ? ` On this ${network ?? ''} profile, type "${derivation.DEVNET_TEST_KEY_WORD}" for ${derivation.DEVNET_TEST_KEY_LABEL} (${derivation.DEVNET_TEST_KEY_WARNING}).`
+      : '';
+  const typed =
     given ??
     (await askText({
       title: 'Import Signer Key',
-      prompt:
-        "A hex private key (64 hex digits) or a BIP39 mnemonic (path m/44'/1234'/0'/0/i). Stored only in SecretStorage.",
+      prompt: `A hex private key (64 hex digits) or a BIP39 mnemonic (path m/44'/1234'/0'/0/i). Stored only in SecretStorage.${testKeyWords}`,
       password: true,
       // A phrase is checked whole (words, checksum) as it is typed, before the address-index prompt.
       validate: (v) =>
-        isHexKey(v)
-          ? undefined
-          : v.trim().split(/\s+/).length < 12
-            ? 'Enter 64 hex digits or 12-24 mnemonic words.'
-            : derivation.mnemonicProblem(v),
+        testKeyWords && derivation.devnetTestKeyChosen(v, network, nodeId)
+          ? {
+              message: `${derivation.DEVNET_TEST_KEY_LABEL}: ${derivation.DEVNET_TEST_KEY_WARNING}. Enter imports it.`,
+              severity: vscode.InputBoxValidationSeverity.Warning,
+            }
+          : isHexKey(v)
+            ? undefined
+            : v.trim().split(/\s+/).length < 12
+              ? 'Enter 64 hex digits or 12-24 mnemonic words.'
+              : derivation.mnemonicProblem(v),
     }));
+  const testKey = testKeyWords ? derivation.devnetTestKeyChosen(typed, network, nodeId) : undefined;
+  const secret = testKey ?? typed;
   deps.redactor.addSecret(secret);
   let privateKey: string;
   if (isHexKey(secret)) {
@@ -430,7 +445,12 @@ async function importSignerKey(
     );
   await deps.secrets.setSignerKey(privateKey);
   deps.log.info(`Signer key imported: address ${address} (group ${group})`);
-  if (!given) void showInfo(inert`Signer key stored in SecretStorage. Address ${address}, group ${group}.`);
+  if (testKey)
+    void showInfo(
+      inert`${derivation.DEVNET_TEST_KEY_LABEL} stored as the signer key (${derivation.DEVNET_TEST_KEY_WARNING}). Address ${address}, group ${group}.`,
+    );
+  else if (!given)
+    void showInfo(inert`Signer key stored in SecretStorage. Address ${address}, group ${group}.`);
   return { address, group, ...(current && current.address !== address ? { replaced: current.address } : {}) };
 }
 

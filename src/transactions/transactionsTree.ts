@@ -114,6 +114,7 @@ export class TransactionsTreeProvider extends DisposableBase implements vscode.T
     item.tooltip = plainText(view.tooltip, 1500, true);
     const [icon, color] = ICONS[view.status.kind];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.accessibilityInformation = { label: plainText(view.accessibilityLabel, 300) };
     // Every finished row matches /^alephium\.tx\./ as before; a failed one also gets Explain inline.
     item.contextValue = view.active
       ? TreeItemContexts.txPending

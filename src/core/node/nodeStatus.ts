@@ -94,6 +94,11 @@ export function syncDescription(status: NodeStatus, now: number): string {
   return `${words[status.sync]}${asOfSuffix(status.fetchedAt, now)}`;
 }
 
+/** What a screen reader says for the Sync row, whose state its icon and colour otherwise tell. */
+export function syncAccessibilityLabel(status: NodeStatus | undefined, now: number): string {
+  return `Node sync state: ${status ? syncDescription(status, now) : 'checking'}`;
+}
+
 /**
  * The Chains row's words: how many of the 16 chains were read (and why the others were not), their
  * height range, and the age of that reading once it is not fresh. Never "16 chains, heights …" when

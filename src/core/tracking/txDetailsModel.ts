@@ -212,6 +212,8 @@ export interface TrackedTxView {
   readonly status: StatusView;
   /** Still polled (for the context value: pending rows can be untracked while running). */
   readonly active: boolean;
+  /** What a screen reader says: the row's status is otherwise told by its icon and colour. */
+  readonly accessibilityLabel: string;
 }
 
 /**
@@ -258,6 +260,7 @@ export function trackedTxView(record: TrackedTxRecord, now: number): TrackedTxVi
     ].join('\n'),
     status,
     active: record.outcome === undefined,
+    accessibilityLabel: `Transaction ${label}, ${status.text}`,
   };
 }
 

@@ -31,6 +31,8 @@ export interface Row {
   readonly icon?: string;
   /** The full value "Copy Value" puts on the clipboard. */
   readonly copy?: string;
+  /** What a screen reader says for a row whose state is otherwise shown only by its icon. */
+  readonly accessibilityLabel?: string;
 }
 
 /** The longest label, description and tooltip of a tree row (outside text is capped to these). */
@@ -51,6 +53,9 @@ function inertRow<R extends Row>(row: R): R {
       ? { description: plainText(row.description, ROW_DESCRIPTION_CHARS) }
       : {}),
     ...(row.tooltip !== undefined ? { tooltip: plainText(row.tooltip, ROW_TOOLTIP_CHARS, true) } : {}),
+    ...(row.accessibilityLabel !== undefined
+      ? { accessibilityLabel: plainText(row.accessibilityLabel, ROW_DESCRIPTION_CHARS) }
+      : {}),
   };
 }
 
@@ -170,8 +175,20 @@ export function contractRow(input: ContractRowInput): Row {
   ]
     .filter((l): l is string => l !== undefined)
     .join('\n');
+  // The icon alone tells drift, a match or an unread state apart: the words say it for a screen reader.
+  const state =
+    input.error !== undefined
+      ? `state not read: ${badge.replace(/^⚠ /, '')}`
+      : drift?.status === 'drift'
+        ? 'code drift: the artifact does not match the code on chain'
+        : drift?.status === 'match'
+          ? `code matches the artifact${drift.debugBuild ? ' (debug build)' : ''}`
+          : resolved?.artifact
+            ? 'code not compared with the artifact yet'
+            : 'no artifact';
   return inertRow({
     label: name,
+    accessibilityLabel: `Contract ${name}, ${shortAddress(watched.address)}, group ${watched.group}, ${state}`,
     description: [shortAddress(watched.address), `group ${watched.group}`, badge].filter(Boolean).join(' · '),
     tooltip,
     icon:
@@ -291,8 +308,11 @@ export function eventRow(
   ]
     .filter((l): l is string => l !== undefined)
     .join('\n');
+  const kind =
+    decoded.kind === 'unknown' ? 'Unknown event' : decoded.kind === 'system' ? 'System event' : 'Event';
   return inertRow({
     label: `${decoded.warning ? '⚠ ' : ''}${decoded.name}`,
+    accessibilityLabel: `${kind} ${decoded.name}${decoded.warning ? `, warning: ${decoded.warning}` : ''}${args ? `, ${args}` : ''}`,
     description: args,
     tooltip,
     icon:

@@ -4,8 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { groupOfAddress } from '../../../src/core/protocol';
 import { startSandbox, type Sandbox } from '../../../sandbox';
+import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
 import { ui } from './hooks';
 import { runCommandByTitle } from './workbench';
 
@@ -144,4 +144,51 @@ export function writeCounterProject(
       },
     }),
   );
+}
+
+/**
+ * Makes the workspace the sandbox's Ralph project as `@alephium/cli` leaves it: its artifacts, a devnet
+ * deployments file naming the sandbox's Counter, and an alephium.config.ts whose devnet node is the
+ * sandbox (so Add Profile's devnet preset offers it). Returns a function that removes what it wrote.
+ */
+export function writeSandboxProject(workspace: string, sandbox: Sandbox): () => void {
+  const artifactsDir = path.join(workspace, 'artifacts');
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  for (const c of sandbox.contracts)
+    fs.copyFileSync(c.artifact, path.join(artifactsDir, `${c.name}.ral.json`));
+  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+  // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
+  fs.copyFileSync(
+    path.join(path.dirname(counter.artifact), '.project.json'),
+    path.join(artifactsDir, '.project.json'),
+  );
+  const { codeHash } = JSON.parse(fs.readFileSync(counter.artifact, 'utf8')) as { codeHash: string };
+  fs.mkdirSync(path.join(workspace, 'deployments'), { recursive: true });
+  fs.writeFileSync(
+    path.join(workspace, 'deployments', '.deployments.devnet.json'),
+    JSON.stringify({
+      deployerAddress: sandbox.accounts[0]!.address,
+      contracts: {
+        Counter: {
+          txId: 'ab'.repeat(32),
+          codeHash,
+          contractInstance: {
+            address: counter.address,
+            contractId: contractIdFromAddress(counter.address),
+            groupIndex: groupOfAddress(counter.address),
+          },
+        },
+      },
+    }),
+  );
+  const nodeUrl = `${sandbox.baseUrl}/${sandbox.slug}`;
+  fs.writeFileSync(
+    path.join(workspace, 'alephium.config.ts'),
+    `const configuration = {\n  networks: {\n    devnet: { nodeUrl: '${nodeUrl}', networkId: 4, privateKeys: [] },\n  },\n}\nexport default configuration\n`,
+  );
+  return () => {
+    for (const dir of ['artifacts', 'deployments'])
+      fs.rmSync(path.join(workspace, dir), { recursive: true, force: true });
+    fs.rmSync(path.join(workspace, 'alephium.config.ts'), { force: true });
+  };
 }

@@ -11,6 +11,7 @@ import {
   NO_OP_SCRIPT,
   type ExplainDeps,
   type ScriptRun,
+  whatHappenedView,
 } from '../../../src/core/debugging/explainTransaction';
 import { GatewayHttpError } from '../../../src/core/gateway/errors';
 import type { CallTxScriptRequest } from '../../../src/core/gateway/requests';
@@ -199,6 +200,20 @@ describe('Explain Transaction (core/debugging/explainTransaction)', () => {
     const text = explanationText(x);
     assert.match(text, /Why: Counter\.incrementBy\(500\) \(tracked\) failed/);
     assert.match(text, new RegExp(`At contracts/counter.ral:${ASSERT_LINE + 1}`));
+  });
+
+  it("gives the details panel's What happened: the failure, its line and the block state, as plain lines", async () => {
+    const f = fake({
+      script: incrementByScript(500n),
+      ok: false,
+      reproduction: { ok: false, detail: FAILURE },
+    });
+    const view = whatHappenedView(await explainTransaction(f.deps, TX));
+    assert.equal(view.outcome, 'The script failed in its block (scriptExecutionOk: false).');
+    assert.equal(view.failure?.where, `contracts/counter.ral:${ASSERT_LINE + 1}`);
+    assert.match(view.failure?.message ?? '', /ErrorCodes\.StepTooLarge = 1/);
+    assert.equal(view.stateBlock, `the state just before block ${BLOCK} (after block ${PARENT})`);
+    assert.deepEqual(view.calls, [`Counter.incrementBy(step: U256 = 500) at ${COUNTER}`]);
   });
 
   it('says plainly when the reproduction succeeds: the state before the block does not explain the failure', async () => {

@@ -3,6 +3,7 @@
  * remembered for the session; errors that say nothing about history are thrown and asked again.
  */
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import {
   forgetHistorySupport,
   historyOrigin,
@@ -11,6 +12,7 @@ import {
   historyUnavailableReason,
   knownHistorySupport,
 } from '../../../src/core/gateway/history';
+import type * as History from '../../../src/core/gateway/history';
 import { CONTRACT, PROFILE, harness, json } from './helpers';
 
 const TARGET = { address: CONTRACT, methodIndex: 0 };
@@ -100,11 +102,12 @@ describe('gateway: the history answer is one memory for every bundle', () => {
     transport.on('/contracts/call-contract', json(200, FAILED));
     await clock.run(historySupport(client, TARGET));
     // A fresh module instance, as a lazily loaded bundle has its own copy of this module.
-    const modulePath = require.resolve('../../../src/core/gateway/history');
-    const first = require.cache[modulePath];
-    delete require.cache[modulePath];
-    const copy = require(modulePath) as typeof import('../../../src/core/gateway/history');
-    if (first) require.cache[modulePath] = first;
+    const load = createRequire(__filename);
+    const modulePath = load.resolve('../../../src/core/gateway/history');
+    const first = load.cache[modulePath];
+    delete load.cache[modulePath];
+    const copy = load(modulePath) as typeof History;
+    if (first) load.cache[modulePath] = first;
     assert.notEqual(copy.historySupport, historySupport, 'the copy is a separate module instance');
     assert.equal(copy.knownHistorySupport(client), 'honoured');
     assert.equal(copy.historyProbeCost(client), 0);

@@ -11,7 +11,13 @@ interface MenuItem {
 const manifest = JSON.parse(
   fs.readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8'),
 ) as {
-  contributes: { commands: { command: string }[]; menus: Record<string, MenuItem[]> };
+  contributes: {
+    commands: { command: string }[];
+    menus: Record<string, MenuItem[]>;
+    walkthroughs: {
+      steps: { id: string; description: string; media: { svg: string }; completionEvents: string[] }[];
+    }[];
+  };
 };
 
 /** Every `when` clause of the manifest's menus. */
@@ -59,5 +65,29 @@ describe('constants agree with package.json', () => {
       }
     }
     assert.ok(matched >= 5, 'the clauses were read');
+  });
+
+  it('the walkthrough: each step completes on a context key the extension sets, and has a button that runs one of its commands', () => {
+    const steps = manifest.contributes.walkthroughs.flatMap((w) => w.steps);
+    assert.deepEqual(
+      steps.map((s) => s.id),
+      ['connect', 'signer', 'watch', 'simulate', 'deploy'],
+    );
+    const commands = Object.values(CommandIds) as string[];
+    for (const step of steps) {
+      assert.ok(step.completionEvents.length > 0, step.id);
+      for (const event of step.completionEvents) {
+        const key = /^onContext:([\w.]+)$/.exec(event)?.[1];
+        assert.ok(key && Object.values(ContextKeys).includes(key as never), `${step.id}: ${event}`);
+      }
+      const links = [...step.description.matchAll(/\]\(command:([\w.]+)\)/g)].map((m) => m[1]!);
+      assert.ok(links.length > 0, `${step.id} has a button`);
+      for (const link of links) assert.ok(commands.includes(link), `${step.id}: ${link}`);
+      const svg = fs.readFileSync(path.join(import.meta.dirname, '..', '..', '..', step.media.svg), 'utf8');
+      // Follows the theme: colours come from the theme's variables, not from fixed values.
+      assert.ok(svg.includes('var(--vscode-foreground'), step.media.svg);
+      assert.ok(!/#[0-9a-f]{3,6}\b/i.test(svg), `${step.media.svg} has a fixed colour`);
+      assert.ok(svg.length < 4096, `${step.media.svg} is small`);
+    }
   });
 });

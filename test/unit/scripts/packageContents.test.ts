@@ -46,13 +46,19 @@ describe('.vscodeignore: what npm run package puts into the .vsix', () => {
     }
   });
 
-  it('packages the icon and every jsonValidation schema', () => {
+  it('packages the icon, every jsonValidation schema and every walkthrough image', () => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       icon: string;
-      contributes: { jsonValidation: { url: string }[] };
+      contributes: {
+        jsonValidation: { url: string }[];
+        walkthroughs: { steps: { media: { svg: string } }[] }[];
+      };
     };
     assert.ok(files.includes(manifest.icon));
     for (const v of manifest.contributes.jsonValidation)
       assert.ok(files.includes(path.posix.normalize(v.url)));
+    const images = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.svg));
+    assert.ok(images.length >= 5, 'the walkthrough has its images');
+    for (const image of images) assert.ok(files.includes(image), `${image} is not packaged`);
   });
 });

@@ -40,6 +40,17 @@ describe('tx details webview: every message from the page is parsed exactly (sha
       assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
   });
 
+  it('accepts Explain and Open Failure with no arguments: the page never names a transaction or a file', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'explain' }), { type: 'explain' });
+    assert.deepEqual(parseWebviewMessage({ type: 'openFailure' }), { type: 'openFailure' });
+    for (const bad of [
+      { type: 'explain', txId: TX },
+      { type: 'openFailure', path: 'file:///etc/passwd' },
+      { type: 'openFailure', line: 3 },
+    ])
+      assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
+  });
+
   it('bounds the rendered text the page reports', () => {
     const huge = 'x'.repeat(TX_DETAILS_LIMITS.renderedChars * 3);
     const parsed = parseWebviewMessage({ type: 'rendered', text: huge });

@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import {
+  changedSteps,
+  walkthroughProgress,
+  type OnboardingFacts,
+  type WalkthroughProgress,
+  type WalkthroughStep,
+} from '../core/onboarding/walkthroughProgress';
+import { BuiltinCommands, ContextKeys } from '../constants';
+import * as config from '../platform/config';
+import type { SecretStore } from '../platform/secrets';
+import type { ContractsService, WorkspaceArtifacts } from '../contracts';
+import type { TrackedTransactions } from '../transactions';
+import type { Logger } from '../core/util/log';
+
+const STEP_KEYS: Readonly<Record<WalkthroughStep, string>> = {
+  connected: ContextKeys.walkthroughConnected,
+  signer: ContextKeys.walkthroughSigner,
+  watched: ContextKeys.walkthroughWatched,
+  simulated: ContextKeys.walkthroughSimulated,
+  deployed: ContextKeys.walkthroughDeployed,
+};
+
+/** The owners the walkthrough's progress is read from; each change of one re-reads the facts. */
+export interface WalkthroughOwners {
+  readonly secrets: Pick<SecretStore, 'getApiKey' | 'getSignerPublicKey' | 'onDidChange'>;
+  readonly contracts: Pick<ContractsService, 'watched' | 'gas' | 'model' | 'network'>;
+  readonly artifacts: Pick<WorkspaceArtifacts, 'latest' | 'onDidChange'>;
+  readonly tracked: Pick<TrackedTransactions, 'records' | 'onDidChange'>;
+  readonly log: Logger;
+}
+
+async function factsOf(owners: WalkthroughOwners): Promise<OnboardingFacts> {
+  const profile = config.activeProfile();
+  const { contracts } = owners;
+  return {
+    ...(profile
+      ? {
+          profile: {
+            kind: profile.kind,
+            hasApiKey: (await owners.secrets.getApiKey(profile.name)) !== undefined,
+          },
+        }
+      : {}),
+    hasSigner: (await owners.secrets.getSignerPublicKey()) !== undefined,
+    watchedCount: contracts.watched.length,
+    gasRunsVia: contracts.gas.all().map((r) => r.via),
+    deploymentTxIds: owners.artifacts.latest.deployments(contracts.network).map((d) => d.txId),
+    trackedTxIds: owners.tracked.records().map((r) => r.txId),
+  };
+}
+
+/**
+ * Publishes the walkthrough's context keys now and whenever an owner changes: one read at a time, and
+ * one more after it when changes came meanwhile (the watcher and the tracker change often).
+ */
+export function publishWalkthroughProgress(owners: WalkthroughOwners): vscode.Disposable {
+  let published: WalkthroughProgress | undefined;
+  let running = false;
+  let again = false;
+  let disposed = false;
+  const update = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const next = walkthroughProgress(await factsOf(owners));
+        if (disposed) return;
+        for (const step of changedSteps(published, next))
+          await vscode.commands.executeCommand(BuiltinCommands.setContext, STEP_KEYS[step], next[step]);
+        published = next;
+      } while (again && !disposed);
+    } catch (e) {
+      owners.log.warn(`Walkthrough progress not updated: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      running = false;
+    }
+  };
+  const changed = () => void update();
+  const subscriptions = [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('alephium.profiles') || e.affectsConfiguration('alephium.activeProfile'))
+        changed();
+    }),
+    owners.secrets.onDidChange(changed),
+    owners.contracts.model.onDidChange(changed),
+    owners.contracts.gas.onDidChange(changed),
+    owners.artifacts.onDidChange(changed),
+    owners.tracked.onDidChange(changed),
+  ];
+  changed();
+  return {
+    dispose: () => {
+      disposed = true;
+      for (const s of subscriptions) s.dispose();
+    },
+  };
+}
