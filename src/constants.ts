@@ -115,4 +115,6 @@ export const StorageKeys = {
   signerKey: 'alephium.signerKey',
   /** SecretStorage: the signer's public key, stored beside it so that building never needs the private key. */
   signerPublicKey: 'alephium.signerPublicKey',
+  /** SecretStorage and globalState: the generation of the last secret stored (is SecretStorage kept?). */
+  secretsGeneration: 'alephium.secretsGeneration',
 } as const;

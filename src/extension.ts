@@ -25,6 +25,8 @@ import { registerStatusBarActions, StatusBarController } from './statusBar/statu
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommand } from './platform/commands';
 import { registerResultsDocuments } from './platform/resultsDocument';
+import { showWarning } from './platform/notify';
+import { inert } from './core/text/inert';
 import { registerRequestUsage, type RequestUsageSnapshot } from './usage/requestUsage';
 import { NodeTreeProvider } from './node/nodeView';
 import { registerLanguageModelTools } from './assistant';
@@ -63,7 +65,14 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const redactor = new Redactor();
   const log = redactingLogger(channel, (text) => redactor.redact(text));
   const redact = (text: string) => redactor.redact(text);
-  const secrets = new SecretStore(context.secrets, redactor);
+  const secrets = new SecretStore(context.secrets, redactor, {
+    state: context.globalState,
+    tell: (text) => {
+      log.warn(text);
+      void showWarning(inert`${text}`);
+    },
+  });
+  void secrets.checkKept();
   const connection = new ConnectionManager(secrets, redactor, log, context.globalState);
   connection.publishContext();
   const statusBar = new StatusBarController(connection, secrets);

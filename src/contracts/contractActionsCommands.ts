@@ -4,13 +4,7 @@
  * decide is in src/core/contracts/actions.ts; this file only asks, shows and writes.
  */
 import * as vscode from 'vscode';
-import {
-  ArgumentError,
-  STD_ID_FIELD,
-  standardInterfaceField,
-  type ArtifactRegistry,
-  type ContractArtifact,
-} from '../core/artifacts';
+import type { ArtifactRegistry, ContractArtifact } from '../core/artifacts';
 
 import { attoToAlph, decodeUnsignedTx, groupOfAddress, shortTxId } from '../core/protocol';
 import type {
@@ -20,9 +14,7 @@ import type {
   ScriptVerifier,
 } from '../core/contracts/actions';
 import { actionsEngine, type ActionsEngine } from '../platform/lazyEngine';
-import { argumentHint, argumentProblem } from '../core/contracts/call';
 import type {
-  DeployRequest,
   DeployView,
   EventView,
   ExecuteRequest,
@@ -32,7 +24,7 @@ import type {
   SimulationView,
 } from '../core/contracts/actionViews';
 import { inert } from '../core/text/inert';
-import { scalarText } from '../core/util/guards';
+import type { TokenMetadata } from '../core/signing/confirmation';
 import { showInfo, showWarning } from '../platform/notify';
 
 import type { ConnectionManager } from '../platform/connection';
@@ -48,10 +40,21 @@ import {
 } from '../platform/signing';
 import type { TrackedTransactions } from '../transactions';
 import { registerCommands, runCommand, type CommandContext, type CommandTable } from '../platform/commands';
-import { argString, argValue, askMethodCall, askText, pick } from '../platform/prompts';
+import { argString, argValue } from '../platform/prompts';
 import type { FailureReporter } from '../debugging';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
-import { watchedOrPick, type ContractsService } from './contractsService';
+import type { ContractsService } from './contractsService';
+import {
+  askDeployValues,
+  askedInteractively,
+  deployArtifact,
+  deployFieldsGiven,
+  deployRequestOf,
+  methodRequest,
+  refusedStep,
+  type AskedMethodCall,
+  type DeployValues,
+} from './actionPrompts';
 import type { ContractActions } from './panel/host';
 import { writeDeploymentsEntry } from './deploymentsWriter';
 
@@ -74,81 +77,11 @@ const WAIT_FOR_BLOCK_MS = 180_000;
  */
 const LATE_DEPLOY_BOUND_MS = 6 * 3_600_000;
 
-function stringList(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-}
-
-function tokensOf(value: unknown): { id: string; amount: string }[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return value.map((t: unknown) => {
-    const o = (typeof t === 'object' && t !== null ? t : {}) as Record<string, unknown>;
-    return { id: scalarText(o.id) ?? '', amount: scalarText(o.amount) ?? '' };
-  });
-}
-
 /** The engine's own verifier: the one whose verified transactions its signing path accepts. */
 function verifierOf(engine: ActionsEngine): ScriptVerifier {
   return {
     verifyScriptTx: engine.verifyScriptTx,
     TransferVerificationError: engine.TransferVerificationError,
-  };
-}
-
-/** The artifact that describes the contract, refusing drift (a method index of other code). */
-async function contractArtifact(
-  deps: ContractActionsDeps,
-  address: string,
-  args: unknown,
-): Promise<{ artifact: ContractArtifact; registry: ArtifactRegistry }> {
-  const registry = await deps.artifacts.registry();
-  const resolved = await deps.contracts.resolve(address);
-  const artifact = resolved.artifact;
-  if (!artifact) {
-    throw new Error(`No artifact in the workspace describes ${address}; add its .ral.json to call it.`);
-  }
-  if (resolved.drift.status === 'drift' && argValue(args, 'allowDrift') !== true) {
-    throw new Error(
-      `Not run: ${resolved.drift.message}. The method index comes from the artifact, so it could call another method.`,
-    );
-  }
-  return { artifact, registry };
-}
-
-/** Fills what the argument object leaves out with prompts (palette use). */
-async function methodRequest(
-  deps: ContractActionsDeps,
-  args: unknown,
-  title: string,
-): Promise<MethodCallRequest> {
-  const address = argString(args, 'address') ?? (await watchedOrPick(deps.contracts, args, title)).address;
-  const { artifact, registry } = await contractArtifact(deps, address, args);
-  const { method, fn, methodGiven, inputs } = await askMethodCall(
-    artifact,
-    registry,
-    args,
-    `${title}: a method of ${artifact.name}`,
-  );
-  // An argument object naming the method is a complete request (keybindings, the panel, tests): only
-  // what it cannot leave out (the parameters of a method that has some) is ever asked for.
-  const interactive = !methodGiven;
-  const alph =
-    argString(args, 'alph') ??
-    (interactive
-      ? await askText({
-          title: `${artifact.name}.${fn.name}: ALPH to approve (optional)`,
-          prompt: 'ALPH the method may take from you, e.g. 1.5; leave empty for none',
-        })
-      : undefined);
-  const tokens = tokensOf(argValue(args, 'tokens'));
-  const gas = argValue(args, 'gasAmount');
-  return {
-    address,
-    method,
-    args: stringList(inputs) ?? [],
-    ...(alph !== undefined && alph.trim() !== '' ? { alph } : {}),
-    ...(tokens ? { tokens } : {}),
-    ...(typeof gas === 'number' ? { gasAmount: gas } : {}),
   };
 }
 
@@ -194,8 +127,20 @@ function rememberGas(
 }
 
 async function simulate(deps: ContractActionsDeps, args?: unknown): Promise<SimulationView> {
-  const request = await methodRequest(deps, args, 'Simulate Contract Method');
-  const { artifact, registry } = await contractArtifact(deps, request.address, args);
+  const asked = await methodRequest(deps, args, 'Simulate Contract Method');
+  const view = await simulateAsked(deps, asked);
+  if (askedInteractively(args, asked.methodGiven)) await saySimulated(view);
+  return view;
+}
+
+/** Says a palette or lens Simulate's outcome: without it the command that succeeded would say nothing. */
+async function saySimulated(view: SimulationView): Promise<void> {
+  const said = (await actionsEngine()).simulationWords(view);
+  if (said !== undefined) void showInfo(inert`${said}`);
+}
+
+async function simulateAsked(deps: ContractActionsDeps, asked: AskedMethodCall): Promise<SimulationView> {
+  const { request, artifact, registry } = asked;
   // The signer is the dry run's caller when it could be the real one (same group); else it runs callerless.
   const signer = await signerAddressIfAny(deps.secrets);
   const signerAddress =
@@ -222,6 +167,29 @@ async function simulate(deps: ContractActionsDeps, args?: unknown): Promise<Simu
     `Simulated ${artifact.name}.${prepared.fn.name}: ${view.ok ? `ok, gas ${view.gasUsed ?? '?'}, ${view.events.length} event(s)` : `failed: ${view.error ?? ''}`}`,
   );
   return explained ? { ...view, error: explained } : view;
+}
+
+/**
+ * The names of the tokens a script approves or deposits, from the connection's TokenCatalog (as the
+ * transfer confirmation gets them); when they cannot be read the confirmation shows raw amounts and ids.
+ */
+async function tokenNamesOf(
+  deps: ContractActionsDeps,
+  tokens: readonly { readonly id: string }[],
+  signal: AbortSignal,
+): Promise<TokenMetadata | undefined> {
+  if (tokens.length === 0) return undefined;
+  try {
+    return await deps.connection.tokenMetadata(
+      tokens.map((t) => t.id),
+      signal,
+    );
+  } catch (error) {
+    deps.log.warn(
+      `Token names could not be read; the confirmation shows raw amounts and ids: ${String(error)}`,
+    );
+    return undefined;
+  }
 }
 
 function refused(deps: ContractActionsDeps, error: unknown): never {
@@ -315,10 +283,37 @@ async function emittedEvents(
   }
 }
 
-async function execute(deps: ContractActionsDeps, args?: unknown): Promise<ExecutionView> {
-  const request: ExecuteRequest = await methodRequest(deps, args, 'Execute Contract Method');
-  const { artifact, registry } = await contractArtifact(deps, request.address, args);
+async function execute(deps: ContractActionsDeps, args?: unknown): Promise<ExecutionView | SimulationView> {
+  // The signer first: what it cannot run (another group) is said before a method is asked for.
   const ctx = await signerContext(deps);
+  const asked = await methodRequest(deps, args, 'Execute Contract Method', {
+    signerAddress: ctx.fromAddress,
+  });
+  if (asked.simulateInstead) {
+    const view = await simulateAsked(deps, asked);
+    await saySimulated(view);
+    return view;
+  }
+  const view = await executeAsked(deps, ctx, args, asked);
+  if (askedInteractively(args, asked.methodGiven)) await sayExecuted(view);
+  return view;
+}
+
+/** Says a palette or lens Execute's outcome (core/contracts/resultWords.ts); the panel shows its own. */
+async function sayExecuted(view: ExecutionView): Promise<void> {
+  const said = (await actionsEngine()).executionWords(view);
+  if (said.warning) void showWarning(inert`${said.text}`);
+  else void showInfo(inert`${said.text}`);
+}
+
+async function executeAsked(
+  deps: ContractActionsDeps,
+  ctx: SignerContext,
+  args: unknown,
+  asked: AskedMethodCall,
+): Promise<ExecutionView> {
+  const request: ExecuteRequest = asked.request;
+  const { artifact, registry } = asked;
   const prepared = (await actionsEngine()).prepareMethodCall(request, {
     artifact,
     registry,
@@ -352,6 +347,7 @@ async function execute(deps: ContractActionsDeps, args?: unknown): Promise<Execu
             await networkPinFor(ctx),
             verifierOf(await actionsEngine()),
             controller.signal,
+            await tokenNamesOf(deps, prepared.approvedTokens, controller.signal),
           )
           .catch((e: unknown) => refused(deps, e));
         return { simulation, built };
@@ -412,80 +408,6 @@ async function execute(deps: ContractActionsDeps, args?: unknown): Promise<Execu
   };
 }
 
-async function deployRequest(
-  deps: ContractActionsDeps,
-  args: unknown,
-): Promise<{ request: DeployRequest; artifact: ContractArtifact; registry: ArtifactRegistry }> {
-  const registry = await deps.artifacts.reload();
-  const name = argString(args, 'artifact');
-  let artifact: ContractArtifact | undefined;
-  if (name) {
-    artifact = registry.byName(name) ?? registry.contracts.find((c) => c.file?.endsWith(name));
-    if (!artifact) throw new ArgumentError(`No contract artifact named ${name} in the workspace`, 'artifact');
-  } else {
-    if (registry.contracts.length === 0)
-      throw new Error('No contract artifact (.ral.json) is in the workspace.');
-    artifact = (
-      await pick(
-        registry.contracts.map((c) => ({
-          label: c.name,
-          description: vscode.workspace.asRelativePath(c.file ?? ''),
-          artifact: c,
-        })),
-        { title: 'Deploy Contract: which artifact?' },
-      )
-    ).artifact;
-  }
-  const given = argValue(args, 'fields');
-  const fields: Record<string, string> = {};
-  const interactive = typeof given !== 'object' || given === null;
-  if (!interactive) {
-    for (const [k, v] of Object.entries(given as Record<string, unknown>)) {
-      fields[k] = typeof v === 'string' ? v : JSON.stringify(v);
-    }
-  } else {
-    const sig = artifact.fieldsSig;
-    for (let i = 0; i < sig.names.length; i++) {
-      const fieldName = sig.names[i] as string;
-      const type = sig.types[i] as string;
-      // The standard's id comes from the artifact (prepareDeploy fills it), as the SDK and the CLI do.
-      if (fieldName === STD_ID_FIELD && standardInterfaceField(artifact) !== undefined) continue;
-      fields[fieldName] = await askText({
-        title: `Deploy ${artifact.name}: ${sig.isMutable[i] ? 'mut ' : ''}${fieldName} (${i + 1}/${sig.names.length})`,
-        prompt: `${fieldName}: ${type}`,
-        placeHolder: argumentHint(type),
-        validate: (v) => argumentProblem(type, fieldName, v, registry),
-      });
-    }
-  }
-  const alph =
-    argString(args, 'alph') ??
-    (interactive
-      ? await askText({
-          title: `Deploy ${artifact.name}: initial ALPH`,
-          prompt: 'ALPH the new contract holds; at least 0.1 (the minimal deposit)',
-          value: '0.1',
-        })
-      : undefined);
-  const issueTokenAmount = argString(args, 'issueTokenAmount');
-  const issueTokenTo = argString(args, 'issueTokenTo');
-  const tokens = tokensOf(argValue(args, 'tokens'));
-  const gas = argValue(args, 'gasAmount');
-  return {
-    artifact,
-    registry,
-    request: {
-      artifact: artifact.name,
-      fields,
-      ...(alph !== undefined ? { alph } : {}),
-      ...(tokens ? { tokens } : {}),
-      ...(issueTokenAmount ? { issueTokenAmount } : {}),
-      ...(issueTokenTo ? { issueTokenTo } : {}),
-      ...(typeof gas === 'number' ? { gasAmount: gas } : {}),
-    },
-  };
-}
-
 /** `deployments/.deployments.<network>.json` of the project that holds the artifact (deploymentsWriter.ts). */
 function writeDeployment(
   deps: ContractActionsDeps,
@@ -498,14 +420,46 @@ function writeDeployment(
   );
 }
 
+/** How often one deploy sends a person back to a refused step before it gives up with the reason. */
+const MAX_RETURNS_TO_A_STEP = 10;
+
+/**
+ * The deploy prepared from the argument object, or from what is typed: a step the core refuses is asked
+ * again with every value typed kept, instead of ending the flow and losing them.
+ */
+async function preparedDeploy(
+  args: unknown,
+  artifact: ContractArtifact,
+  registry: ArtifactRegistry,
+  signerAddress: string,
+  networkId: number | undefined,
+) {
+  const engine = await actionsEngine();
+  const typed = argString(args, 'alph');
+  let values: DeployValues | undefined = deployFieldsGiven(args)
+    ? undefined
+    : await askDeployValues(artifact, registry, {
+        fields: {},
+        ...(typed !== undefined ? { alph: typed } : {}),
+      });
+  for (let attempt = 1; ; attempt++) {
+    const request = deployRequestOf(artifact, args, values);
+    try {
+      return engine.prepareDeploy(request, artifact, signerAddress, registry, { networkId });
+    } catch (error) {
+      const refused = refusedStep(error);
+      if (values === undefined || refused === undefined || attempt >= MAX_RETURNS_TO_A_STEP) throw error;
+      values = await askDeployValues(artifact, registry, values, refused);
+    }
+  }
+}
+
 async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<DeployView> {
-  const { request, artifact, registry } = await deployRequest(deps, args);
+  const { artifact, registry } = await deployArtifact(deps, args);
   const ctx = await signerContext(deps);
   // The network first: a devnet deploys the debug build (as the CLI does), mainnet and testnet never.
   const pin = await networkPinFor(ctx);
-  const prepared = (await actionsEngine()).prepareDeploy(request, artifact, ctx.fromAddress, registry, {
-    networkId: pin.expectedNetworkId,
-  });
+  const prepared = await preparedDeploy(args, artifact, registry, ctx.fromAddress, pin.expectedNetworkId);
   if (prepared.codeNote !== undefined) deps.log.warn(prepared.codeNote);
   else if (prepared.codeBuild === 'debug')
     deps.log.info(`Deploying the debug build of ${artifact.name}: its emit Debug messages will be emitted`);
@@ -526,6 +480,7 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
             pin,
             verifierOf(await actionsEngine()),
             controller.signal,
+            await tokenNamesOf(deps, prepared.initialTokens, controller.signal),
           )
           .catch((e: unknown) => refused(deps, e));
       } finally {
@@ -546,27 +501,16 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
   const network = deps.connection.state.profile?.network ?? 'devnet';
   /** Writes the deployments file and watches the contract: once the deploy is in a block. */
   const record = async (blockHash: string | undefined): Promise<string> => {
-    const written = await writeDeployment(deps, artifact, network, {
-      name: artifact.name,
-      deployerAddress: ctx.fromAddress,
-      txId,
-      unsignedTx: built.verified.unsignedTx,
-      signature,
-      gasPrice: built.verified.gasPrice.toString(),
-      gasAmount: built.verified.gasAmount,
-      ...(blockHash ? { blockHash } : {}),
-      codeHash: prepared.cliCodeHash,
-      contractAddress: built.contractAddress,
-      contractId: built.contractId,
-      groupIndex: built.verified.fromGroup,
-      attoAlphAmount: prepared.initialAttoAlph.toString(),
-      ...(prepared.initialTokens.length > 0
-        ? { tokens: Object.fromEntries(prepared.initialTokens.map((t) => [t.id, t.amount.toString()])) }
-        : {}),
-      ...(prepared.issueTokenAmount !== undefined
-        ? { issueTokenAmount: prepared.issueTokenAmount.toString() }
-        : {}),
-    }).catch((e: unknown) => {
+    const written = await writeDeployment(
+      deps,
+      artifact,
+      network,
+      (await actionsEngine()).deploymentRecord(prepared, built, {
+        name: artifact.name,
+        signature,
+        blockHash,
+      }),
+    ).catch((e: unknown) => {
       // On chain and paid for: whatever went wrong with the file, the user needs the address.
       throw new Error(
         `${artifact.name} is deployed at ${built.contractAddress} (tx ${txId}), but the deployments file was not updated: ${e instanceof Error ? e.message : String(e)}`,

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { formatValue } from '../core/artifacts';
 import { fetchLatestEvents, type Val } from '../core/gateway';
 import { validate } from '../core/gateway';
-import { buildCall, callMarkdown, summariseCall, type CallSummary } from '../core/contracts/call';
+import type { CallSummary } from '../core/contracts/call';
+import { actionsEngine } from '../platform/lazyEngine';
 import { contractAddressProblem, makeWatched, type WatchedContract } from '../core/watching/watchList';
 import { latestEventsTitle, shortAddress } from '../core/watching/rows';
 import { decodeListing, eventsMarkdown } from '../core/watching/eventsMarkdown';
@@ -296,7 +297,7 @@ async function loadMoreEvents(deps: ContractCommandDeps, args: unknown): Promise
 
 async function callContractMethod(deps: ContractCommandDeps, args: unknown): Promise<CallSummary> {
   const { contracts, log } = deps;
-  const w = await watchedOrPick(contracts, args, 'Call Contract Method');
+  const w = await watchedOrPick(contracts, args, 'Simulate Contract Call');
   const client = deps.connection.requireClient();
   const registry = await contracts.registry();
   const state = await client.getContractState(w.address);
@@ -317,10 +318,12 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
     artifact,
     registry,
     args,
-    `Call a method of ${artifact.name}`,
+    `Simulate Contract Call: a method of ${artifact.name}`,
   );
   const callerAddress = argString(args, 'callerAddress');
-  const built = buildCall(
+  // The call's building and its summary load with the actions engine, not at activation.
+  const engine = await actionsEngine();
+  const built = engine.buildCall(
     w.address,
     w.group,
     artifact,
@@ -346,7 +349,7 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
   if (result.type !== 'CallContractSucceeded')
     throw new Error(`Unexpected call result type ${result.rawType}`);
   const lookup = await contracts.artifactLookup(result.events.map((e) => e.contractAddress));
-  const summary = summariseCall(artifact, fn, built.methodIndex, result, lookup, registry);
+  const summary = engine.summariseCall(artifact, fn, built.methodIndex, result, lookup, registry);
   contracts.rememberGas({
     contract: artifact.name,
     method: fn.name,
@@ -363,7 +366,7 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
   if (showMode(args, 'document') !== 'none')
     await showResult(
       `Simulated ${artifact.name}.${fn.name}`,
-      callMarkdown(summary, w.address, built.call.args as Val[]),
+      engine.callMarkdown(summary, w.address, built.call.args as Val[]),
     );
   return summary;
 }

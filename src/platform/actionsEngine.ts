@@ -10,3 +10,4 @@ export { SweepIncompleteError, sendSweep, sendTransfer } from '../core/transfers
 export { scriptConfirmation } from '../core/signing/confirmation';
 export { TransferDeclinedError, confirmSignAndSubmit, networkPin } from '../core/signing/signingPath';
 export { shortOfAlph, shortOfAlphText } from '../core/transfers/balanceWords';
+export { buildCall, callMarkdown, summariseCall } from '../core/contracts/call';

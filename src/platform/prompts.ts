@@ -108,6 +108,8 @@ export async function askMethodCall(
   registry: ArtifactRegistry,
   args: unknown,
   pickTitle: string,
+  /** A word beside a method in the pick list (e.g. that it is view-only), by methodIndex. */
+  note?: (methodIndex: number) => string | undefined,
 ): Promise<MethodCallInput> {
   const methodArg = argValue(args, 'method');
   const method =
@@ -117,7 +119,7 @@ export async function askMethodCall(
           await pick(
             artifact.functions.map((fn, i) => ({
               label: functionSignature(fn),
-              description: `methodIndex ${i}`,
+              description: [`methodIndex ${i}`, note?.(i)].filter(Boolean).join(' · '),
               index: i,
             })),
             { title: pickTitle },

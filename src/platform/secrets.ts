@@ -9,6 +9,7 @@ import {
   type StoredKey,
 } from '../core/gateway/keyBinding';
 import { StorageKeys } from '../constants';
+import { SECRETS_NOT_KEPT, nextGeneration, secretsKept } from '../core/util/secretPersistence';
 
 /**
  * The only place secrets are read or written: VS Code's SecretStorage (the OS keychain on desktop).
@@ -18,15 +19,25 @@ const API_KEY_PREFIX = StorageKeys.apiKeyPrefix;
 const SIGNER_KEY = StorageKeys.signerKey;
 const SIGNER_PUBLIC_KEY = StorageKeys.signerPublicKey;
 
+const GENERATION_KEY = StorageKeys.secretsGeneration;
+
+/** Where a store's generation is recorded beside SecretStorage, and how the person is told it is not kept. */
+export interface SecretPersistence {
+  readonly state: vscode.Memento;
+  readonly tell: (text: string) => void;
+}
+
 export class SecretStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string>();
   /** Fires with the profile name whose API key changed, or `signer`. */
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  private told = false;
 
   constructor(
     private readonly storage: vscode.SecretStorage,
     private readonly redactor: Redactor,
+    private readonly persistence?: SecretPersistence,
   ) {
     // Other windows change the same storage; follow them.
     this.subscription = storage.onDidChange((e) => {
@@ -71,10 +82,7 @@ export class SecretStore implements vscode.Disposable {
 
   async setApiKey(profileName: string, key: string, origin?: string): Promise<void> {
     this.redactor.addSecret(key);
-    await this.storage.store(
-      API_KEY_PREFIX + profileName,
-      origin === undefined ? key : encodeBoundKey(key, origin),
-    );
+    await this.store(API_KEY_PREFIX + profileName, origin === undefined ? key : encodeBoundKey(key, origin));
   }
 
   private async readApiKey(profileName: string): Promise<StoredKey | undefined> {
@@ -108,20 +116,52 @@ export class SecretStore implements vscode.Disposable {
     const legacy = await this.getSignerKey();
     if (!legacy) return undefined;
     const publicKey = (await keyDerivation()).publicKeyFromPrivateKey(legacy);
-    await this.storage.store(SIGNER_PUBLIC_KEY, publicKey);
+    await this.store(SIGNER_PUBLIC_KEY, publicKey);
     return publicKey;
   }
 
   async setSignerKey(privateKeyHex: string): Promise<void> {
     this.redactor.addSecret(privateKeyHex);
     const publicKey = (await keyDerivation()).publicKeyFromPrivateKey(privateKeyHex);
-    await this.storage.store(SIGNER_KEY, privateKeyHex);
-    await this.storage.store(SIGNER_PUBLIC_KEY, publicKey);
+    await this.store(SIGNER_KEY, privateKeyHex);
+    await this.store(SIGNER_PUBLIC_KEY, publicKey);
   }
 
   async deleteSignerKey(): Promise<void> {
     await this.storage.delete(SIGNER_KEY);
     await this.storage.delete(SIGNER_PUBLIC_KEY);
+  }
+
+  /**
+   * Stores a secret and bumps the generation (core/util/secretPersistence.ts). A store the workbench
+   * refuses while the value still reads back (an in-memory SecretStorage) lasts only for this window:
+   * said once; a store that did not take at all fails as before.
+   */
+  private async store(key: string, value: string): Promise<void> {
+    try {
+      await this.storage.store(key, value);
+      const generation = nextGeneration(this.persistence?.state.get(GENERATION_KEY));
+      await this.storage.store(GENERATION_KEY, String(generation));
+      await this.persistence?.state.update(GENERATION_KEY, generation);
+    } catch (error) {
+      if ((await this.storage.get(key).then(undefined, () => undefined)) !== value) throw error;
+      this.tellNotKept();
+    }
+  }
+
+  /** After a reload: SecretStorage older than the last store means the newer secrets were not kept. */
+  async checkKept(): Promise<boolean> {
+    if (!this.persistence) return true;
+    const stored = await this.storage.get(GENERATION_KEY).then(undefined, () => undefined);
+    const kept = secretsKept(this.persistence.state.get(GENERATION_KEY), stored);
+    if (!kept) this.tellNotKept();
+    return kept;
+  }
+
+  private tellNotKept(): void {
+    if (this.told || !this.persistence) return;
+    this.told = true;
+    this.persistence.tell(SECRETS_NOT_KEPT);
   }
 
   dispose(): void {

@@ -7,8 +7,10 @@ import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { DisposableBase } from '../platform/lifecycle';
 import { StorageKeys } from '../constants';
+import { mergeLegacyRecords, trackingScopeKey } from '../core/tracking/trackingScope';
 
-const STATE_KEY = StorageKeys.trackedTransactions;
+/** The list older versions kept for every profile at once: moved into the active profile's scope once. */
+const LEGACY_KEY = StorageKeys.trackedTransactions;
 /** Finished records kept for display; older ones are dropped so the state stays small. */
 const MAX_FINISHED = 100;
 
@@ -16,6 +18,9 @@ const MAX_FINISHED = 100;
  * The tracked transactions of this workspace: the core TxTracker does the polling (spec rules, grace
  * period, backoff); this class persists its plain-JSON records in workspaceState, restores them after a
  * reload and resumes polling lazily, i.e. only once something shows them and a client exists.
+ *
+ * Records belong to the active profile and its network (core/tracking/trackingScope.ts): switching
+ * profile stops the old scope's polling and shows the new scope's records, never the other's.
  */
 export class TrackedTransactions extends DisposableBase {
   private readonly changed = this.register(new vscode.EventEmitter<string | undefined>());
@@ -35,8 +40,60 @@ export class TrackedTransactions extends DisposableBase {
   ) {
     super();
     this.register({ dispose: () => this.lifetime.abort() });
-    // A profile appearing later (or changing) is the moment restored records can be polled.
-    this.register(connection.onDidChange(() => this.ensureRestored()));
+    this.register({ dispose: () => this.dropTracker() });
+    // A profile appearing later (or changing) is the moment restored records can be polled; another
+    // profile or network is another scope.
+    this.register(
+      connection.onDidChange(() => {
+        if (this.scopeKey() !== this.loadedScope) this.switchScope();
+        this.ensureRestored();
+      }),
+    );
+  }
+
+  /** The scope loaded into the tracker (undefined before the first restore). */
+  private loadedScope: string | undefined;
+  private trackerSubscription: vscode.Disposable | undefined;
+
+  /** The storage key of the active profile's records, or undefined without a profile. */
+  private scopeKey(): string | undefined {
+    const profile = this.connection.state.profile;
+    return profile ? trackingScopeKey(LEGACY_KEY, profile) : undefined;
+  }
+
+  /** The stored records of the active scope (the legacy list is moved in at the first restore). */
+  private stored(): unknown[] {
+    const key = this.scopeKey();
+    if (key === undefined) return [];
+    // Before the move, the legacy list shows as the active profile's: the same list the move will make.
+    return mergeLegacyRecords(this.memento.get<unknown[]>(key), this.memento.get<unknown[]>(LEGACY_KEY))
+      .records;
+  }
+
+  /** Stops the old scope's polling and forgets its tracker; the next look restores the new scope. */
+  private switchScope(): void {
+    for (const controller of this.running.values()) controller.abort();
+    this.running.clear();
+    this.dropTracker();
+    this.restored = false;
+    this.changed.fire(undefined);
+  }
+
+  private dropTracker(): void {
+    this.trackerSubscription?.dispose();
+    this.trackerSubscription = undefined;
+    this.tracker?.dispose();
+    this.tracker = undefined;
+  }
+
+  /** Moves the single list of older versions into the active scope, once (nothing is lost); the merged list. */
+  private migrateLegacy(key: string): unknown[] | undefined {
+    const legacy = this.memento.get<unknown[]>(LEGACY_KEY);
+    if (legacy === undefined) return undefined;
+    const { records, moved } = mergeLegacyRecords(this.memento.get<unknown[]>(key), legacy);
+    void this.memento.update(key, records).then(() => this.memento.update(LEGACY_KEY, undefined));
+    if (moved > 0) this.log.info(`Moved ${moved} tracked transaction(s) to the active profile's list`);
+    return records;
   }
 
   private core(): TxTracker {
@@ -56,13 +113,11 @@ export class TrackedTransactions extends DisposableBase {
         },
       });
       const tracker = this.tracker;
-      this.register({ dispose: () => tracker.dispose() });
-      this.register(
-        tracker.onDidChange((change) => {
-          this.persist();
-          this.changed.fire(change.txId);
-        }),
-      );
+      this.trackerSubscription = tracker.onDidChange((change) => {
+        if (tracker !== this.tracker) return; // a scope left behind writes nothing
+        this.persist();
+        this.changed.fire(change.txId);
+      });
     }
     return this.tracker;
   }
@@ -71,8 +126,7 @@ export class TrackedTransactions extends DisposableBase {
   records(): TrackedTxRecord[] {
     const list = this.restored
       ? this.core().records()
-      : this.memento
-          .get<unknown[]>(STATE_KEY, [])
+      : this.stored()
           .map(parseRecord)
           .filter((r): r is TrackedTxRecord => r !== undefined);
     return list.sort((a, b) => b.submittedAt - a.submittedAt);
@@ -106,9 +160,11 @@ export class TrackedTransactions extends DisposableBase {
    * is not restarted by a reload.
    */
   ensureRestored(): void {
-    if (this.restored || this.isDisposed || !this.connection.state.client) return;
+    const key = this.scopeKey();
+    if (this.restored || this.isDisposed || !this.connection.state.client || key === undefined) return;
     this.restored = true;
-    const raw = this.memento.get<unknown[]>(STATE_KEY, []);
+    this.loadedScope = key;
+    const raw = this.migrateLegacy(key) ?? this.memento.get<unknown[]>(key, []);
     const records = raw.map(parseRecord).filter((r): r is TrackedTxRecord => r !== undefined);
     const tracker = this.core();
     void tracker.restore(records.filter((r) => r.outcome !== undefined));
@@ -170,21 +226,23 @@ export class TrackedTransactions extends DisposableBase {
     this.running.delete(id);
     this.signedBytes.delete(id);
     if (this.tracker) this.tracker.forget(id);
+    const key = this.scopeKey();
     if (this.restored) this.persist();
-    else
-      void this.memento.update(
-        STATE_KEY,
-        this.records().filter((r) => r.txId !== id),
-      );
+    else if (key !== undefined) {
+      // records() holds the legacy list merged in: written whole, so the legacy list may go.
+      const kept = this.records().filter((r) => r.txId !== id);
+      void this.memento.update(key, kept).then(() => this.memento.update(LEGACY_KEY, undefined));
+    }
     this.changed.fire(undefined);
     return known;
   }
 
   private persist(): void {
-    if (this.isDisposed || !this.tracker) return;
+    const key = this.loadedScope;
+    if (this.isDisposed || !this.tracker || key === undefined) return;
     const all = this.tracker.records().sort((a, b) => b.submittedAt - a.submittedAt);
     let finished = 0;
     const kept = all.filter((r) => r.outcome === undefined || ++finished <= MAX_FINISHED);
-    void this.memento.update(STATE_KEY, kept);
+    void this.memento.update(key, kept);
   }
 }

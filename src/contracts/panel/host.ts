@@ -14,6 +14,7 @@ import {
   type TrackedStatus,
 } from '../../core/contracts/panelModel';
 import { contractAddressProblem } from '../../core/watching/watchList';
+import { viewOnlyExecuteProblem } from '../../core/contracts/inputRules';
 import { shortAddress } from '../../core/watching/rows';
 import type { ExecuteRequest, ExecutionView, MethodCallRequest } from '../../core/contracts/actionViews';
 import {
@@ -255,6 +256,19 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
         method: form.method,
         errors: { form: 'Another method of this contract is running; wait for it to finish.' },
       });
+      return;
+    }
+    const viewOnly = this.model.methods.find((m) => m.index === form.method)?.viewOnly === true;
+    const getterRefusal =
+      action === 'execute'
+        ? viewOnlyExecuteProblem(
+            this.model.methods.find((m) => m.index === form.method)?.name ?? '?',
+            viewOnly,
+            form.viewOnlyAsTransaction === true,
+          )
+        : undefined;
+    if (getterRefusal !== undefined) {
+      this.post({ type: 'fieldErrors', method: form.method, errors: { form: getterRefusal } });
       return;
     }
     const checked = checkMethodForm(this.model, form, this.registry);

@@ -81,12 +81,13 @@ function formOf(method: MethodView): MethodFormInput {
   };
 }
 
-function submit(methodIndex: number, action: 'simulate' | 'execute'): void {
+function submit(methodIndex: number, action: 'simulate' | 'execute', anyway = false): void {
   const method = model?.methods.find((m) => m.index === methodIndex);
   if (!method || running) return;
   running = { method: methodIndex, action };
   render();
-  vscode.postMessage({ type: action, form: formOf(method) });
+  const form = formOf(method);
+  vscode.postMessage({ type: action, form: anyway ? { ...form, viewOnlyAsTransaction: true } : form });
 }
 
 function renderResult(result: MethodResultView, parent: HTMLElement): void {
@@ -201,17 +202,25 @@ function renderMethod(method: MethodView): HTMLElement {
     undefined,
     mine && running?.action === 'simulate' ? 'Simulating…' : 'Simulate',
   );
-  const execute = el('button', undefined, mine && running?.action === 'execute' ? 'Executing…' : 'Execute');
+  const executing = mine && running?.action === 'execute';
+  // A getter is read by Simulate; running it as a transaction is a separate, worded choice that costs a fee.
+  const execute = method.viewOnly
+    ? el('button', 'secondary', executing ? 'Executing…' : (method.executeAnyway ?? 'Execute anyway'))
+    : el('button', undefined, executing ? 'Executing…' : 'Execute');
   for (const [button, action] of [
     [simulate, 'simulate'],
     [execute, 'execute'],
   ] as const) {
     button.type = 'button';
-    button.dataset.action = action;
+    button.dataset.action = action === 'execute' && method.viewOnly ? 'execute-anyway' : action;
     button.disabled = running !== undefined;
-    button.addEventListener('click', () => submit(method.index, action));
+    button.addEventListener('click', () =>
+      submit(method.index, action, action === 'execute' && method.viewOnly),
+    );
     actions.append(button);
   }
+  if (method.viewOnly)
+    actions.append(el('span', 'muted', 'View-only: Simulate reads it for free; nothing is signed.'));
   if (mine) {
     const progress = el(
       'span',

@@ -39,6 +39,13 @@ export interface MethodView {
   readonly returnTypes: readonly string[];
   /** The method takes approved assets (`@using(preapprovedAssets = true)`), read from the bytecode. */
   readonly payable: boolean;
+  /**
+   * A getter (no asset use, no state change, read from the bytecode): offered as Simulate; Execute needs
+   * the deliberate "Execute anyway" that says what it costs.
+   */
+  readonly viewOnly: boolean;
+  /** For a getter: the words of its "Execute anyway" button, with the fee it costs. */
+  readonly executeAnyway?: string;
 }
 
 export interface ContractPanelModel {
@@ -60,6 +67,8 @@ export interface MethodFormInput {
   readonly alph: string;
   readonly tokens: readonly { readonly id: string; readonly amount: string }[];
   readonly gas: string;
+  /** Set by the page's "Execute anyway" of a getter: the person chose to pay for a transaction. */
+  readonly viewOnlyAsTransaction?: boolean;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface MethodCallRequest {
   readonly tokens?: readonly TokenAmountInput[];
   /** Gas to use; absent means the node's estimate. */
   readonly gasAmount?: number;
+  /** Execute a view-only method (a getter) as a transaction anyway: a deliberate choice, it costs a fee. */
+  readonly viewOnlyAsTransaction?: boolean;
 }
 
 export interface ExecuteRequest extends MethodCallRequest {

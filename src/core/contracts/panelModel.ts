@@ -18,6 +18,8 @@ import {
   type WebviewToHostMessage,
 } from '../../contracts/panel/protocol';
 import { argumentHint, argumentProblem, functionSignature } from './call';
+import { LEAST_FEE_ALPH, approvedAlphProblem, unusedAssetsProblem, viewOnlyExecuteWords } from './inputRules';
+import { methodTraits } from './actions/methodTraits';
 import { parseGasAmount, parseTokens } from '../transfers/transferInput';
 
 /** What a method's header in the contract bytecode says about calling it. */
@@ -106,6 +108,7 @@ export function buildPanelModel(input: PanelModelInput): ContractPanelModel {
       `Which methods are public could not be read from the bytecode (${(e as Error).message}); all are shown.`,
     );
   }
+  const traits = headers ? methodTraits(artifact.bytecode) : undefined;
   const methods: MethodView[] = [];
   const privateMethods: string[] = [];
   artifact.functions.forEach((fn, index) => {
@@ -126,6 +129,10 @@ export function buildPanelModel(input: PanelModelInput): ContractPanelModel {
       returnTypes: [...fn.returnTypes],
       // Unknown (unreadable bytecode) offers the asset boxes rather than refusing what might be right.
       payable: header ? header.usePreapprovedAssets : true,
+      viewOnly: traits?.[index]?.viewOnly === true,
+      ...(traits?.[index]?.viewOnly === true
+        ? { executeAnyway: viewOnlyExecuteWords(fn.name, LEAST_FEE_ALPH).executeAnyway }
+        : {}),
     });
   });
   if (methods.length === 0) notes.push(`${artifact.name} has no public method.`);
@@ -176,7 +183,15 @@ function parseForm(value: unknown): MethodFormInput | undefined {
     if (id === undefined || amount === undefined) return undefined;
     tokens.push({ id, amount });
   }
-  return { method, args, alph, tokens, gas };
+  if (v.viewOnlyAsTransaction !== undefined && typeof v.viewOnlyAsTransaction !== 'boolean') return undefined;
+  return {
+    method,
+    args,
+    alph,
+    tokens,
+    gas,
+    ...(v.viewOnlyAsTransaction === true ? { viewOnlyAsTransaction: true } : {}),
+  };
 }
 
 /**
@@ -243,15 +258,10 @@ export function checkMethodForm(
 
   let alph: string | undefined;
   const alphText = form.alph.trim();
-  if (alphText !== '') {
-    try {
-      const atto = alphToAtto(alphText);
-      if (atto === 0n) alph = undefined;
-      else alph = attoToAlph(atto);
-    } catch (e) {
-      errors.alph = (e as Error).message;
-    }
-  }
+  // The palette's approval prompt and the argument object check it with this same rule.
+  const alphProblem = approvedAlphProblem(alphText);
+  if (alphProblem !== undefined) errors.alph = alphProblem;
+  else if (alphText !== '' && alphToAtto(alphText) !== 0n) alph = attoToAlph(alphToAtto(alphText));
 
   const tokens: TokenAmountInput[] = [];
   form.tokens.forEach((t, i) => {
@@ -268,9 +278,12 @@ export function checkMethodForm(
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) errors.tokens = `Token ${dup.slice(0, 8)}… is listed twice; give it once with the total amount.`;
 
-  if (!method.payable && (alph !== undefined || tokens.length > 0)) {
-    errors.assets = `${method.name} does not use approved assets (no @using(preapprovedAssets = true)); leave ALPH and tokens empty.`;
-  }
+  const assetsProblem = unusedAssetsProblem(
+    method.name,
+    method.payable,
+    alph !== undefined || tokens.length > 0,
+  );
+  if (assetsProblem !== undefined) errors.assets = assetsProblem;
 
   let gasAmount: number | undefined;
   try {
@@ -289,6 +302,7 @@ export function checkMethodForm(
       ...(alph !== undefined ? { alph } : {}),
       ...(tokens.length > 0 ? { tokens } : {}),
       ...(gasAmount !== undefined ? { gasAmount } : {}),
+      ...(form.viewOnlyAsTransaction === true ? { viewOnlyAsTransaction: true } : {}),
     },
   };
 }

@@ -367,7 +367,8 @@ describe('Execute and deploy against the sandbox gateway', function () {
               address: counter,
               method: 'incrementBy',
               args: ['2'],
-              alph: '0.5',
+              // No approval: incrementBy takes none (refused before any build), and script-approve
+              // adds one of its own in front of an approval-free script.
               confirm: false,
             });
         await assert.rejects(call, /Refusing to sign/);

@@ -120,6 +120,31 @@ describe('Transactions: send, verify, track and show against the sandbox gateway
     assert.match(agreed.description, new RegExp(`^Confirmed \\(${onPage} confirmations\\)$`));
   });
 
+  it("a new mainnet profile lists none of the devnet profile's transactions; switching back lists them again", async function () {
+    this.timeout(60_000);
+    assert.ok(api.transactionsSnapshot().some((r) => r.txId === sentTxId));
+    const mainnet = 'Transactions mainnet';
+    await vscode.commands.executeCommand(CommandIds.addProfile, {
+      name: mainnet,
+      kind: 'gateway',
+      baseUrl: sandbox.baseUrl,
+      slug: sandbox.slug,
+      network: 'mainnet',
+      plan: 'pro',
+    });
+    try {
+      await until('the mainnet profile to list no devnet transaction', () =>
+        api.transactionsSnapshot().every((r) => r.txId !== sentTxId) ? true : undefined,
+      );
+    } finally {
+      await vscode.commands.executeCommand(CommandIds.switchProfile, { name: PROFILE });
+      await removeProfile(mainnet);
+    }
+    await until('the devnet profile to list its transaction again', () =>
+      api.transactionsSnapshot().find((r) => r.txId === sentTxId && /^Confirmed/.test(r.description)),
+    );
+  });
+
   for (const [mode, expected] of [
     ['recipient', /Refusing to sign.*output 0 pays \S+, but destination 0 is/],
     ['amount', /Refusing to sign.*output 0 carries 2\.5 ALPH.*asked for 1\.5 ALPH/],

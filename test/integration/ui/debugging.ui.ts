@@ -146,8 +146,10 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     const page = ui.page;
     const short = `${mine.address.slice(0, 6)}…${mine.address.slice(-4)}`;
     // The editor renders only the lenses of lines in view: give it the window's height, as a person
-    // reading the whole contract would (an earlier spec may have left the panel open).
+    // reading the whole contract would (an earlier spec may have left the panel open), and a window tall
+    // enough for all of counter.ral's six public functions (restored at the end of this spec).
     await runCommandByTitle(page, 'View: Hide Panel').catch(() => undefined);
+    await page.setViewportSize({ width: 1400, height: 1700 });
     await openFile(page, 'counter.ral');
     // The deployments file reaches the extension a moment after it is written: the lens follows.
     let rows = await watchUntil(
@@ -171,8 +173,9 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       60_000,
     );
     const lines = rows.split('\n');
-    // Four public functions, each with Simulate (and Execute when that command exists).
-    assert.equal(lines.filter((l) => /(^|\| )Simulate( \||$)/.test(l)).length, 4, rows);
+    // Six public functions (get, increment, incrementBy, reset, pause, unpause), each with Simulate (and
+    // Execute when that command exists).
+    assert.equal(lines.filter((l) => /(^|\| )Simulate( \||$)/.test(l)).length, 6, rows);
     assert.ok(
       lines.some((l) => /Reset seen/.test(l)),
       rows,
@@ -219,6 +222,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     );
     assert.equal(seen(after), before + 2, after);
     assert.match(after, /Incremented seen · last (just now|\d+ min ago)/);
+    await page.setViewportSize({ width: 1400, height: 900 });
   });
 
   it('Go to Declaration on an Incremented row of Watched Contracts lands on its event line', async function () {

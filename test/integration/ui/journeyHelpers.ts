@@ -2,7 +2,7 @@
 // screenshot on timeout), read a tree row, and answer a quick input by its title.
 import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { OUTPUT_DIR } from './workbench';
+import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 /** How {@link watchUntil} polls: its interval, and the prefix of the screenshot it takes on timeout. */
 export interface WatchOptions {
@@ -151,6 +151,78 @@ export async function runFromContextMenu(page: Page, row: Locator, item: string)
         });
         throw error;
       }
+    }
+  }
+}
+
+/** Imports a signer key through the palette, as a person does, and waits for the toast naming its address. */
+export async function importSigner(
+  page: Page,
+  signer: { readonly privateKey: string; readonly address: string },
+  run: (page: Page, title: string) => Promise<void>,
+): Promise<void> {
+  await run(page, 'Alephium: Import Signer Key');
+  await answerInput(page, 'Import Signer Key', signer.privateKey);
+  await page
+    .locator('.notifications-toasts', { hasText: signer.address })
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/**
+ * Watches the deployment `name` of the workspace's deployments file through the palette. The file
+ * reaches the extension a moment after it is written, so the pick is offered again (bounded).
+ */
+export async function watchDeployment(
+  page: Page,
+  name: string,
+  run: (page: Page, title: string) => Promise<void>,
+): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  for (let attempt = 1; ; attempt++) {
+    await run(page, 'Alephium: Watch Contract');
+    await widget
+      .locator('.quick-input-title', { hasText: 'Watch Contract' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await widget.locator('input').first().fill(name);
+    const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    try {
+      await offered.waitFor({ state: 'visible', timeout: 5_000 });
+      await widget.locator('input').first().press('Enter');
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt === 6) throw error;
+    }
+  }
+}
+
+/** Chooses the row of the open quick pick that shows `text` (filtering by it first, as a person types). */
+export async function chooseRow(page: Page, title: string, text: string): Promise<string> {
+  const widget = page.locator('.quick-input-widget');
+  await widget
+    .locator('.quick-input-title', { hasText: title })
+    .waitFor({ state: 'visible', timeout: 30_000 });
+  await widget.locator('input').first().fill(text);
+  const row = widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  const shown = await row.innerText();
+  await row.click();
+  return shown;
+}
+
+/**
+ * Runs a palette command, retried (bounded): a quick pick that is still closing (a prompt just answered,
+ * a toast taking focus) can swallow the palette as it opens.
+ */
+export async function runCommandRetried(page: Page, title: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runCommandByTitle(page, title);
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt === 4) throw error;
     }
   }
 }

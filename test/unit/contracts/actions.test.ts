@@ -17,6 +17,8 @@ import {
   contractIdFromTx,
   bytesToHex,
   blake2b256,
+  hexToBytes,
+  Reader,
   type UnsignedTxInput,
 } from '../../../src/core/protocol';
 import {
@@ -26,6 +28,7 @@ import {
   buildAndVerifyDeploy,
   buildAndVerifyExecute,
   cliDeploymentCodeHash,
+  deploymentRecord,
   methodIsPublic,
   prepareDeploy,
   prepareMethodCall,
@@ -50,6 +53,27 @@ const contractId = bytesToHex(blake2b256(new TextEncoder().encode('a counter ins
   '00',
 );
 const address = addressFromContractId(contractId);
+
+/**
+ * The Counter with every method marked `@using(preapprovedAssets = true)` (asset modifier 3 in each
+ * method's header): approvals are refused for a method that does not take them, so the approval rules
+ * are exercised on methods that do.
+ */
+function payableArtifact(artifact: ContractArtifact): ContractArtifact {
+  const bytes = hexToBytes(artifact.bytecode);
+  const r = new Reader(bytes);
+  r.i32('fieldLength');
+  const count = r.length('methods');
+  const ends: number[] = [];
+  for (let i = 0; i < count; i++) ends.push(r.i32('end'));
+  let start = 0;
+  for (const end of ends) {
+    bytes[r.offset + start + 1] = 3;
+    start = end;
+  }
+  return { ...artifact, bytecode: bytesToHex(bytes) };
+}
+const payableCounter = payableArtifact(counter);
 
 /** A script artifact in the workspace for `incrementBy`: field `counter: Counter` and the method's `step`. */
 function registryWithScript(template: string): ArtifactRegistry {
@@ -161,7 +185,7 @@ describe('contract actions: execute', () => {
     const prepared = prepareMethodCall(
       { address, method: 'incrementBy', args: ['5'], alph: '1' },
       {
-        artifact: counter,
+        artifact: payableCounter,
         registry: registryWithScript('01010000000005{1}0d0c{0}0102'),
         signerAddress: SENDER.address,
       },
@@ -211,7 +235,7 @@ describe('contract actions: execute', () => {
   });
 
   it('refuses bad input before anything is built: arguments, approvals, gas, unknown methods', () => {
-    const ctx = { artifact: counter, signerAddress: SENDER.address };
+    const ctx = { artifact: payableCounter, signerAddress: SENDER.address };
     assert.throws(() => prepareMethodCall({ address, method: 'incrementBy', args: ['-1'] }, ctx), /step/);
     assert.throws(
       () => prepareMethodCall({ address, method: 'incrementBy', args: [] }, ctx),
@@ -239,7 +263,7 @@ describe('contract actions: execute', () => {
     );
     assert.throws(() => prepareMethodCall({ address, method: 'increment', gasAmount: 0 }, ctx), /gasAmount/);
     assert.throws(
-      () => prepareMethodCall({ address, method: 'increment', alph: '1' }, { artifact: counter }),
+      () => prepareMethodCall({ address, method: 'increment', alph: '1' }, { artifact: payableCounter }),
       /needs a signer key/,
     );
   });
@@ -530,6 +554,35 @@ describe('contract actions: deploy', () => {
     );
     assert.equal(contractIdFromAddress(built.contractAddress), built.contractId);
     assert.ok(built.lines.some((l) => l.includes('creates exactly this code')));
+  });
+
+  it('records a deploy as the CLI does: attoAlphAmount only when a deposit was asked, no final newline', async () => {
+    const sent = { name: 'Counter', signature: 'ab'.repeat(64) };
+    const plain = prepareDeploy({ artifact: 'Counter', fields }, counter, SENDER.address);
+    const builtPlain = await buildAndVerifyDeploy(
+      deployClient(scriptTx(plain.expectedScript)),
+      plain,
+      SENDER.publicKey,
+      {},
+      VERIFIER,
+    );
+    // A CLI deploy script without initialAttoAlphAmount records none; one recorded here would redeploy.
+    const record = deploymentRecord(plain, builtPlain, sent);
+    assert.equal(plain.initialAttoAlph, MINIMAL_CONTRACT_DEPOSIT);
+    assert.equal('attoAlphAmount' in record, false);
+    assert.equal(record.codeHash, plain.cliCodeHash);
+    const asked = prepareDeploy({ artifact: 'Counter', fields, alph: '0.5' }, counter, SENDER.address);
+    const builtAsked = await buildAndVerifyDeploy(
+      deployClient(scriptTx(asked.expectedScript)),
+      asked,
+      SENDER.publicKey,
+      {},
+      VERIFIER,
+    );
+    assert.equal(deploymentRecord(asked, builtAsked, sent).attoAlphAmount, '500000000000000000');
+    // Deployments.saveToFile writes JSON.stringify(…, null, 2) and nothing after it.
+    const { text } = addDeployment(undefined, record);
+    assert.equal(text, JSON.stringify(JSON.parse(text), null, 2));
   });
 
   it('refuses a deploy whose fields differ, and says which', async () => {

@@ -17,12 +17,10 @@ import {
 import type { AddressAssetState, CallContractSucceeded, Val } from '../../gateway/schemas';
 import {
   AssetTally,
-  DUST_ATTO,
   attoToAlph,
   Reader,
   hexToBytes,
   contractIdFromAddress,
-  formatAlph,
   groupOfAddress,
 } from '../../protocol';
 import type {
@@ -33,7 +31,14 @@ import type {
   SimulationView,
 } from '../actionViews';
 import { findMethod } from '../call';
-import { alphAmount, fieldValue, gasOf, tokenAmounts, type ApprovedToken, type ScriptClient } from './shared';
+import {
+  approvedAlphAtto,
+  approvedAlphProblem,
+  callerGroupProblem,
+  unusedAssetsProblem,
+} from '../inputRules';
+import { methodTraitsOf } from './methodTraits';
+import { fieldValue, gasOf, tokenAmounts, type ApprovedToken, type ScriptClient } from './shared';
 
 /** A method call ready to simulate or build: everything derived from the request, nothing from the gateway. */
 export interface PreparedMethodCall {
@@ -129,30 +134,30 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
     paramNames: fn.paramNames,
     ...(registry ? { structs: registry.structs } : {}),
   }) as Val[];
-  const approvedAttoAlph = alphAmount(request.alph, 'alph');
+  const alphRefusal = approvedAlphProblem(request.alph ?? '');
+  if (alphRefusal !== undefined) throw new ArgumentError(`alph: ${alphRefusal}`, 'alph');
+  const approvedAttoAlph = approvedAlphAtto(request.alph);
   const approvedTokens = tokenAmounts(request.tokens, 'tokens');
   const approving = approvedAttoAlph > 0n || approvedTokens.length > 0;
+  // The panel's rule too: a method without @using(preapprovedAssets = true) takes no approval.
+  const assetsRefusal = unusedAssetsProblem(
+    fn.name,
+    methodTraitsOf(artifact, methodIndex).payable,
+    approving,
+  );
+  if (assetsRefusal !== undefined) throw new ArgumentError(assetsRefusal, 'alph');
   if (approvedTokens.length > 0 && approvedAttoAlph === 0n) {
     // The node's execute-script moves approved tokens through an output that must carry dust ALPH.
     throw new ArgumentError('approving tokens also needs some ALPH (at least 0.001 for the dust)', 'alph');
   }
-  if (approving && approvedAttoAlph < DUST_ATTO) {
-    throw new ArgumentError(
-      `alph: ${formatAlph(approvedAttoAlph)} is below the dust minimum of 0.001 ALPH`,
-      'alph',
-    );
-  }
   if (approving && ctx.signerAddress === undefined) {
     throw new ArgumentError('approving assets needs a signer key: run "Alephium: Import Signer Key"', 'alph');
   }
-  const contractGroup = groupOfAddress(request.address);
-  if (ctx.signerAddress !== undefined && groupOfAddress(ctx.signerAddress) !== contractGroup) {
-    // A transaction's script runs in its inputs' group and can only reach contracts of that group.
-    throw new ArgumentError(
-      `${artifact.name} at ${request.address} is in group ${contractGroup}, but the signer ${ctx.signerAddress} is in group ${groupOfAddress(ctx.signerAddress)}: a script can only call contracts of its sender's group`,
-      'address',
-    );
-  }
+  const groupRefusal =
+    ctx.signerAddress === undefined
+      ? undefined
+      : callerGroupProblem(artifact.name, request.address, ctx.signerAddress);
+  if (groupRefusal !== undefined) throw new ArgumentError(groupRefusal, 'address');
   const contractId = contractIdFromAddress(request.address);
   // The typed text as values (JSON for arrays and structs): both script builders flatten them themselves.
   const values = fn.paramTypes.map((t, i) => fieldValue(t, String(inputs[i] ?? ''), registry));
@@ -201,7 +206,7 @@ export function prepareMethodCall(request: MethodCallRequest, ctx: MethodCallCon
     contract: artifact.name,
     address: request.address,
     contractId,
-    group: contractGroup,
+    group: groupOfAddress(request.address),
     fn,
     methodIndex,
     args,

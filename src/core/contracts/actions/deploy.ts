@@ -28,9 +28,9 @@ import {
 } from '../../protocol';
 import type { DeployRequest } from '../actionViews';
 import type { VerifyOptions } from '../../signing/verify';
+import type { TokenMetadata } from '../../signing/confirmation';
+import { depositAtto, depositProblem } from '../inputRules';
 import {
-  MINIMAL_CONTRACT_DEPOSIT,
-  alphAmount,
   approvalText,
   blake2b256Hex,
   feeWarningLines,
@@ -59,6 +59,12 @@ export interface PreparedDeploy {
   readonly encodedImmFields: string;
   readonly encodedMutFields: string;
   readonly initialAttoAlph: bigint;
+  /**
+   * Whether the deposit was asked for (`alph`) rather than the minimal deposit taken by default. The CLI
+   * records `attoAlphAmount` only when its deploy script gives `initialAttoAlphAmount`, and redeploys when
+   * the two differ, so the deployments entry carries it only then.
+   */
+  readonly depositAsked: boolean;
   readonly initialTokens: readonly ApprovedToken[];
   readonly issueTokenAmount?: bigint;
   readonly issueTokenTo?: string;
@@ -162,16 +168,12 @@ export function prepareDeploy(
   const { encodedImmFields, encodedMutFields } = encodeContractFields(fields, artifact.fieldsSig, structs);
   const chosen = deployCode(artifact, registry, network?.networkId);
   const bytecode = buildContractBytecode(chosen.code, fields, artifact.fieldsSig, structs).toLowerCase();
-  const initialAttoAlph =
-    request.alph === undefined || request.alph.trim() === ''
-      ? MINIMAL_CONTRACT_DEPOSIT
-      : alphAmount(request.alph, 'alph');
-  if (initialAttoAlph < MINIMAL_CONTRACT_DEPOSIT) {
-    throw new ArgumentError(
-      `alph: a contract must hold at least ${attoToAlph(MINIMAL_CONTRACT_DEPOSIT)} ALPH, got ${attoToAlph(initialAttoAlph)}`,
-      'alph',
-    );
-  }
+  // The rule the deposit prompt checks as it is typed (inputRules.ts), with the same words. Empty takes the
+  // minimal deposit and records none, as a CLI deploy script without initialAttoAlphAmount does.
+  const depositAsked = request.alph !== undefined && request.alph.trim() !== '';
+  const depositRefusal = depositProblem(request.alph ?? '');
+  if (depositRefusal !== undefined) throw new ArgumentError(`alph: ${depositRefusal}`, 'alph');
+  const initialAttoAlph = depositAtto(request.alph);
   const initialTokens = tokenAmounts(request.tokens, 'tokens');
   let issueTokenAmount: bigint | undefined;
   if (request.issueTokenAmount !== undefined && request.issueTokenAmount.trim() !== '') {
@@ -215,6 +217,7 @@ export function prepareDeploy(
     encodedImmFields,
     encodedMutFields,
     initialAttoAlph,
+    depositAsked,
     initialTokens,
     ...(issueTokenAmount !== undefined ? { issueTokenAmount } : {}),
     ...(issueTokenTo !== undefined ? { issueTokenTo } : {}),
@@ -287,6 +290,8 @@ export async function buildAndVerifyDeploy(
   verify: VerifyOptions,
   verifier: ScriptVerifier,
   signal?: AbortSignal,
+  /** Names of the deposited tokens (the connection's TokenCatalog), resolved before the build. */
+  tokenNames?: TokenMetadata,
 ): Promise<BuiltDeploy> {
   const built = await client.buildDeployContract(
     {
@@ -335,7 +340,7 @@ export async function buildAndVerifyDeploy(
     `Deploy ${deploy.contract} (code hash ${blake2b256Hex(deploy.code)}${deploy.codeBuild === 'debug' ? ', the debug build, as the CLI deploys on a devnet' : ''})`,
     ...deploy.fields.map((f) => `  ${f.mutable ? 'mut ' : ''}${f.name}: ${f.type} = ${f.value}`),
     `Script: creates exactly this code with exactly these encoded fields ✓ (imm ${deploy.encodedImmFields || '—'}, mut ${deploy.encodedMutFields || '—'})`,
-    `Deposit: ${approvalText(deploy.initialAttoAlph, deploy.initialTokens)}`,
+    `Deposit: ${approvalText(deploy.initialAttoAlph, deploy.initialTokens, tokenNames)}`,
     ...(deploy.issueTokenAmount !== undefined
       ? [`Issues ${deploy.issueTokenAmount} of its own token to ${deploy.issueTokenTo ?? 'the contract'}`]
       : []),

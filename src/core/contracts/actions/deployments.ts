@@ -3,6 +3,7 @@
  * a name that does not clobber another address's entry.
  */
 import { equalBytes, lockupScriptFromAddress } from '../../protocol';
+import type { BuiltDeploy, PreparedDeploy } from './deploy';
 
 // ---- the deployments file ------------------------------------------------------------------------------
 
@@ -24,6 +25,38 @@ export interface DeploymentRecord {
   /** Initial tokens, `{tokenId: amount}` as the CLI records them. */
   readonly tokens?: Readonly<Record<string, string>>;
   readonly issueTokenAmount?: string;
+}
+
+/**
+ * The record of a deploy the extension signed and sent, with what `@alephium/cli` records for the same
+ * deploy: the CLI's codeHash of the code deployed (the debug build on a devnet), the deposit, tokens.
+ */
+export function deploymentRecord(
+  prepared: PreparedDeploy,
+  built: BuiltDeploy,
+  sent: { readonly name: string; readonly signature: string; readonly blockHash?: string | undefined },
+): DeploymentRecord {
+  return {
+    name: sent.name,
+    deployerAddress: prepared.signerAddress,
+    txId: built.verified.txId,
+    unsignedTx: built.verified.unsignedTx,
+    signature: sent.signature,
+    gasPrice: built.verified.gasPrice.toString(),
+    gasAmount: built.verified.gasAmount,
+    ...(sent.blockHash ? { blockHash: sent.blockHash } : {}),
+    codeHash: prepared.cliCodeHash,
+    contractAddress: built.contractAddress,
+    contractId: built.contractId,
+    groupIndex: built.verified.fromGroup,
+    ...(prepared.depositAsked ? { attoAlphAmount: prepared.initialAttoAlph.toString() } : {}),
+    ...(prepared.initialTokens.length > 0
+      ? { tokens: Object.fromEntries(prepared.initialTokens.map((t) => [t.id, t.amount.toString()])) }
+      : {}),
+    ...(prepared.issueTokenAmount !== undefined
+      ? { issueTokenAmount: prepared.issueTokenAmount.toString() }
+      : {}),
+  };
 }
 
 interface DeploymentEntry {
@@ -102,7 +135,9 @@ export function addDeployment(
     },
   };
   const out = list.length === 1 && !Array.isArray(parsed) ? list[0] : list;
-  return { text: `${JSON.stringify(out, null, 2)}\n`, name };
+  // Byte for byte what the CLI's Deployments.saveToFile writes (no newline at the end), so a CLI run that
+  // changes nothing leaves the file as it is.
+  return { text: JSON.stringify(out, null, 2), name };
 }
 
 /** Same lockup script (an address can be spelled one way only, but compare bytes to be sure). */

@@ -5,6 +5,7 @@
 import { describeScriptDifference } from '../../bytecode';
 import { decodeUnsignedTx, formatAlph } from '../../protocol';
 import type { VerifyOptions } from '../../signing/verify';
+import type { TokenMetadata } from '../../signing/confirmation';
 import {
   approvalText,
   changeText,
@@ -24,6 +25,8 @@ export async function buildAndVerifyExecute(
   verify: VerifyOptions,
   verifier: ScriptVerifier,
   signal?: AbortSignal,
+  /** Names of the approved tokens (the connection's TokenCatalog), resolved before the build. */
+  tokenNames?: TokenMetadata,
 ): Promise<BuiltScriptTx> {
   const built = await client.buildExecuteScript(
     {
@@ -58,7 +61,7 @@ export async function buildAndVerifyExecute(
     `Run ${call.contract}.${call.fn.name} (method ${call.methodIndex}) on ${call.address}`,
     `Arguments: ${call.args.length ? call.args.map((a) => `${a.type} ${JSON.stringify(a.value)}`).join(', ') : 'none'}`,
     `Script: ${call.scriptSource}, ${call.script.length / 2} bytes, byte-equal to the one built locally ✓`,
-    `Approves: ${approvalText(call.approvedAttoAlph, call.approvedTokens)}`,
+    `Approves: ${approvalText(call.approvedAttoAlph, call.approvedTokens, tokenNames)}`,
     `Outputs: only change back to you (${verified.change.length}) ✓; inputs: only yours (${decodeUnsignedTx(verified.unsignedTx).inputs.length}) ✓`,
     `Gas: ${verified.gasAmount} × ${verified.gasPrice} atto; fee ${formatAlph(verified.fee)}`,
     ...feeWarningLines(verified),

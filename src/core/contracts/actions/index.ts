@@ -12,7 +12,6 @@
  * deploy.ts build and verify; deployments.ts records a deployment in the CLI's file.
  */
 export {
-  MINIMAL_CONTRACT_DEPOSIT,
   approvalText,
   blake2b256Hex,
   changeText,
@@ -25,3 +24,6 @@ export * from './call';
 export * from './execute';
 export * from './deploy';
 export * from './deployments';
+export * from './methodTraits';
+export * from '../inputRules';
+export * from '../resultWords';

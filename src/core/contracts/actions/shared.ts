@@ -19,10 +19,10 @@ import type {
   CallContractResult,
   CallTxScriptResult,
 } from '../../gateway/schemas';
-import { ONE_ALPH, attoToAlph, blake2b256, bytesToHex, hexToBytes, isHash32 } from '../../protocol';
+import { attoToAlph, blake2b256, bytesToHex, hexToBytes, isHash32 } from '../../protocol';
 import type { BalanceChangeView, MethodCallRequest } from '../actionViews';
 import { scriptFeeWarning } from '../../signing/gasBounds';
-import { parseAlphAmount } from '../../transfers/transferInput';
+import { tokenText, type TokenMetadata } from '../../signing/confirmation';
 import type { TransferVerificationError, VerifiedTransfer, verifyScriptTx } from '../../signing/verify';
 import { isList, scalarText } from '../../util/guards';
 
@@ -36,8 +36,8 @@ export interface ScriptVerifier {
   readonly TransferVerificationError: typeof TransferVerificationError;
 }
 
-/** The smallest deposit a new contract may hold (0.1 ALPH since Rhone); the node's default too. */
-export const MINIMAL_CONTRACT_DEPOSIT = ONE_ALPH / 10n;
+/** The smallest deposit a new contract may hold: its rule is in ../inputRules.ts. */
+export { MINIMAL_CONTRACT_DEPOSIT } from '../inputRules';
 
 /** The part of the gateway client these workflows need (structural, so tests can fake it). */
 export interface ScriptClient {
@@ -87,15 +87,6 @@ export function tokenAmounts(tokens: MethodCallRequest['tokens'], field: string)
     }
     return { id, amount: BigInt(text) };
   });
-}
-
-export function alphAmount(text: string | undefined, field: string): bigint {
-  if (text === undefined || text.trim() === '') return 0n;
-  try {
-    return parseAlphAmount(text);
-  } catch (e) {
-    throw new ArgumentError(`${field}: ${(e as Error).message}`, field);
-  }
 }
 
 export function gasOf(gasAmount: unknown): number | undefined {
@@ -150,11 +141,16 @@ export function feeWarningLines(verified: VerifiedTransfer): string[] {
   return warning ? [warning] : [];
 }
 
-export function approvalText(alph: bigint, tokens: readonly ApprovedToken[]): string {
+/**
+ * ALPH and tokens a script approves or deposits, in the confirmation's words: a token known to the
+ * catalog by its symbol and decimal amount, always beside its raw amount and whole id (signing/confirmation.ts
+ * `tokenText`, the transfer confirmation's owner); an unknown token by its raw amount and whole id.
+ */
+export function approvalText(alph: bigint, tokens: readonly ApprovedToken[], names?: TokenMetadata): string {
   if (alph === 0n && tokens.length === 0) return 'nothing';
   return [
     ...(alph > 0n ? [`${attoToAlph(alph)} ALPH`] : []),
-    ...tokens.map((t) => `${t.amount} of token ${t.id.slice(0, 12)}…`),
+    ...tokens.map((t) => tokenText(t.id, t.amount, names?.get(t.id.toLowerCase())).text),
   ].join(', ');
 }
 
