@@ -87,6 +87,42 @@ const lazyModulesAsSeparateFiles = {
   },
 };
 
+/**
+ * zod's classic schemas import its JSON Schema generator for `.toJSONSchema()` and Standard Schema's
+ * `jsonSchema`, which the extension never calls at run time (scripts/generateSchemas.ts uses it at build
+ * time, outside the bundle): about 18 KB of every Node bundle. Here those two modules become stubs with the
+ * same export names whose functions throw if ever called, so a future use fails loudly instead of silently.
+ */
+const zodWithoutJsonSchema = {
+  name: 'zod-without-json-schema',
+  setup(build) {
+    const stubbed = /\/zod\/v4\/core\/(to-json-schema|json-schema-processors)\.js$/;
+    build.onLoad({ filter: stubbed }, (args) => {
+      const source = fs.readFileSync(args.path, 'utf8');
+      const names = new Set([...source.matchAll(/^export (?:const|function) (\w+)/gm)].map((m) => m[1]));
+      for (const m of source.matchAll(/^export \{([^}]*)\}/gm))
+        for (const part of m[1].split(','))
+          if (part.trim())
+            names.add(
+              part
+                .trim()
+                .split(/\s+as\s+/)
+                .pop(),
+            );
+      const body = [...names]
+        .map((n) =>
+          n.startsWith('create')
+            ? `export const ${n} = () => () => { throw new Error('zod JSON Schema is not bundled'); };`
+            : n === 'allProcessors'
+              ? `export const ${n} = {};`
+              : `export function ${n}() { throw new Error('zod JSON Schema is not bundled'); }`,
+        )
+        .join('\n');
+      return { contents: body, loader: 'js' };
+    });
+  },
+};
+
 const targets = [
   {
     ...common,
@@ -96,7 +132,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [...common.plugins, undiciAsSeparateFile, lazyModulesAsSeparateFiles],
+    plugins: [...common.plugins, undiciAsSeparateFile, lazyModulesAsSeparateFiles, zodWithoutJsonSchema],
   },
   ...LAZY_MODULES.map((m) => ({
     ...common,
@@ -106,6 +142,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [...common.plugins, zodWithoutJsonSchema],
   })),
   {
     ...common,
