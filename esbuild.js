@@ -52,7 +52,7 @@ const undiciAsSeparateFile = {
  * Code loaded on first use, each as its own file next to dist/extension.js, so activation loads none of it:
  * the Ralph scanner and failure explainer, the verification, signing, script and bytecode code of
  * Send/Sweep/Simulate/Execute/Deploy, the BIP39/BIP32 code of mnemonic import and the Request Usage view's
- * panel and model, and the token lists with their catalog. The glue loads each with `lazyModule(() => import('./x'))` (src/platform/lifecycle.ts);
+ * panel and model, the token lists with their catalog, and the language-model tools. The glue loads each with `lazyModule(() => import('./x'))` (src/platform/lifecycle.ts);
  * a dynamic import that resolves to an entry below becomes a `require` of its separate file at run time
  * (under tsx it is the module itself). The entry is named by its path, so a moved file fails the build
  * (its entry is missing) instead of slipping into the activation bundle, and a static import of an entry
@@ -67,6 +67,7 @@ const LAZY_MODULES = [
   { entry: 'src/usage/panel/host.ts', out: 'requestUsagePanel.js' },
   { entry: 'src/contracts/panel/host.ts', out: 'contractPanelHost.js' },
   { entry: 'src/platform/tokenLists.ts', out: 'tokenLists.js' },
+  { entry: 'src/assistant/lmTools.ts', out: 'assistantTools.js' },
   { entry: 'src/onboarding/walkthroughContext.ts', out: 'walkthroughContext.js' },
 ];
 const lazyModulesAsSeparateFiles = {

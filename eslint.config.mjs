@@ -63,6 +63,55 @@ const featureBoundaries = FEATURES.map((feature) => {
   };
 });
 
+/**
+ * The language-model tools only read: a chat assistant drives them, so their folders import nothing
+ * that signs, sends a transaction or holds a key (the signing path, the secrets, key derivation, the
+ * actions and transfers engines), and the core part nothing of VS Code.
+ */
+const ASSISTANT_READ_ONLY = [
+  {
+    regex:
+      '(^|/)(signing|transfers|secrets|devSecrets|keyDerivation|actionsEngine|lazyEngine|transactions)(/|$)' +
+      '|(^|/)protocol(/index|/keys|/mnemonic)?$|(^|/)contracts/actions(/|$)|^@noble/secp256k1|^@scure/bip3[29]',
+    message:
+      'The language-model tools only read: no signing, sending, key or secrets code here (import core/protocol/<file> for what decodes).',
+  },
+];
+const assistantBoundaries = [
+  {
+    files: ['src/assistant/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...ASSISTANT_READ_ONLY,
+            {
+              regex: `^(\\.\\./)+(${FEATURES.join('|')})/(?!index$)(?!\\w+Service$)`,
+              message: `Import another feature through its index.ts (or its …Service.ts), not its internals.`,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/core/assistant/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/core must not depend on vscode.' }],
+          patterns: [
+            ...ASSISTANT_READ_ONLY,
+            { group: ['vscode/*'], message: 'src/core must not depend on vscode.' },
+          ],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.test-output/**', '.vscode-test/**'] },
   ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
@@ -107,6 +156,7 @@ export default tseslint.config(
     },
   },
   ...featureBoundaries,
+  ...assistantBoundaries,
   {
     files: ['src/**/*.ts'],
     ignores: INERT_TEXT_OWNERS,

@@ -29,6 +29,7 @@ import { showWarning } from './platform/notify';
 import { inert } from './core/text/inert';
 import { registerRequestUsage, type RequestUsageSnapshot } from './usage/requestUsage';
 import { NodeTreeProvider } from './node/nodeView';
+import { registerLanguageModelTools } from './assistant';
 import { lazyModule } from './platform/lifecycle';
 
 /**
@@ -149,6 +150,8 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   // The request ledger drawn: the month per day and kind, the share and the forecast.
   const requestUsage = registerRequestUsage({ ...deps, extensionUri: context.extensionUri });
   context.subscriptions.push(...requestUsage.disposables);
+  // Read-only tools for a chat assistant: registered by name now, their code loaded on first use.
+  context.subscriptions.push(...registerLanguageModelTools({ log, connection, contracts, failures }));
   // The "Get started" walkthrough's steps complete from what these owners hold, however the step was done
   // (dist/walkthroughContext.js, loaded off the activation path).
   let walkthrough: vscode.Disposable | undefined;

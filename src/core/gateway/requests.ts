@@ -29,8 +29,9 @@ export interface RequestOptions {
   /** Skip reading the cache (the fresh answer is still cached). */
   readonly fresh?: boolean;
   /**
-   * What a background request is for, for the request ledger (usage.ts): `contracts`, `node` or
-   * `tracking`. Requests at user priority count as the user's actions; background ones without it as other.
+   * What a request is for, for the request ledger (usage.ts): `contracts`, `node` or `tracking` for
+   * background work; requests at user priority count as the user's actions, except `assistant` (the
+   * language-model tools), which the ledger keeps apart. Background ones without it count as other.
    */
   readonly purpose?: RequestPurpose;
 }

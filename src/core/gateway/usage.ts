@@ -13,16 +13,19 @@ import type { Priority } from './rateLimiter';
 import { isList } from '../util/guards';
 
 /** What a request was for, in words a person understands; the ledger counts per kind. */
-export const REQUEST_KINDS = ['contracts', 'node', 'tracking', 'actions', 'other'] as const;
+export const REQUEST_KINDS = ['contracts', 'node', 'tracking', 'actions', 'assistant', 'other'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
 /**
  * What a background caller says its requests are for (`RequestOptions.purpose`). A request at user
  * priority is the user's action whatever its purpose; a background one without a purpose is "other".
+ * `assistant` is the one exception: the language-model tools run at the user's priority (a person asked
+ * the chat), but the month's ledger keeps them apart, so a user sees what the assistant spent.
  */
-export type RequestPurpose = 'contracts' | 'node' | 'tracking';
+export type RequestPurpose = 'contracts' | 'node' | 'tracking' | 'assistant';
 
 export function requestKind(priority: Priority, purpose: RequestPurpose | undefined): RequestKind {
+  if (purpose === 'assistant') return 'assistant';
   if (priority === 'user') return 'actions';
   return purpose ?? 'other';
 }

@@ -59,7 +59,8 @@ export interface ForecastOptions {
 
 function background(day: DayUsage): number {
   let n = 0;
-  for (const kind of REQUEST_KINDS) if (kind !== 'actions') n += day[kind] ?? 0;
+  // What a person asked for, themselves or through a chat assistant, is not background work.
+  for (const kind of REQUEST_KINDS) if (kind !== 'actions' && kind !== 'assistant') n += day[kind] ?? 0;
   return n;
 }
 

@@ -6,6 +6,7 @@ export const KIND_LABELS: Readonly<Record<RequestKind, string>> = {
   node: 'Node view',
   tracking: 'Transaction tracking',
   actions: 'Your actions',
+  assistant: 'Language-model tools',
   other: 'Other background',
 };
 
@@ -15,6 +16,7 @@ export const KIND_DESCRIPTIONS: Readonly<Record<RequestKind, string>> = {
   node: "the Node view's status checks and chain heights",
   tracking: 'status polls of tracked transactions',
   actions: 'what you ran: commands, panels, opening views and Refresh',
+  assistant: 'what a chat assistant read through the Alephium language-model tools',
   other: 'background work without a kind of its own',
 };
 

@@ -219,12 +219,15 @@ function monthPlot(model: RequestUsageModel, width: number, top: number): MonthP
   };
   const totals: number[] = [model.unattributed];
   const backgrounds: number[] = [0];
-  const actionsIndex = model.kinds.findIndex((k) => k.id === 'actions');
+  // What a person asked for (their actions, and what they asked a chat assistant) is not background.
+  const askedIndexes = model.kinds
+    .map((k, i) => (k.id === 'actions' || k.id === 'assistant' ? i : -1))
+    .filter((i) => i >= 0);
   for (const d of model.days) {
     if (d.day > model.today) break;
     totals.push((totals.at(-1) ?? 0) + d.total);
-    const actions = actionsIndex >= 0 ? (d.counts[actionsIndex] ?? 0) : 0;
-    backgrounds.push((backgrounds.at(-1) ?? 0) + d.total - actions);
+    const asked = askedIndexes.reduce((n, i) => n + (d.counts[i] ?? 0), 0);
+    backgrounds.push((backgrounds.at(-1) ?? 0) + d.total - asked);
   }
   const f = model.forecast;
   const highest = Math.max(

@@ -23,13 +23,17 @@ describe('request ledger: kinds of request (client)', () => {
     // A user action is the user's, whatever a caller says it is for.
     await clock.run(client.getVersion({ purpose: 'node' }));
     await clock.run(client.getVersion({ priority: 'background' }));
+    // The language-model tools run at the user's priority but are kept apart in the ledger.
+    await clock.run(client.getContractEventCount(contract, { priority: 'user', purpose: 'assistant' }));
     assert.deepEqual(
       records.map((r) => r.kind),
-      ['contracts', 'node', 'tracking', 'actions', 'other'],
+      ['contracts', 'node', 'tracking', 'actions', 'other', 'assistant'],
     );
     const ledger = client.usage.ledger(keyFingerprint(KEY));
-    assert.equal(ledger.count, 5);
-    assert.deepEqual(ledger.days, [{ day: 10, contracts: 1, node: 1, tracking: 1, actions: 1, other: 1 }]);
+    assert.equal(ledger.count, 6);
+    assert.deepEqual(ledger.days, [
+      { day: 10, contracts: 1, node: 1, tracking: 1, actions: 1, assistant: 1, other: 1 },
+    ]);
     assert.equal(ledger.unattributed, 0);
   });
 

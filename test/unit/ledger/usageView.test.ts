@@ -11,7 +11,8 @@ const NOW = Date.UTC(2025, 4, 4, 15); // May 4th, a Sunday
 function model(days: DayUsage[], unattributed = 0) {
   let count = unattributed;
   for (const d of days)
-    for (const k of ['contracts', 'node', 'tracking', 'actions', 'other'] as const) count += d[k] ?? 0;
+    for (const k of ['contracts', 'node', 'tracking', 'actions', 'assistant', 'other'] as const)
+      count += d[k] ?? 0;
   const ledger: MonthLedger = {
     keyId: 'k',
     month: '2025-05',
@@ -48,13 +49,14 @@ describe('request usage view: model', () => {
         ['node', 'Node view', 400],
         ['tracking', 'Transaction tracking', 50],
         ['actions', 'Your actions', 870],
+        ['assistant', 'Language-model tools', 0],
         ['other', 'Other background', 0],
       ],
     );
     assert.deepEqual(m.days[2], {
       day: 3,
       label: 'May 3',
-      counts: [2400, 0, 50, 550, 0],
+      counts: [2400, 0, 50, 550, 0, 0],
       total: 3000,
       today: false,
       future: false,
