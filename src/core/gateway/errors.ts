@@ -17,7 +17,12 @@ export type GatewayErrorKind =
   | 'callFailed'
   | 'submitUnknown';
 
+/** Which class made an error, readable by every bundle's copy of these classes (see `hasInstance` below). */
+const BRAND = Symbol.for('alephium-gateway.GatewayError');
+
 export abstract class GatewayError extends Error {
+  /** The class's name for {@link BRAND}: class names do not survive minification, this string does. */
+  static readonly brand: string = 'GatewayError';
   abstract readonly kind: GatewayErrorKind;
   /** The endpoint (e.g. `GET /transactions/status`) the error belongs to, when there is one. */
   readonly endpoint: string | undefined;
@@ -25,6 +30,21 @@ export abstract class GatewayError extends Error {
   protected constructor(message: string, endpoint: string | undefined, options?: { cause?: unknown }) {
     super(message, options);
     this.endpoint = endpoint;
+    Object.defineProperty(this, BRAND, { value: new.target.brand });
+  }
+
+  /**
+   * `instanceof` across bundles. The activation bundle and each lazily loaded one carry their own copy of
+   * these classes, so an error the client (activation bundle) throws is not an instance of a lazy bundle's
+   * class by prototype: Explain Transaction took the node's 400 for an unsent request. The brand says
+   * which class made the error, whichever copy it was.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    if (typeof value !== 'object' || value === null) return false;
+    const brand = (value as { [BRAND]?: unknown })[BRAND];
+    if (typeof brand !== 'string') return false;
+    return this.brand === GatewayError.brand || this.brand === brand;
   }
 }
 
@@ -86,6 +106,7 @@ const HINTS: Record<HttpErrorKind, string> = {
 };
 
 export class GatewayHttpError extends GatewayError {
+  static override readonly brand: string = 'GatewayHttpError';
   readonly kind: HttpErrorKind;
   readonly status: number;
   /** The body's `detail`, for logs and for showing to the user; never branch on it. */
@@ -113,6 +134,7 @@ export class GatewayHttpError extends GatewayError {
 
 /** The key's monthly quota is used up: nothing will be answered before `until` (ms since epoch). */
 export class QuotaExhaustedError extends GatewayError {
+  static override readonly brand: string = 'QuotaExhaustedError';
   readonly kind = 'rateLimited' as const;
   readonly until: number;
 
@@ -128,6 +150,7 @@ export class QuotaExhaustedError extends GatewayError {
 
 /** The response body was larger than the cap for its endpoint; it was not read further. */
 export class ResponseTooLargeError extends GatewayError {
+  static override readonly brand: string = 'ResponseTooLargeError';
   readonly kind = 'schema' as const;
   readonly limitBytes: number;
 
@@ -143,6 +166,7 @@ export class ResponseTooLargeError extends GatewayError {
 
 /** The response body did not match the expected shape; nothing of it is passed on. */
 export class SchemaError extends GatewayError {
+  static override readonly brand: string = 'SchemaError';
   readonly kind = 'schema' as const;
   /** Dotted path of the first mismatch, e.g. `nodes.0.isSynced`; empty for the root. */
   readonly path: string;
@@ -158,6 +182,7 @@ export class SchemaError extends GatewayError {
 
 /** An input failed validation before any request was made. */
 export class ValidationError extends GatewayError {
+  static override readonly brand: string = 'ValidationError';
   readonly kind = 'validation' as const;
   readonly field: string;
 
@@ -170,6 +195,7 @@ export class ValidationError extends GatewayError {
 
 /** The connection failed or dropped; there is no HTTP status. */
 export class NetworkError extends GatewayError {
+  static override readonly brand: string = 'NetworkError';
   readonly kind = 'network' as const;
 
   constructor(endpoint: string, cause: unknown) {
@@ -180,6 +206,7 @@ export class NetworkError extends GatewayError {
 
 /** The client-side per-request timeout elapsed (kind `timeout`, like a gateway 504). */
 export class RequestTimeoutError extends GatewayError {
+  static override readonly brand: string = 'RequestTimeoutError';
   readonly kind = 'timeout' as const;
   readonly timeoutMs: number;
 
@@ -192,6 +219,7 @@ export class RequestTimeoutError extends GatewayError {
 
 /** The caller aborted. Named `AbortError` so generic cancellation checks recognise it. */
 export class CancelledError extends GatewayError {
+  static override readonly brand: string = 'CancelledError';
   readonly kind = 'cancelled' as const;
 
   constructor(endpoint?: string) {
@@ -202,6 +230,7 @@ export class CancelledError extends GatewayError {
 
 /** No API key is stored for the active profile. */
 export class MissingKeyError extends GatewayError {
+  static override readonly brand: string = 'MissingKeyError';
   readonly kind = 'missingKey' as const;
 
   constructor(endpoint: string) {
@@ -212,6 +241,7 @@ export class MissingKeyError extends GatewayError {
 
 /** One contract call of a batch (or a single call) was executed by the node and failed. */
 export class ContractCallFailedError extends GatewayError {
+  static override readonly brand: string = 'ContractCallFailedError';
   readonly kind = 'callFailed' as const;
   readonly reason: string;
 
@@ -227,6 +257,7 @@ export class ContractCallFailedError extends GatewayError {
  * not resend blindly; it can track `txId` instead.
  */
 export class SubmitOutcomeUnknownError extends GatewayError {
+  static override readonly brand: string = 'SubmitOutcomeUnknownError';
   readonly kind = 'submitUnknown' as const;
   readonly txId: string;
 

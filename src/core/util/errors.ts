@@ -7,7 +7,12 @@ export class UserCancelledError extends Error {
 }
 
 export function isUserCancelled(error: unknown): boolean {
-  return error instanceof UserCancelledError || (error instanceof Error && error.name === 'AbortError');
+  // By name too: a lazily loaded bundle has its own copy of the class, so its prompts' cancellations are
+  // not instances of this one.
+  return (
+    error instanceof UserCancelledError ||
+    (error instanceof Error && (error.name === 'AbortError' || error.name === 'UserCancelledError'))
+  );
 }
 
 /** The message of anything thrown, without assuming it is an Error. */
