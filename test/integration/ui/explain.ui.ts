@@ -11,7 +11,7 @@ import { buildMethodCallScript } from '../../../src/core/bytecode/callScript';
 import { groupOfAddress, shortTxId, signTxId } from '../../../src/core/protocol';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { answerInput, watchUntil } from './journeyHelpers';
+import { answerInput, runCommandRetried, watchUntil } from './journeyHelpers';
 import { COUNTER_RAL, sandboxControl, sandboxProfile, writeCounterProject } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
@@ -106,7 +106,7 @@ describe('UI: Explain Transaction', () => {
       30_000,
     );
     await widget.locator('input').first().press('Enter');
-    await runCommandByTitle(page, 'View: Show Alephium');
+    await runCommandRetried(page, 'View: Show Alephium');
     const sidebar = page.locator('.part.sidebar');
     const row = sidebar.locator('.monaco-list-row', { hasText: shortTxId(txId) }).first();
     await watchUntil(
@@ -137,7 +137,7 @@ describe('UI: Explain Transaction', () => {
     }
 
     // The Problems view: the paused assert of incrementBy, the call, its origin, and the block state.
-    await runCommandByTitle(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+    await runCommandRetried(page, 'View: Focus Problems (Errors, Warnings, Infos)');
     const problems = await watchUntil(
       page,
       'the Problem of the reproduced failure',
