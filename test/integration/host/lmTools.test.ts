@@ -188,7 +188,8 @@ describe('Language-model tools against the sandbox gateway', function () {
     assert.match(text, new RegExp(`^Transaction ${txId}\nStatus: `));
     assert.match(text, /\nThe script succeeded\.\n/);
     assert.match(text, /\nEvents:\n {2}Counter: Incremented\(by=\w+, newCount=\d+\)\n/);
-    assert.match(text, /\nDebug messages:\n {2}count is now \d+\n/);
+    // Placed at its emit Debug line: the workspace carries .project.json, so the chain runs the debug build.
+    assert.match(text, /\nDebug messages:\n {2}count is now \d+ \(\S*contracts\/counter\.ral:\d+\)\n/);
     assert.match(text, /it cannot sign, send or change anything\.$/);
     const first = requestsSince(mark, chainReads);
     // Within the 1 to 7 requests its invocation message says.
