@@ -45,6 +45,7 @@ import type { Logger } from '../core/util/log';
 import { errorMessage } from '../core/util/errors';
 import { argumentsMayActForUser } from '../platform/automation';
 import type { ConnectionManager } from '../platform/connection';
+import { workspacePlaceName } from '../platform/places';
 import type { ContractsService } from '../contracts/contractsService';
 import type { FailureReporter } from '../debugging';
 
@@ -209,7 +210,10 @@ async function answerOf(
     }
     case TOOL_NAMES.explainTransaction:
       return explanationAnswer(
-        explanationText(await explain(deps, parseExplainTransactionInput(input).txId, signal)),
+        explanationText(
+          await explain(deps, parseExplainTransactionInput(input).txId, signal),
+          workspacePlaceName,
+        ),
       );
     default:
       throw new Error(`Unknown Alephium tool ${String(tool)}.`);

@@ -12,6 +12,7 @@ import { checkTxId, parseTxId } from '../core/transfers/transferInput';
 import { inert } from '../core/text/inert';
 import { CommandIds } from '../constants';
 import { showInfo } from '../platform/notify';
+import { workspacePlaceName } from '../platform/places';
 import { argString, askText } from '../platform/prompts';
 import type { DebuggingEditorDeps } from './debuggingFeature';
 import { loadEngine } from './loadEngine';
@@ -58,7 +59,7 @@ export async function explainTransactionCommand(
         txId,
       ),
   );
-  const text = engine.explanationText(explanation);
+  const text = engine.explanationText(explanation, workspacePlaceName);
   deps.log.info(text);
   const failure = explanation.outcome.kind === 'failed-reproduced' ? explanation.outcome.failure : undefined;
   const reporter = deps.reporter;
@@ -67,10 +68,10 @@ export async function explainTransactionCommand(
     reporter.diagnostics.report(failure);
   } else if (explanation.debugHints.length > 0) reporter.diagnostics.showDebugHints(explanation.debugHints);
   const site = failure?.sites[0];
-  reporter.explanations.set(txId, engine.whatHappenedView(explanation), site);
+  reporter.explanations.set(txId, engine.whatHappenedView(explanation, workspacePlaceName), site);
   if (argString(args, 'show') !== 'none') {
     await vscode.commands.executeCommand(CommandIds.showTransaction, { txId });
-    if (!failure) void showInfo(inert`${engine.whatHappenedView(explanation).outcome}`);
+    if (!failure) void showInfo(inert`${engine.whatHappenedView(explanation, workspacePlaceName).outcome}`);
   }
   return {
     txId,

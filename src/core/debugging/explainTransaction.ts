@@ -502,18 +502,22 @@ async function readStateChanges(
   return changes;
 }
 
+/** How a source file is named to a person: the glue passes the workspace-relative path. */
+export type PlaceName = (path: string) => string;
+const asGiven: PlaceName = (path) => path;
+
 /** The explanation as plain text (for a language-model tool, a log or a results document). */
-export function explanationText(x: TransactionExplanation): string {
+export function explanationText(x: TransactionExplanation, placeName: PlaceName = asGiven): string {
   const lines = [`Transaction ${x.txId}`, `Status: ${x.status}`];
   if (x.caller) lines.push(`Signed by ${x.caller}`);
-  lines.push(...outcomeLines(x));
+  lines.push(...outcomeLines(x, placeName));
   if (x.calls.length > 0) lines.push('Calls:', ...x.calls.map((c) => `  ${callLine(c)}`));
   if (x.events.length > 0)
     lines.push('Events:', ...x.events.map((e) => `  ${e.contract ?? e.contractAddress}: ${e.summary}`));
   if (x.debug.length > 0)
     lines.push(
       'Debug messages:',
-      ...x.debug.map((d) => `  ${d.message}${d.at ? ` (${d.at.path}:${d.at.line + 1})` : ''}`),
+      ...x.debug.map((d) => `  ${d.message}${d.at ? ` (${placeName(d.at.path)}:${d.at.line + 1})` : ''}`),
     );
   if (x.outcome.kind === 'succeeded' && x.outcome.stateChanges) {
     if (x.stateBlocks)
@@ -525,7 +529,7 @@ export function explanationText(x: TransactionExplanation): string {
   return lines.join('\n');
 }
 
-function outcomeLines(x: TransactionExplanation): string[] {
+function outcomeLines(x: TransactionExplanation, placeName: PlaceName): string[] {
   switch (x.outcome.kind) {
     case 'not-mined':
       return [];
@@ -538,7 +542,7 @@ function outcomeLines(x: TransactionExplanation): string[] {
       return [
         'The script failed in its block (scriptExecutionOk: false).',
         `Why: ${x.outcome.failure.message}`,
-        ...(site ? [`At ${site.path}:${site.span.start.line + 1}`] : []),
+        ...(site ? [`At ${placeName(site.path)}:${site.span.start.line + 1}`] : []),
       ];
     }
     case 'failed-not-reproduced':
@@ -584,15 +588,18 @@ export function explainFetchersFrom(client: ExplainClient, options?: RequestOpti
 }
 
 /** The tx details webview's "What happened" section: plain lines, rendered as text by the page. */
-export function whatHappenedView(x: TransactionExplanation): WhatHappenedView {
+export function whatHappenedView(
+  x: TransactionExplanation,
+  placeName: PlaceName = asGiven,
+): WhatHappenedView {
   const failure = x.outcome.kind === 'failed-reproduced' ? x.outcome.failure : undefined;
   const site = failure?.sites[0];
   const changes = x.outcome.kind === 'succeeded' ? (x.outcome.stateChanges ?? []) : [];
   return {
-    outcome: outcomeLines(x)[0] ?? x.status,
+    outcome: outcomeLines(x, placeName)[0] ?? x.status,
     calls: x.calls.map(callLine),
     events: x.events.map((e) => `${e.contract ?? e.contractAddress}: ${e.summary}`),
-    debug: x.debug.map((d) => `${d.message}${d.at ? ` (${d.at.path}:${d.at.line + 1})` : ''}`),
+    debug: x.debug.map((d) => `${d.message}${d.at ? ` (${placeName(d.at.path)}:${d.at.line + 1})` : ''}`),
     stateChanges: changes.map((c) => ({
       contract: `${c.contract ?? 'contract'} ${c.address}`,
       lines: stateDiffLines(c.diff),
@@ -601,7 +608,7 @@ export function whatHappenedView(x: TransactionExplanation): WhatHappenedView {
       ? {
           failure: {
             message: failure.message,
-            ...(site ? { where: `${site.path}:${site.span.start.line + 1}` } : {}),
+            ...(site ? { where: `${placeName(site.path)}:${site.span.start.line + 1}` } : {}),
           },
         }
       : {}),

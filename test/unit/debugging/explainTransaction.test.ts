@@ -216,6 +216,21 @@ describe('Explain Transaction (core/debugging/explainTransaction)', () => {
     assert.deepEqual(view.calls, [`Counter.incrementBy(step: U256 = 500) at ${COUNTER}`]);
   });
 
+  it("names the failing line as the glue names files (workspace-relative, never this machine's path)", async () => {
+    const f = fake({
+      script: incrementByScript(500n),
+      ok: false,
+      reproduction: { ok: false, detail: FAILURE },
+    });
+    const x = await explainTransaction(f.deps, TX);
+    const placeName = (path: string) => `[${path}]`;
+    assert.equal(whatHappenedView(x, placeName).failure?.where, `[contracts/counter.ral]:${ASSERT_LINE + 1}`);
+    assert.match(
+      explanationText(x, placeName),
+      new RegExp(`At \\[contracts/counter.ral\\]:${ASSERT_LINE + 1}`),
+    );
+  });
+
   it('says plainly when the reproduction succeeds: the state before the block does not explain the failure', async () => {
     const f = fake({ script: incrementByScript(5n), ok: false, reproduction: succeededRun('6') });
     const x = await explainTransaction(f.deps, TX);
