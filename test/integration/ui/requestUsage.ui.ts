@@ -197,22 +197,29 @@ describe('UI: the request ledger', () => {
     const page = ui.page;
     const frame = await chartFrame(page, 30_000);
     const model = simulatedMonth();
-    // The page draws whatever model it is given; the host's next model replaces it, so draw until seen.
-    await watchUntil(
+    // The page draws whatever model it is given and the host's next model replaces it (background polls
+    // update it): draw and read in one go until one reading is wholly of the simulated month.
+    const reading = await watchUntil(
       page,
-      'the simulated month drawn',
+      'the simulated month drawn, with its forecast',
       async () => {
         await frame.evaluate(
           `window.dispatchEvent(new MessageEvent('message', { data: ${JSON.stringify({ type: 'model', model })} }))`,
         );
-        return frame.locator('#root').innerText({ timeout: 2_000 });
+        const text = await frame.locator('#root').innerText({ timeout: 2_000 });
+        const bars = await readBars(frame);
+        const forecastBars = await frame.locator('rect.forecast-bar').count();
+        return JSON.stringify({ text, bars, forecastBars });
       },
-      (t) => t.includes('simulated month'),
+      (json) => {
+        const r = JSON.parse(json) as { text: string; forecastBars: number };
+        return r.text.includes('simulated month') && r.forecastBars > 0;
+      },
       10_000,
     );
-    const bars = await readBars(frame);
-    assert.equal(new Set(bars.map((b) => b.day)).size, 20, 'twenty days of bars');
-    assert.equal((await frame.locator('rect.forecast-bar').count()) > 0, true, 'the days left are forecast');
+    const drawn = JSON.parse(reading) as { bars: Bar[]; forecastBars: number };
+    assert.equal(new Set(drawn.bars.map((b) => b.day)).size, 20, 'twenty days of bars');
+    assert.equal(drawn.forecastBars > 0, true, 'the days left are forecast');
     fs.mkdirSync(OUTPUT_DIR, { recursive: true });
     await page.locator('.part.editor').screenshot({ path: path.join(OUTPUT_DIR, 'request-usage.png') });
   });

@@ -56,6 +56,11 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
     fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
     fs.copyFileSync(counter.artifact, path.join(ui.workspace, 'artifacts', 'Counter.ral.json'));
+    // .project.json too: the sandbox deploys the debug build it records, whose code hash is matched there.
+    fs.copyFileSync(
+      path.join(path.dirname(counter.artifact), '.project.json'),
+      path.join(ui.workspace, 'artifacts', '.project.json'),
+    );
     restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
     // Two increments in two blocks: count 0 → 1, then 1 → 2.
     await sandboxControl('/events/trigger', { count: 1, contract: mine.address });
