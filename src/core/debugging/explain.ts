@@ -124,15 +124,19 @@ export function explainVmFailure(
     const code = String(failure.errorCode);
     const used = new Set<string>();
     if (sources) {
-      for (const s of sources.checkSites(artifact.name)) {
+      const hits = sources.checkSites(artifact.name).filter((s) => {
         const arg = s.errorArg;
-        if (arg === undefined) continue;
-        const hit = arg === code || candidates.includes(arg);
-        if (hit) {
-          sites.push({ path: s.path, span: s.span, kind: s.kind });
-          if (arg !== code) used.add(arg);
-        }
-      }
+        if (arg === undefined || (arg !== code && !candidates.includes(arg))) return false;
+        if (arg !== code) used.add(arg);
+        return true;
+      });
+      // A code used in several methods failed in the one that was called, when that method checks it
+      // itself (Counter's Paused is asserted in increment and incrementBy); otherwise every site may be it.
+      const own =
+        ctx.method !== undefined && calledArtifact === artifact
+          ? hits.filter((s) => s.functionName === ctx.method)
+          : [];
+      for (const s of own.length > 0 ? own : hits) sites.push({ path: s.path, span: s.span, kind: s.kind });
     }
     const named = used.size > 0 ? [...used] : candidates;
     if (named.length > 0) errorName = named.join(' or ');
