@@ -291,10 +291,10 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       page,
       'the gas used in the simulated result',
       () => page.locator('.editor-instance .monaco-editor .view-lines').first().innerText(),
-      (t) => /gas used:\s\d+/.test(t),
+      (t) => /gas\sused:\s\d+/.test(t),
       30_000,
     );
-    const gasUsed = Number(/gas used:\s(\d+)/.exec(result)![1]);
+    const gasUsed = Number(/gas\sused:\s(\d+)/.exec(result)![1]);
     await openFile(page, 'counter.ral');
     const text = await watchUntil(
       page,

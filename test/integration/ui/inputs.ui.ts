@@ -50,6 +50,12 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
     fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
     for (const c of sandbox.contracts)
       fs.copyFileSync(c.artifact, path.join(ui.workspace, 'artifacts', `${c.name}.ral.json`));
+    // .project.json too: the sandbox deploys the debug build it records, as a devnet does.
+    const artifactsOf = path.dirname(sandbox.contracts[0]!.artifact);
+    fs.copyFileSync(
+      path.join(artifactsOf, '.project.json'),
+      path.join(ui.workspace, 'artifacts', '.project.json'),
+    );
     fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
     fs.writeFileSync(
       path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),

@@ -9,7 +9,7 @@ import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { answerInput, expandRows, runFromContextMenu, watchUntil } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
-import { runCommandByTitle, textOfAllFrames } from './workbench';
+import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
 interface Trigger {
   txIds: string[];
@@ -80,7 +80,10 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     await expandRows(page, [
       [new RegExp(short()), /^Events/],
       [/^Events/, /newCount=2\b/],
-    ]);
+    ]).catch(async (error: unknown) => {
+      await page.screenshot({ path: path.join(OUTPUT_DIR, 'what-changed-setup.png') });
+      throw error;
+    });
   });
 
   after(async function () {
