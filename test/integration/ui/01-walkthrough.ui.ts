@@ -79,6 +79,19 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
     await runCommandByTitle(ui.page, 'Alephium: Forget Signer Key').catch(() => undefined);
     await clickModalButton(ui.page, 'Forget').catch(() => undefined);
     await runCommandByTitle(ui.page, 'View: Close All Editors').catch(() => undefined);
+    // The Counter watched through the walkthrough: unwatched, so later specs' views list only their own
+    // (left watched, its rows pushed theirs out of a short Watched Contracts pane).
+    const counter = (await uiSandbox()).contracts.find((c) => c.name === 'Counter')!;
+    await runCommandByTitle(ui.page, 'Alephium: Unwatch Contract').catch(() => undefined);
+    const row = ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: counter.address }).first();
+    if (
+      await row.waitFor({ state: 'visible', timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await row.click();
+    if (await ui.page.locator('.quick-input-widget').isVisible()) await ui.page.keyboard.press('Escape');
     for (const cleanup of cleanups.reverse()) cleanup();
   });
 
