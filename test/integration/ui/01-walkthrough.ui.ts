@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ui } from './hooks';
 import { mergeWorkspaceSettings, uiSandbox, writeSandboxProject } from './sandbox';
-import { answerInput, clickModalButton, watchUntil } from './journeyHelpers';
+import { answerInput, clickModalButton, runCommandRetried, watchUntil } from './journeyHelpers';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 const PROFILE = 'Walkthrough devnet';
@@ -144,7 +144,7 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
     assert.deepEqual(done, { connect: true, signer: true, watch: true, simulate: false, deploy: false });
 
     // What a screen reader says for rows whose state is an icon: the watched contract and the Sync row.
-    await runCommandByTitle(page, 'View: Show Alephium');
+    await runCommandRetried(page, 'View: Show Alephium');
     const spoken = (label: RegExp) =>
       watchUntil(
         page,

@@ -77,6 +77,15 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     // The last pick closes as the palette would open: typing then would go into the closing widget.
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
     await runCommandByTitle(page, 'View: Show Alephium');
+    // Earlier journeys leave transactions and contracts behind: fold the Transactions pane so the Watched
+    // Contracts pane has the room to render this contract's rows, as a person would make room.
+    const transactionsHeader = page
+      .locator('.part.sidebar .pane-header', {
+        has: page.locator('h3.title', { hasText: /^Transactions$/i }),
+      })
+      .first();
+    if ((await transactionsHeader.getAttribute('aria-expanded').catch(() => null)) === 'true')
+      await transactionsHeader.click();
     await expandRows(page, [
       [new RegExp(short()), /^Events/],
       [/^Events/, /newCount=2\b/],
