@@ -11,7 +11,7 @@ import { buildMethodCallScript } from '../../../src/core/bytecode/callScript';
 import { groupOfAddress, shortTxId, signTxId } from '../../../src/core/protocol';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { answerInput, runCommandRetried, watchUntil } from './journeyHelpers';
+import { answerInput, runCommandRetried, runFromContextMenu, watchUntil } from './journeyHelpers';
 import { COUNTER_RAL, sandboxControl, sandboxProfile, writeCounterProject } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
@@ -120,21 +120,7 @@ describe('UI: Explain Transaction', () => {
     );
 
     const since = lastSeq(sandbox);
-    const menuItem = page.locator('.context-view .action-label', { hasText: 'Explain Transaction' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.mouse.move(700, 850);
-      await page.keyboard.press('Escape');
-      await row.click({ button: 'right' });
-      try {
-        await menuItem.waitFor({ state: 'visible', timeout: 5_000 });
-        await menuItem.hover({ timeout: 5_000 });
-        await page.keyboard.press('Enter');
-        await menuItem.waitFor({ state: 'hidden', timeout: 5_000 });
-        break;
-      } catch (error) {
-        if (attempt === 5) throw error;
-      }
-    }
+    await runFromContextMenu(page, row, 'Explain Transaction');
 
     // The Problems view: the paused assert of incrementBy, the call, its origin, and the block state.
     await runCommandRetried(page, 'View: Focus Problems (Errors, Warnings, Infos)');
