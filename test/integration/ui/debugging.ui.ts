@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { expandRows, watchUntil } from './journeyHelpers';
+import { expandRows, rowAt, runFromContextMenu, watchUntil } from './journeyHelpers';
 import {
   COUNTER_RAL,
   mergeWorkspaceSettings,
@@ -229,35 +229,15 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     this.timeout(120_000);
     const page = ui.page;
     await runCommandByTitle(page, 'View: Show Alephium');
-    const sidebar = page.locator('.part.sidebar');
-    const row = (text: RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
     await expandRows(page, [
       [/^Counter/, /^Events/],
       [/^Events/, /^Incremented/],
     ]);
-    // A row's tooltip can cover the next row; move away and dismiss it, then open the context menu
-    // (bounded: a click during a re-render of the tree can be lost).
-    const menuItem = page.locator('.context-view .action-label', { hasText: 'Go to Declaration' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.mouse.move(700, 850);
-      await page.keyboard.press('Escape');
-      await page
-        .locator('.monaco-hover, .context-view .hover-contents')
-        .first()
-        .waitFor({ state: 'hidden', timeout: 5_000 })
-        .catch(() => undefined);
-      await row(/^Incremented/).click({ button: 'right' });
-      try {
-        await menuItem.waitFor({ state: 'visible', timeout: 5_000 });
-        // A click while the menu settles can be lost: hovering focuses the item, Enter runs it.
-        await menuItem.hover({ timeout: 5_000 });
-        await page.keyboard.press('Enter');
-        await menuItem.waitFor({ state: 'hidden', timeout: 5_000 });
-        break;
-      } catch (error) {
-        if (attempt === 5) throw error;
-      }
-    }
+    await runFromContextMenu(
+      page,
+      await rowAt(page, [/^Counter/, /^Events/, /^Incremented/]),
+      'Go to Declaration',
+    );
     // The event's name is selected, so the cursor stands after it and the status bar counts 11.
     const line = lineNo('event Incremented');
     const col = source.split('\n')[line - 1]!.indexOf('Incremented') + 'Incremented'.length + 1;

@@ -100,20 +100,91 @@ export function sectionText(frame: Frame, method: string): () => Promise<string>
   return () => frame.locator(`section[data-method="${method}"]`).innerText({ timeout: 2_000 });
 }
 
+/** A rendered tree row: its position in its list, its depth, whether it is open, and its text. */
+interface RowShape {
+  index: number;
+  level: number;
+  expanded: boolean;
+  text: string;
+}
+
+/** The rows each pane of the sidebar renders now, in list order. */
+async function paneRows(page: Page): Promise<{ pane: Locator; rows: RowShape[] }[]> {
+  const panes = page.locator('.part.sidebar .pane');
+  const out: { pane: Locator; rows: RowShape[] }[] = [];
+  for (let i = 0; i < (await panes.count()); i++) {
+    const pane = panes.nth(i);
+    const rows = await pane.locator('.monaco-list-row').evaluateAll((elements) =>
+      elements.map((e) => ({
+        index: Number(e.getAttribute('data-index')),
+        level: Number(e.getAttribute('aria-level') ?? '1'),
+        expanded: e.getAttribute('aria-expanded') === 'true',
+        text: (e.textContent ?? '').replace(/\s+/g, ' ').trim(),
+      })),
+    );
+    out.push({ pane, rows: rows.sort((a, b) => a.index - b.index) });
+  }
+  return out;
+}
+
+/**
+ * Where the rows `path` names are now: the first row matching `path[0]` in any pane, then each next one
+ * among the rows under the one before it (deeper, before the next row at its depth). Two watched
+ * contracts both have an "Events" row and both may have a "newCount=2" event: a path keeps to one.
+ */
+async function locateRows(
+  page: Page,
+  path: readonly RegExp[],
+): Promise<{ pane: Locator; rows: RowShape[] } | undefined> {
+  for (const { pane, rows } of await paneRows(page)) {
+    const found: RowShape[] = [];
+    let from = 0;
+    let end = rows.length;
+    for (const text of path) {
+      const at = rows.slice(from, end).findIndex((r) => text.test(r.text));
+      if (at < 0) break;
+      const row = rows[from + at]!;
+      found.push(row);
+      from = from + at + 1;
+      const next = rows.slice(from).findIndex((r) => r.level <= row.level);
+      end = next < 0 ? rows.length : from + next;
+    }
+    if (found.length > 0) return { pane, rows: found };
+  }
+  return undefined;
+}
+
+/**
+ * The tree row that `path` leads to (see {@link locateRows}), pinned to where it is now: look it up again
+ * after the tree changes. Waits (bounded) for it to render.
+ */
+export async function rowAt(page: Page, path: readonly RegExp[], timeoutMs = 30_000): Promise<Locator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const located = await locateRows(page, path);
+    if (located && located.rows.length === path.length)
+      return located.pane.locator(`.monaco-list-row[data-index="${located.rows.at(-1)!.index}"]`);
+    if (Date.now() > deadline)
+      throw new Error(`no tree row at ${path.map(String).join(' › ')} within ${timeoutMs / 1000} s`);
+    await page.waitForTimeout(250);
+  }
+}
+
 /**
  * Opens tree rows of the Alephium container in order, as a person would: each `[parent, child]` clicks
- * the parent open (if it is not) until the child shows (bounded: a click during a re-render can be lost).
+ * the parent open (if it is not) until the child shows under it (bounded: a click during a re-render can
+ * be lost). Every parent after the first is looked for under the first, so one contract's rows are not
+ * mistaken for another's.
  */
 export async function expandRows(page: Page, path: readonly (readonly [RegExp, RegExp])[]): Promise<void> {
-  const sidebar = page.locator('.part.sidebar');
-  const row = (text: RegExp) => sidebar.locator('.monaco-list-row', { hasText: text }).first();
+  const root = path[0]?.[0];
   for (const [parent, child] of path) {
+    const parentPath = parent === root ? [parent] : [root!, parent];
     for (let attempt = 1; ; attempt++) {
-      const r = row(parent);
-      await r.waitFor({ state: 'visible', timeout: 30_000 });
+      const r = await rowAt(page, parentPath);
       if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
       try {
-        await row(child).waitFor({ state: 'visible', timeout: 5_000 });
+        await rowAt(page, [...parentPath, child], 5_000);
         break;
       } catch (error) {
         if (attempt === 6) throw error;
@@ -161,6 +232,14 @@ export async function importSigner(
   signer: { readonly privateKey: string; readonly address: string },
   run: (page: Page, title: string) => Promise<void>,
 ): Promise<void> {
+  // VS Code keeps one copy of an identical message: a toast (or a notification) left from an earlier import
+  // of the same key would satisfy the wait below before this import happened, or keep its toast from
+  // showing again. Clear them first.
+  await run(page, 'Notifications: Clear All Notifications');
+  await page
+    .locator('.notifications-toasts .notification-toast', { hasText: signer.address })
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 });
   await run(page, 'Alephium: Import Signer Key');
   await answerInput(page, 'Import Signer Key', signer.privateKey);
   await page

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { answerInput, expandRows, runFromContextMenu, watchUntil } from './journeyHelpers';
+import { answerInput, expandRows, rowAt, runFromContextMenu, watchUntil } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
@@ -45,8 +45,9 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
   let mine: { address: string };
   let second: Trigger;
   const short = () => `${mine.address.slice(0, 6)}…${mine.address.slice(-6)}`;
+  /** This spec's event row: another watched Counter may have a "newCount=2" event too. */
   const eventRow = (page: Page) =>
-    page.locator('.part.sidebar .monaco-list-row', { hasText: /^Incremented.*newCount=2\b/ }).first();
+    rowAt(page, [new RegExp(short()), /^Events/, /^Incremented.*newCount=2\b/]);
 
   before(async function () {
     this.timeout(180_000);
@@ -117,7 +118,7 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     this.timeout(180_000);
     const page = ui.page;
     await historyRequests(sandbox, true);
-    await runFromContextMenu(page, eventRow(page), 'What Changed');
+    await runFromContextMenu(page, await eventRow(page), 'What Changed');
     const text = await watchUntil(
       page,
       'the state diff document',
@@ -140,7 +141,7 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     assert.ok(probes.length <= 1, 'the history probe at most once per gateway');
 
     await runCommandByTitle(page, 'View: Close All Editors');
-    await runFromContextMenu(page, eventRow(page), 'What Changed');
+    await runFromContextMenu(page, await eventRow(page), 'What Changed');
     await watchUntil(
       page,
       'the state diff again',
@@ -157,7 +158,7 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     this.timeout(120_000);
     const page = ui.page;
     await runCommandByTitle(page, 'View: Close All Editors');
-    await runFromContextMenu(page, eventRow(page), 'Show Transaction');
+    await runFromContextMenu(page, await eventRow(page), 'Show Transaction');
     const txId = second.txIds[0]!;
     const text = await watchUntil(
       page,
