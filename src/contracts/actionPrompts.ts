@@ -218,7 +218,9 @@ export async function askDeployValues(
     if (fields[fieldName] !== undefined && !retry) continue;
     fields[fieldName] = await askText({
       title: `Deploy ${artifact.name}: ${sig.isMutable[i] ? 'mut ' : ''}${fieldName} (${i + 1}/${sig.names.length})`,
-      prompt: `${fieldName}: ${type}`,
+      // VS Code shows a validation message only once the value changes: the reason for coming back is the
+      // prompt until then.
+      prompt: retry ? retry.message : `${fieldName}: ${type}`,
       placeHolder: argumentHint(type),
       ...(retry?.value !== undefined ? { value: retry.value } : {}),
       validate: (v) =>
@@ -233,7 +235,9 @@ export async function askDeployValues(
           title: `Deploy ${artifact.name}: initial ALPH`,
           // Empty takes the minimal deposit and records none, as a CLI deploy script without
           // initialAttoAlphAmount does (the CLI redeploys when the recorded amounts differ).
-          prompt: "ALPH the new contract holds; empty for the minimal deposit (0.1, the node's minimum)",
+          prompt: retry
+            ? retry.message
+            : "ALPH the new contract holds; empty for the minimal deposit (0.1, the node's minimum)",
           placeHolder: '0.1',
           ...(retry ? { value: retry.value } : {}),
           validate: (v) => (retry && v === retry.refusedValue ? retry.message : depositProblem(v)),

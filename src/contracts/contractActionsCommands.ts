@@ -25,6 +25,7 @@ import type {
 } from '../core/contracts/actionViews';
 import { inert } from '../core/text/inert';
 import type { TokenMetadata } from '../core/signing/confirmation';
+import type { VerifyOptions } from '../core/signing/verify';
 import { showInfo, showWarning } from '../platform/notify';
 
 import type { ConnectionManager } from '../platform/connection';
@@ -33,6 +34,7 @@ import type { SecretStore } from '../platform/secrets';
 import {
   networkPinFor,
   rethrowRefusal,
+  shortOfAlphWords,
   signerAddressIfAny,
   signerContext,
   signingDeps,
@@ -424,8 +426,8 @@ function writeDeployment(
 const MAX_RETURNS_TO_A_STEP = 10;
 
 /**
- * The deploy prepared from the argument object, or from what is typed: a step the core refuses is asked
- * again with every value typed kept, instead of ending the flow and losing them.
+ * The deploy prepared from the argument object (`values` undefined), or from what is typed: a step the core
+ * refuses is asked again with every value typed kept, instead of ending the flow and losing them.
  */
 async function preparedDeploy(
   args: unknown,
@@ -433,23 +435,102 @@ async function preparedDeploy(
   registry: ArtifactRegistry,
   signerAddress: string,
   networkId: number | undefined,
+  typed: DeployValues | undefined,
 ) {
   const engine = await actionsEngine();
-  const typed = argString(args, 'alph');
-  let values: DeployValues | undefined = deployFieldsGiven(args)
-    ? undefined
-    : await askDeployValues(artifact, registry, {
-        fields: {},
-        ...(typed !== undefined ? { alph: typed } : {}),
-      });
+  let values = typed;
   for (let attempt = 1; ; attempt++) {
     const request = deployRequestOf(artifact, args, values);
     try {
-      return engine.prepareDeploy(request, artifact, signerAddress, registry, { networkId });
+      return {
+        prepared: engine.prepareDeploy(request, artifact, signerAddress, registry, { networkId }),
+        values,
+      };
     } catch (error) {
       const refused = refusedStep(error);
       if (values === undefined || refused === undefined || attempt >= MAX_RETURNS_TO_A_STEP) throw error;
       values = await askDeployValues(artifact, registry, values, refused);
+    }
+  }
+}
+
+type PreparedDeploy = Awaited<ReturnType<typeof preparedDeploy>>['prepared'];
+
+/** Builds the deploy on the gateway and verifies its bytes, with progress and a Cancel button. */
+function buildDeploy(
+  deps: ContractActionsDeps,
+  ctx: SignerContext,
+  pin: VerifyOptions,
+  artifact: ContractArtifact,
+  prepared: PreparedDeploy,
+) {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        progress.report({ message: 'Building on the gateway and verifying the deploy script…' });
+        const engine = await actionsEngine();
+        return await engine.buildAndVerifyDeploy(
+          ctx.client,
+          prepared,
+          ctx.publicKey,
+          pin,
+          verifierOf(engine),
+          controller.signal,
+          await tokenNamesOf(deps, prepared.initialTokens, controller.signal),
+        );
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}
+
+/**
+ * Prepares and builds the deploy. A build the node refuses for want of ALPH returns to the deposit step
+ * with everything typed kept and the shortfall said beside the balance (nothing typed is lost to a late
+ * refusal); from an argument object, it is the error.
+ */
+async function preparedAndBuilt(
+  deps: ContractActionsDeps,
+  args: unknown,
+  ctx: SignerContext,
+  pin: VerifyOptions,
+  artifact: ContractArtifact,
+  registry: ArtifactRegistry,
+) {
+  const given = argString(args, 'alph');
+  let values: DeployValues | undefined = deployFieldsGiven(args)
+    ? undefined
+    : await askDeployValues(artifact, registry, {
+        fields: {},
+        ...(given !== undefined ? { alph: given } : {}),
+      });
+  for (let attempt = 1; ; attempt++) {
+    const ready = await preparedDeploy(
+      args,
+      artifact,
+      registry,
+      ctx.fromAddress,
+      pin.expectedNetworkId,
+      values,
+    );
+    values = ready.values;
+    const { prepared } = ready;
+    if (prepared.codeNote !== undefined) deps.log.warn(prepared.codeNote);
+    else if (prepared.codeBuild === 'debug')
+      deps.log.info(`Deploying the debug build of ${artifact.name}: its emit Debug messages will be emitted`);
+    try {
+      return { prepared, built: await buildDeploy(deps, ctx, pin, artifact, prepared) };
+    } catch (error) {
+      const words = await shortOfAlphWords(ctx, error);
+      if (words === undefined) refused(deps, error);
+      if (values === undefined || attempt >= MAX_RETURNS_TO_A_STEP)
+        refused(deps, new Error(words, { cause: error }));
+      deps.log.info(`Deploy ${artifact.name}: ${words} Back to the deposit.`);
+      values = await askDeployValues(artifact, registry, values, { step: 'alph', message: words });
     }
   }
 }
@@ -459,35 +540,7 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
   const ctx = await signerContext(deps);
   // The network first: a devnet deploys the debug build (as the CLI does), mainnet and testnet never.
   const pin = await networkPinFor(ctx);
-  const prepared = await preparedDeploy(args, artifact, registry, ctx.fromAddress, pin.expectedNetworkId);
-  if (prepared.codeNote !== undefined) deps.log.warn(prepared.codeNote);
-  else if (prepared.codeBuild === 'debug')
-    deps.log.info(`Deploying the debug build of ${artifact.name}: its emit Debug messages will be emitted`);
-  const built = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        progress.report({ message: 'Building on the gateway and verifying the deploy script…' });
-        return await (
-          await actionsEngine()
-        )
-          .buildAndVerifyDeploy(
-            ctx.client,
-            prepared,
-            ctx.publicKey,
-            pin,
-            verifierOf(await actionsEngine()),
-            controller.signal,
-            await tokenNamesOf(deps, prepared.initialTokens, controller.signal),
-          )
-          .catch((e: unknown) => refused(deps, e));
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
+  const { prepared, built } = await preparedAndBuilt(deps, args, ctx, pin, artifact, registry);
   const { signature } = await sendScript(
     deps,
     ctx,

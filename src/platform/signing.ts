@@ -128,6 +128,33 @@ export function signingDeps(
   };
 }
 
+/**
+ * The words for a build the node refused for want of ALPH ("Not enough balance: got N, expected M"): in ALPH
+ * beside atto with the signer's balance (one more request, only on this failure). Undefined for any
+ * other error.
+ */
+export async function shortOfAlphWords(ctx: SignerContext, error: unknown): Promise<string | undefined> {
+  const detail =
+    error instanceof Error && 'detail' in error && typeof error.detail === 'string'
+      ? error.detail
+      : undefined;
+  if (detail === undefined) return undefined;
+  // The words live in the lazily loaded engine, which a build has already loaded.
+  const engine = await actionsEngine().catch(() => undefined);
+  const short = engine?.shortOfAlph(detail);
+  if (!engine || !short) return undefined;
+  const balance = await ctx.client
+    .getAddressBalance(ctx.fromAddress, { priority: 'user', fresh: true })
+    .catch(() => undefined);
+  return engine.shortOfAlphText(short, ctx.fromAddress, balance);
+}
+
+/** {@link shortOfAlphWords} as the error a command shows, or the error as it was. */
+export async function withBalanceWords(ctx: SignerContext, error: unknown): Promise<unknown> {
+  const words = await shortOfAlphWords(ctx, error);
+  return words === undefined ? error : new Error(words, { cause: error });
+}
+
 /** Declining is a cancellation (quiet); a refused build is an error that says what differed. */
 export function rethrowRefusal(log: Logger, error: unknown): never {
   // By name: the classes live in the lazily loaded engine (platform/actionsEngine.ts).

@@ -28,6 +28,7 @@ import {
   rethrowRefusal,
   signerContext,
   signingDeps,
+  withBalanceWords,
   withCancellableProgress,
   type SignerContext,
 } from '../platform/signing';
@@ -196,25 +197,6 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
     recovered: sent.recovered,
     confirmationSkipped: sent.confirmationSkipped,
   };
-}
-
-/**
- * A build the node refused for want of ALPH, said in ALPH beside atto with the sender's balance (one more
- * request, only on this failure); any other error as it was.
- */
-async function withBalanceWords(ctx: SignerContext, error: unknown): Promise<unknown> {
-  const detail =
-    error instanceof Error && 'detail' in error && typeof error.detail === 'string'
-      ? error.detail
-      : undefined;
-  // The words live in the lazily loaded engine, which a send has already loaded.
-  const engine = detail === undefined ? undefined : await actionsEngine().catch(() => undefined);
-  const short = detail === undefined ? undefined : engine?.shortOfAlph(detail);
-  if (!engine || !short) return error;
-  const balance = await ctx.client
-    .getAddressBalance(ctx.fromAddress, { priority: 'user', fresh: true })
-    .catch(() => undefined);
-  return new Error(engine.shortOfAlphText(short, ctx.fromAddress, balance), { cause: error });
 }
 
 async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {

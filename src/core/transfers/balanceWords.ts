@@ -1,5 +1,5 @@
 /**
- * The node refuses a transfer it cannot fund with "Not enough balance: got N, expected M", both in atto:
+ * The node refuses a transaction it cannot fund (a transfer, a deploy) with "Not enough balance: got N, expected M", both in atto:
  * numbers of 20-30 digits nobody reads. These are its words again in ALPH beside atto, with the sender's
  * balance when it is known, since the balance is the reason.
  */
@@ -8,7 +8,7 @@ import { attoToAlph } from '../protocol';
 export interface ShortOfAlph {
   /** What the inputs the node could choose hold (atto). */
   readonly got: bigint;
-  /** What the transfer needs, the fee included (atto). */
+  /** What the transaction needs, the fee included (atto). */
   readonly expected: bigint;
 }
 
@@ -52,7 +52,7 @@ function alphText(atto: bigint): string {
 }
 
 /**
- * "Not enough ALPH: the transfer needs 100.002 ALPH (… atto) with the fee; the outputs the node could
+ * "Not enough ALPH: the transaction needs 100.002 ALPH (… atto) with the fee; the outputs the node could
  * spend hold 5 ALPH (… atto). The balance of <address> is 5 ALPH (… atto)[, 1 ALPH of it locked]."
  */
 export function shortOfAlphText(
@@ -61,7 +61,7 @@ export function shortOfAlphText(
   balance?: { readonly balance: string | bigint; readonly lockedBalance: string | bigint },
 ): string {
   const words = [
-    `Not enough ALPH: the transfer needs ${alphText(short.expected)} with the fee; the outputs the node could spend hold ${alphText(short.got)}.`,
+    `Not enough ALPH: the transaction needs ${alphText(short.expected)} with the fee; the outputs the node could spend hold ${alphText(short.got)}.`,
   ];
   if (balance) {
     const locked = BigInt(balance.lockedBalance);

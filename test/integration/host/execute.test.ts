@@ -239,6 +239,26 @@ describe('Execute and deploy against the sandbox gateway', function () {
     assert.equal(submits(), before);
   });
 
+  it('a deploy the node cannot fund says the shortfall in ALPH beside atto, with the balance; nothing is signed', async () => {
+    const owner = sandbox.accounts[0]!.address;
+    const before = submits();
+    const error = await run(CommandIds.deployContract, {
+      artifact: 'Counter',
+      fields: { owner, count: '0', paused: 'false' },
+      alph: '999999999',
+      confirm: false,
+    }).then(
+      () => assert.fail('a deploy of 999,999,999 ALPH was built'),
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    assert.match(
+      error,
+      /^Not enough ALPH: the transaction needs 999999999\.\d+ ALPH \(\d+ atto\) with the fee/,
+    );
+    assert.match(error, new RegExp(`The balance of ${owner} is [\\d.]+ ALPH \\(\\d+ atto\\)`));
+    assert.equal(submits(), before);
+  });
+
   it('deploys a second Counter, writes the deployments file and watches it; its increment executes', async function () {
     // Two transactions, each followed until it is in a block at the tracker's pace.
     this.timeout(240_000);

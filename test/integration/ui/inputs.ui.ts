@@ -98,7 +98,7 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
       fs.rmSync(path.join(ui.workspace, dir), { recursive: true, force: true });
   });
 
-  it('Deploy: a deposit below the minimum is marked in its box with the rule; what was typed reaches the confirmation', async function () {
+  it('Deploy: a deposit below the minimum is marked in its box; one the signer cannot fund brings the box back with the balance; what was typed reaches the confirmation', async function () {
     this.timeout(120_000);
     const page = ui.page;
     await runCommandRetried(page, 'Alephium: Deploy Contract from Artifact');
@@ -143,6 +143,20 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
     // Enter on a marked box does not accept it: the box stays, with the owner and count still to come.
     await input.press('Enter');
     assert.equal(await input.inputValue(), '0.01');
+    // A deposit the signer cannot fund passes the box and is refused by the node's build: the flow comes
+    // back to this box with the amount kept and the shortfall said beside the balance.
+    await input.fill('999999999');
+    await input.press('Enter');
+    const short = await watchUntil(
+      page,
+      'the deposit box back with the shortfall',
+      () => widget.innerText({ timeout: 2_000 }),
+      (t) => /initial ALPH/.test(t) && /Not enough ALPH/.test(t),
+      60_000,
+    );
+    assert.match(short, /the transaction needs 999999999\.\d+ ALPH \(\d+ atto\) with the fee/);
+    assert.match(short, new RegExp(`The balance of ${sandbox.accounts[group]!.address} is [\\d.]+ ALPH`));
+    assert.equal(await input.inputValue(), '999999999');
     await input.fill('0.2');
     await input.press('Enter');
     const confirmation = await clickModalButton(page, 'Cancel');

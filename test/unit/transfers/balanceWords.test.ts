@@ -26,7 +26,7 @@ describe('a transfer the node cannot fund, in ALPH beside atto (Send with 99,999
         balance: '1000000000000000000000000',
         lockedBalance: '2000000000000000000',
       }),
-      'Not enough ALPH: the transfer needs 99999999999.002 ALPH (99999999999002000000000000000 atto) with the fee; ' +
+      'Not enough ALPH: the transaction needs 99999999999.002 ALPH (99999999999002000000000000000 atto) with the fee; ' +
         'the outputs the node could spend hold 1000000 ALPH (1000000000000000000000000 atto). ' +
         `The balance of ${ADDRESS} is 1000000 ALPH (1000000000000000000000000 atto), 2 ALPH of it locked.`,
     );
