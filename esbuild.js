@@ -88,6 +88,29 @@ const lazyModulesAsSeparateFiles = {
 };
 
 /**
+ * platform/automation.ts holds the run mode that activation reads from VS Code. A lazily loaded bundle
+ * that imports it gets a copy of its own that activation never told, which always says "production": the
+ * rule's owner would answer differently in two bundles. A lazy module is handed what it needs through its
+ * deps instead; importing the module there fails the build.
+ */
+const runModeOnlyInActivation = {
+  name: 'run-mode-only-in-activation',
+  setup(build) {
+    const automation = path.resolve('src/platform/automation');
+    build.onResolve({ filter: /automation$/ }, (args) => {
+      if (path.resolve(args.resolveDir, args.path) !== automation) return undefined;
+      return {
+        errors: [
+          {
+            text: `${path.relative('.', args.importer)} is in a lazily loaded bundle: its copy of platform/automation.ts would never know the run mode; pass the answer in its deps`,
+          },
+        ],
+      };
+    });
+  },
+};
+
+/**
  * zod's classic schemas import its JSON Schema generator for `.toJSONSchema()` and Standard Schema's
  * `jsonSchema`, which the extension never calls at run time (scripts/generateSchemas.ts uses it at build
  * time, outside the bundle): about 18 KB of every Node bundle. Here those two modules become stubs with the
@@ -142,7 +165,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [...common.plugins, zodWithoutJsonSchema],
+    plugins: [...common.plugins, zodWithoutJsonSchema, runModeOnlyInActivation],
   })),
   {
     ...common,

@@ -18,7 +18,7 @@ import {
 } from './debugging/debuggingFeature';
 import { importDevSecrets } from './platform/devSecrets';
 import { registerNodeCommands } from './node/nodeCommands';
-import { runMode, setRunMode } from './platform/automation';
+import { argumentsMayActForUser, runMode, setRunMode } from './platform/automation';
 import { registerProfileCommands } from './profiles/profileCommands';
 import { SecretStore } from './platform/secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
@@ -151,7 +151,9 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const requestUsage = registerRequestUsage({ ...deps, extensionUri: context.extensionUri });
   context.subscriptions.push(...requestUsage.disposables);
   // Read-only tools for a chat assistant: registered by name now, their code loaded on first use.
-  context.subscriptions.push(...registerLanguageModelTools({ log, connection, contracts, failures }));
+  context.subscriptions.push(
+    ...registerLanguageModelTools({ log, connection, contracts, failures, argumentsMayActForUser }),
+  );
   // The "Get started" walkthrough's steps complete from what these owners hold, however the step was done
   // (dist/walkthroughContext.js, loaded off the activation path).
   let walkthrough: vscode.Disposable | undefined;

@@ -43,7 +43,6 @@ import {
 import { shortAddress } from '../core/watching/rows';
 import type { Logger } from '../core/util/log';
 import { errorMessage } from '../core/util/errors';
-import { argumentsMayActForUser } from '../platform/automation';
 import type { ConnectionManager } from '../platform/connection';
 import { workspacePlaceName } from '../platform/places';
 import type { ContractsService } from '../contracts/contractsService';
@@ -55,6 +54,12 @@ export interface AssistantToolDeps {
   readonly contracts: ContractsService;
   /** The Ralph sources, to put a reproduced failure at its line (as Explain Transaction does). */
   readonly failures: FailureReporter;
+  /**
+   * Whether a tool's cost notice may be skipped (only the extension's own tests): the answer of
+   * platform/automation.ts in the activation bundle. This bundle's own copy of that module would never
+   * have been told the run mode (esbuild.js refuses it here).
+   */
+  readonly argumentsMayActForUser: () => boolean;
 }
 
 /** The contracts a name may stand for: watched ones (by their names) and the network's deployments. */
@@ -102,7 +107,7 @@ async function prepareText(
   tool: ToolName,
   input: unknown,
 ): Promise<PreparedInvocationText> {
-  const acts = argumentsMayActForUser();
+  const acts = deps.argumentsMayActForUser();
   switch (tool) {
     case TOOL_NAMES.contractState: {
       const monthLeft = await requestsLeft(deps);
