@@ -58,6 +58,14 @@ export function confirmationsOf(status: {
 
 type Confirmed = Extract<TxStatus, { type: 'Confirmed' }>;
 
+/**
+ * Why a script transaction in a block is a failure: the words of the Transactions row and of the details
+ * page, whether the transaction is tracked or only looked up.
+ */
+export function scriptFailedReason(blockHash: string | undefined): string {
+  return `script failed: included in block ${blockHash ?? '(unknown)'}, but its script did not run to the end, so nothing it did was kept and only its gas was charged`;
+}
+
 export class TrackRun {
   private interval: number;
   private unknownPolls = 0;
@@ -204,9 +212,7 @@ export class TrackRun {
       return { changed: this.enter(inBlock(confirmationsOf(status))) };
     }
     if (ok === false) {
-      return this.fail(
-        `script failed: included in block ${status.blockHash}, but its script did not run to the end, so nothing it did was kept and only its gas was charged`,
-      );
+      return this.fail(scriptFailedReason(status.blockHash));
     }
     this.scriptOk = true;
     return undefined;

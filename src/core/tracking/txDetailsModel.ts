@@ -29,6 +29,7 @@ import {
   type DecodedUnsignedTx,
 } from '../protocol';
 import type { TrackOutcome, TrackState, TrackedTxRecord } from './txTracker';
+import { scriptFailedReason } from './trackRun';
 import { formatTokenAmount, type TokenMeta } from '../tokens';
 import { asOfSuffix, nextAgeChange } from '../text/age';
 
@@ -436,11 +437,27 @@ function jsonReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
+/**
+ * A transaction in a block whose script failed is a failure, however many confirmations it has: the
+ * gateway's status says only Confirmed, its details say whether the script ran (as the tracker reads them).
+ */
+function withScriptOutcome(status: StatusView, scriptExecutionOk: boolean | undefined): StatusView {
+  if (scriptExecutionOk !== false || (status.kind !== 'confirmed' && status.kind !== 'confirming'))
+    return status;
+  const counted =
+    status.confirmations !== undefined ? ` (${plural(status.confirmations, 'confirmation')})` : '';
+  return {
+    ...status,
+    kind: 'failed',
+    text: `Failed: ${scriptFailedReason(status.blockHash)}${counted}`,
+  };
+}
+
 /** Builds the model of the details webview. */
 export function buildTxDetailsModel(src: TxDetailsSources): TxDetailsModel {
   const required = src.tracked?.requiredConfirmations ?? src.requiredConfirmations ?? 1;
   const kind = src.kind ?? 'transaction';
-  const status: StatusView =
+  const counted: StatusView =
     kind === 'unsigned'
       ? { kind: 'unsigned', text: 'Not signed: decoded from the pasted bytes' }
       : src.tracked && (src.tracked.state || src.tracked.outcome)
@@ -448,6 +465,7 @@ export function buildTxDetailsModel(src: TxDetailsSources): TxDetailsModel {
         : src.status
           ? statusOfGateway(src.status, required)
           : { kind: 'not-found-yet', text: 'Status not loaded yet' };
+  const status = withScriptOutcome(counted, src.details?.scriptExecutionOk);
 
   const unsigned = src.details?.unsigned ?? src.unsigned;
   const notes: string[] = [...(src.notes ?? [])];

@@ -125,6 +125,52 @@ describe('txDetailsModel: what the details webview and the Transactions view sho
     assert.equal(messageText('68690a'), 'hi\n');
   });
 
+  it('a script that failed in its block is Failed with its block and confirmations, not Confirmed', () => {
+    const { decoded } = transfer();
+    const block = 'dd'.repeat(32);
+    const status = {
+      type: 'Confirmed',
+      blockHash: block,
+      txIndex: 0,
+      chainConfirmations: 7,
+      fromGroupConfirmations: 7,
+      toGroupConfirmations: 7,
+    } as const;
+    const details = (ok: boolean | undefined) =>
+      ({
+        unsigned: decoded,
+        ...(ok !== undefined ? { scriptExecutionOk: ok } : {}),
+        contractInputs: [],
+        generatedOutputs: [],
+        inputSignatures: [],
+        scriptSignatures: [],
+      }) as unknown as TxDetails;
+    const failed = buildTxDetailsModel({
+      txId: decoded.txId,
+      now: 0,
+      status,
+      requiredConfirmations: 1,
+      details: details(false),
+    });
+    assert.equal(failed.status.kind, 'failed');
+    assert.equal(
+      failed.status.text,
+      `Failed: script failed: included in block ${block}, but its script did not run to the end, so nothing it did was kept and only its gas was charged (7 confirmations)`,
+    );
+    assert.equal(failed.status.blockHash, block);
+    assert.equal(failed.scriptExecutionOk, false);
+    for (const ok of [true, undefined]) {
+      const model = buildTxDetailsModel({
+        txId: decoded.txId,
+        now: 0,
+        status,
+        requiredConfirmations: 1,
+        details: details(ok),
+      });
+      assert.equal(model.status.kind, 'confirmed', `scriptExecutionOk ${String(ok)}`);
+    }
+  });
+
   it('prefers confirmed details, lists signatures, generated outputs and decoded or raw events', () => {
     const { decoded } = transfer();
     const details = {
