@@ -75,11 +75,15 @@ export type Instr =
   /** Any other valid opcode; `operand` is its operand bytes exactly as found (hex, often empty). */
   | { readonly name: 'Other'; readonly code: number; readonly operand: string };
 
-export interface Method {
+/** What a method's first two bytes say about calling it: whether it is public, and its asset modifier. */
+export interface MethodHeader {
   readonly isPublic: boolean;
   readonly usePreapprovedAssets: boolean;
   readonly useContractAssets: boolean;
   readonly usePayToContractOnly: boolean;
+}
+
+export interface Method extends MethodHeader {
   readonly argsLength: number;
   readonly localsLength: number;
   readonly returnLength: number;
@@ -323,11 +327,27 @@ function count(r: Reader, what: string): number {
   return n;
 }
 
-export function readMethod(r: Reader, where: string): Method {
+/**
+ * A method's isPublic byte and asset modifier (layout and modifier table as the node's `Method` serde and
+ * the SDK's `method-codec`): bits 0-1 are 0 none, 1 preapproved + contract assets, 2 contract assets,
+ * 3 preapproved only; bit 2 is pay-to-contract-only.
+ */
+export function readMethodHeader(r: Reader, where: string): MethodHeader {
   const isPublicByte = r.u8(`${where} isPublic`);
   if (isPublicByte > 1) throw new ProtocolError(`${where}: isPublic byte ${isPublicByte} is not a boolean`);
   const modifier = r.u8(`${where} asset modifier`);
   if (modifier > 7) throw new ProtocolError(`${where}: asset modifier ${modifier} is invalid`);
+  const low = modifier & 3;
+  return {
+    isPublic: isPublicByte === 1,
+    usePreapprovedAssets: low === 1 || low === 3,
+    useContractAssets: low === 1 || low === 2,
+    usePayToContractOnly: (modifier & 4) !== 0,
+  };
+}
+
+export function readMethod(r: Reader, where: string): Method {
+  const header = readMethodHeader(r, where);
   const argsLength = count(r, `${where} argsLength`);
   const localsLength = count(r, `${where} localsLength`);
   const returnLength = count(r, `${where} returnLength`);
@@ -337,17 +357,7 @@ export function readMethod(r: Reader, where: string): Method {
   }
   const instrs: Instr[] = [];
   for (let i = 0; i < n; i++) instrs.push(readInstr(r, `${where} instr ${i}`));
-  const low = modifier & 3;
-  return {
-    isPublic: isPublicByte === 1,
-    usePreapprovedAssets: low === 1 || low === 3,
-    useContractAssets: low === 1 || low === 2,
-    usePayToContractOnly: (modifier & 4) !== 0,
-    argsLength,
-    localsLength,
-    returnLength,
-    instrs,
-  };
+  return { ...header, argsLength, localsLength, returnLength, instrs };
 }
 
 /**

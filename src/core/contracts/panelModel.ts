@@ -5,7 +5,9 @@
  * Simulate and Execute results into what the page shows under the method.
  */
 import type { ArtifactRegistry, ContractArtifact, DriftCheck } from '../artifacts';
-import { Reader, alphToAtto, attoToAlph, hexToBytes } from '../protocol';
+import { alphToAtto, attoToAlph } from '../protocol';
+import type { MethodHeader } from '../bytecode/instructions';
+import { contractMethodHeaders } from '../bytecode/contractMethods';
 import type { ExecutionView, MethodCallRequest, SimulationView, TokenAmountInput } from './actionViews';
 import {
   PANEL_LIMITS,
@@ -21,52 +23,6 @@ import { argumentHint, argumentProblem, functionSignature } from './call';
 import { LEAST_FEE_ALPH, approvedAlphProblem, unusedAssetsProblem, viewOnlyExecuteWords } from './inputRules';
 import { methodTraits } from './actions/methodTraits';
 import { parseGasAmount, parseTokens } from '../transfers/transferInput';
-
-/** What a method's header in the contract bytecode says about calling it. */
-export interface MethodHeader {
-  readonly isPublic: boolean;
-  readonly usePreapprovedAssets: boolean;
-  readonly useContractAssets: boolean;
-  readonly usePayToContractOnly: boolean;
-}
-
-/**
- * Reads each method's header (isPublic, asset modifier) from contract bytecode. The artifact's
- * `functions` do not say which methods are public, the bytecode does: `fieldLength`, then the end
- * offset of every method, then the methods, each starting with an isPublic byte and an asset modifier
- * byte (layout and modifier table as the node's `Method` serde and the SDK's `method-codec`).
- */
-export function readMethodHeaders(bytecode: string): MethodHeader[] {
-  const r = new Reader(hexToBytes(bytecode, 'contract bytecode'));
-  r.i32('fieldLength');
-  const count = r.length('methods');
-  const ends: number[] = [];
-  for (let i = 0; i < count; i++) ends.push(r.i32(`method ${i} end offset`));
-  const body = r.data.subarray(r.offset);
-  const headers: MethodHeader[] = [];
-  let start = 0;
-  for (let i = 0; i < count; i++) {
-    const end = ends[i]!;
-    if (end < start + 2 || end > body.length)
-      throw new Error(`method ${i} spans bytes ${start}..${end} of ${body.length}: not contract bytecode`);
-    const isPublic = body[start]!;
-    const modifier = body[start + 1]!;
-    if (isPublic > 1) throw new Error(`method ${i}: isPublic byte ${isPublic} is not a boolean`);
-    if (modifier > 7) throw new Error(`method ${i}: asset modifier ${modifier} is invalid`);
-    // Bits 0-1: 0 none, 1 preapproved + contract assets, 2 contract assets, 3 preapproved only.
-    const assets = modifier & 3;
-    headers.push({
-      isPublic: isPublic === 1,
-      usePreapprovedAssets: assets === 1 || assets === 3,
-      useContractAssets: assets === 1 || assets === 2,
-      usePayToContractOnly: (modifier & 4) !== 0,
-    });
-    start = end;
-  }
-  if (start !== body.length)
-    throw new Error(`${body.length - start} byte(s) after the last method: not contract bytecode`);
-  return headers;
-}
 
 export interface PanelModelInput {
   readonly address: string;
@@ -96,7 +52,7 @@ export function buildPanelModel(input: PanelModelInput): ContractPanelModel {
   if (drift?.status === 'drift') notes.push(`Code drift: ${drift.message}`);
   let headers: MethodHeader[] | undefined;
   try {
-    headers = readMethodHeaders(artifact.bytecode);
+    headers = contractMethodHeaders(artifact.bytecode);
     if (headers.length !== artifact.functions.length) {
       notes.push(
         `The bytecode has ${headers.length} methods but the artifact lists ${artifact.functions.length}; all are shown.`,

@@ -16,7 +16,8 @@
  */
 import type { ContractArtifact } from '../artifacts';
 import type { StructsLike } from '../artifacts/vals';
-import { readMethodHeaders, type MethodHeader } from '../contracts/panelModel';
+import type { MethodHeader } from '../bytecode/instructions';
+import { contractMethodHeaders } from '../bytecode/contractMethods';
 import { callContracts } from '../gateway/batching';
 import type { CallOutcome } from '../gateway/batching';
 import type { ContractCall, GatewayClient, RequestOptions } from '../gateway/client';
@@ -62,7 +63,7 @@ export interface ViewGetter {
 export function viewGetters(artifact: ContractArtifact): ViewGetter[] {
   let headers: readonly MethodHeader[] | undefined;
   try {
-    headers = readMethodHeaders(artifact.bytecode);
+    headers = contractMethodHeaders(artifact.bytecode);
     if (headers.length !== artifact.functions.length) headers = undefined;
   } catch {
     headers = undefined;

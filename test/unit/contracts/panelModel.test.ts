@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { contractMethodHeaders } from '../../../src/core/bytecode/contractMethods';
 import { codec } from '@alephium/web3';
 import { ArtifactRegistry, type ContractArtifact } from '../../../src/core/artifacts';
 import {
@@ -19,7 +20,6 @@ import {
   isExecutionView,
   isSimulationView,
   parseWebviewMessage,
-  readMethodHeaders,
   simulationResult,
 } from '../../../src/core/contracts/panelModel';
 import type { ExecutionView, SimulationView } from '../../../src/core/contracts/actionViews';
@@ -128,13 +128,13 @@ const simulation: SimulationView = {
 };
 
 describe('contract panel model', () => {
-  describe('readMethodHeaders', () => {
+  describe('contractMethodHeaders', () => {
     it('agrees with the SDK on the sandbox artifacts and a handmade contract with every asset modifier', () => {
       const artifacts: ContractArtifact[] = [...registry.contracts];
       assert.ok(artifacts.length >= 3, 'Counter, TokenFaucet and Vault');
       let methods = 0;
       for (const a of artifacts) {
-        const ours = readMethodHeaders(a.bytecode);
+        const ours = contractMethodHeaders(a.bytecode);
         const sdk = codec.contract.contractCodec.decodeContract(hexToBytes(a.bytecode)).methods;
         assert.equal(ours.length, sdk.length, a.name);
         ours.forEach((h, i) => {
@@ -156,9 +156,9 @@ describe('contract panel model', () => {
     });
 
     it('refuses bytes that are not contract bytecode', () => {
-      assert.throws(() => readMethodHeaders('0201ff'), /spans bytes|end of data/);
-      assert.throws(() => readMethodHeaders(`${counter.bytecode}00`), /after the last method/);
-      assert.throws(() => readMethodHeaders('00010702000000000102'), /isPublic byte 2/);
+      assert.throws(() => contractMethodHeaders('0201ff'), /spans bytes|end of data/);
+      assert.throws(() => contractMethodHeaders(`${counter.bytecode}00`), /after the last method/);
+      assert.throws(() => contractMethodHeaders('00010702000000000102'), /isPublic byte 2/);
     });
   });
 

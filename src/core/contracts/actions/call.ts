@@ -15,14 +15,8 @@ import {
   type ScriptArtifact,
 } from '../../artifacts';
 import type { AddressAssetState, CallContractSucceeded, Val } from '../../gateway/schemas';
-import {
-  AssetTally,
-  attoToAlph,
-  Reader,
-  hexToBytes,
-  contractIdFromAddress,
-  groupOfAddress,
-} from '../../protocol';
+import { AssetTally, attoToAlph, contractIdFromAddress, groupOfAddress } from '../../protocol';
+import { contractMethodBytes } from '../../bytecode/contractMethods';
 import type {
   BalanceChangeView,
   EventView,
@@ -100,23 +94,17 @@ export function matchingScript(
 }
 
 /**
- * Whether a contract's method is public, read from its bytecode: artifacts do not record it. A contract's
- * bytecode is its field count, its method count, each method's end offset, then the methods, each starting
- * with its isPublic byte. Unreadable bytecode counts as public and leaves the verdict to the node.
+ * Whether a contract's method is public, read from its bytecode (each method starts with its isPublic
+ * byte): artifacts do not record it. Unreadable bytecode counts as public and leaves the verdict to the node.
  */
 export function methodIsPublic(bytecode: string, methodIndex: number): boolean {
+  let methods: Uint8Array[];
   try {
-    const r = new Reader(hexToBytes(bytecode));
-    r.i32('fieldLength');
-    const count = r.i32('methodCount');
-    if (methodIndex < 0 || methodIndex >= count) return false;
-    const ends: number[] = [];
-    for (let i = 0; i < count; i++) ends.push(r.i32('methodIndex'));
-    const start = r.offset + (methodIndex === 0 ? 0 : (ends[methodIndex - 1] as number));
-    return r.data[start] === 1;
+    methods = contractMethodBytes(bytecode);
   } catch {
     return true;
   }
+  return methods[methodIndex]?.[0] === 1;
 }
 
 /** Validates the request and builds the script that runs the call. Sends nothing. */

@@ -4,9 +4,9 @@
  * asset use, no field written, nothing emitted, created, moved or called elsewhere, also through the
  * private methods it calls) is offered as Simulate only; running it as a transaction changes nothing.
  */
-import { readMethod, type Method } from '../../bytecode/instructions';
+import type { Method } from '../../bytecode/instructions';
+import { contractMethods } from '../../bytecode/contractMethods';
 import type { ContractArtifact } from '../../artifacts';
-import { Reader, hexToBytes } from '../../protocol';
 
 export interface MethodTraits {
   readonly isPublic: boolean;
@@ -93,25 +93,6 @@ const SIMPLE_EFFECTS: ReadonlySet<string> = new Set([
 function hasEffect(instr: Method['instrs'][number]): boolean {
   if (instr.name === 'Other') return EFFECT_OPCODES.has(instr.code);
   return instr.name === 'CallExternal' || SIMPLE_EFFECTS.has(instr.name);
-}
-
-/** The methods of contract bytecode: field count, method count, each method's end offset, the methods. */
-function contractMethods(bytecode: string): Method[] {
-  const r = new Reader(hexToBytes(bytecode, 'contract bytecode'));
-  r.i32('fieldLength');
-  const count = r.length('methods');
-  const ends: number[] = [];
-  for (let i = 0; i < count; i++) ends.push(r.i32(`method ${i} end offset`));
-  const body = r.data.subarray(r.offset);
-  const methods: Method[] = [];
-  let start = 0;
-  for (let i = 0; i < count; i++) {
-    const end = ends[i]!;
-    if (end < start || end > body.length) throw new Error(`method ${i} spans bytes ${start}..${end}`);
-    methods.push(readMethod(new Reader(body.subarray(start, end)), `method ${i}`));
-    start = end;
-  }
-  return methods;
 }
 
 /** Each method's traits, in the artifact's order; undefined when the bytecode cannot be read. */
