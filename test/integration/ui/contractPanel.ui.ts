@@ -2,13 +2,26 @@
 // simulates, then executes (accepting the confirmation) and watches the tx reach Confirmed in the panel.
 // Every assertion reads the rendered webview; none asks the extension's API.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { fillField, panelFrame, watchUntil } from './journeyHelpers';
-import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
+import {
+  fillField,
+  importSigner,
+  panelFrame,
+  runCommandRetried as run,
+  watchDeployment,
+  watchUntil,
+} from './journeyHelpers';
+import {
+  mergeWorkspaceSettings,
+  removeProject,
+  sandboxControl,
+  sandboxProfile,
+  writeArtifacts,
+  writeDeployments,
+} from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 /** Polls the text of a method's section until `done` holds (bounded); `tick` runs between reads. */
@@ -26,22 +39,6 @@ function sectionTextUntil(
     intervalMs: 300,
     shotPrefix: 'contract-panel',
   });
-}
-
-/**
- * Runs a palette command; retried (bounded) because a quick pick that is still closing can swallow the
- * palette as it opens.
- */
-async function run(page: Page, title: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await runCommandByTitle(page, title);
-      return;
-    } catch (error) {
-      await page.keyboard.press('Escape');
-      if (attempt === 4) throw error;
-    }
-  }
 }
 
 /**
@@ -65,61 +62,14 @@ describe('UI: contract panel', () => {
       address: string;
       contractId: string;
     };
-    fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
-    for (const c of sandbox.contracts)
-      fs.copyFileSync(c.artifact, path.join(ui.workspace, 'artifacts', `${c.name}.ral.json`));
-    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-    fs.copyFileSync(
-      path.join(path.dirname(sandbox.contracts[0]!.artifact), '.project.json'),
-      path.join(ui.workspace, 'artifacts', '.project.json'),
-    );
-    fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
-    fs.writeFileSync(
-      path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          [DEPLOYMENT]: {
-            txId: counter.txId,
-            codeHash: sandbox.contracts.find((c) => c.name === 'Counter')!.codeHash,
-            contractInstance: { address: counter.address, contractId: counter.contractId, groupIndex: group },
-          },
-        },
-      }),
-    );
+    writeArtifacts(sandbox, { only: sandbox.contracts.map((c) => c.name) });
+    writeDeployments(sandbox, { [DEPLOYMENT]: counter });
     restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
 
     // The signer: a funded account of Counter's group (a script runs in its signer's group).
-    const signer = sandbox.accounts[group]!;
-    await run(page, 'Alephium: Import Signer Key');
-    const widget = page.locator('.quick-input-widget');
-    await widget
-      .locator('.quick-input-title', { hasText: 'Import Signer Key' })
-      .waitFor({ state: 'visible', timeout: 30_000 });
-    await widget.locator('input').first().fill(signer.privateKey);
-    await widget.locator('input').first().press('Enter');
-    await page
-      .locator('.notifications-toasts', { hasText: signer.address })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
-
-    // The deployments file reaches the extension a moment after it is written: offer again (bounded).
-    for (let attempt = 1; ; attempt++) {
-      await run(page, 'Alephium: Watch Contract');
-      await widget
-        .locator('.quick-input-title', { hasText: 'Watch Contract' })
-        .waitFor({ state: 'visible', timeout: 30_000 });
-      await widget.locator('input').first().fill(DEPLOYMENT);
-      const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: DEPLOYMENT }).first();
-      try {
-        await offered.waitFor({ state: 'visible', timeout: 5_000 });
-        await widget.locator('input').first().press('Enter');
-        break;
-      } catch (error) {
-        await page.keyboard.press('Escape');
-        if (attempt === 6) throw error;
-      }
-    }
+    await importSigner(page, sandbox.accounts[group]!, run);
+    // The deployments file reaches the extension a moment after it is written: offered again (bounded).
+    await watchDeployment(page, DEPLOYMENT, run);
   });
 
   after(async function () {
@@ -147,8 +97,7 @@ describe('UI: contract panel', () => {
     }
     await runCommandByTitle(page, 'View: Show Explorer').catch(() => undefined);
     restore?.();
-    for (const dir of ['artifacts', 'deployments'])
-      fs.rmSync(path.join(ui.workspace, dir), { recursive: true, force: true });
+    removeProject();
   });
 
   it('opens from the Watched Contracts tree, simulates incrementBy and executes it to Confirmed', async function () {

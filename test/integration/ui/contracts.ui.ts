@@ -2,9 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
 import { ui } from './hooks';
-import { uiSandbox } from './sandbox';
+import { removeProject, sandboxCounter, uiSandbox, writeArtifacts, writeDeployments } from './sandbox';
 import { OUTPUT_DIR } from './workbench';
 
 const PROFILE = 'UI contracts';
@@ -57,8 +56,7 @@ describe('UI: Watched Contracts', () => {
     // would close it if it were still the active one.
     await runExactly(ui.page, 'View: Show Explorer').catch(() => undefined);
     restore?.();
-    for (const dir of ['artifacts', 'deployments'])
-      fs.rmSync(path.join(ui.workspace, dir), { recursive: true, force: true });
+    removeProject();
   });
 
   it('shows a watched contract with its events decoded by name in the tree', async function () {
@@ -103,37 +101,9 @@ describe('UI: Watched Contracts', () => {
         if (attempt === 6) throw error;
       }
     }
-    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
-
     // The workspace is a Ralph project: the sandbox's artifacts and a deployments file, as the CLI writes.
-    const artifactsDir = path.join(ui.workspace, 'artifacts');
-    fs.mkdirSync(artifactsDir, { recursive: true });
-    for (const c of sandbox.contracts)
-      fs.copyFileSync(c.artifact, path.join(artifactsDir, `${c.name}.ral.json`));
-    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-    fs.copyFileSync(
-      path.join(path.dirname(counter.artifact), '.project.json'),
-      path.join(artifactsDir, '.project.json'),
-    );
-    const artifact = JSON.parse(fs.readFileSync(counter.artifact, 'utf8')) as { codeHash: string };
-    fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
-    fs.writeFileSync(
-      path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          Counter: {
-            txId: 'ab'.repeat(32),
-            codeHash: artifact.codeHash,
-            contractInstance: {
-              address: counter.address,
-              contractId: contractIdFromAddress(counter.address),
-              groupIndex: groupOfAddress(counter.address),
-            },
-          },
-        },
-      }),
-    );
+    writeArtifacts(sandbox, { only: sandbox.contracts.map((c) => c.name) });
+    writeDeployments(sandbox, { Counter: sandboxCounter(sandbox) });
     const res = await fetch(`${sandbox.baseUrl}/__sandbox/events/trigger`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

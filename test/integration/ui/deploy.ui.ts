@@ -17,7 +17,14 @@ import {
   sectionText,
   watchUntil,
 } from './journeyHelpers';
-import { mergeWorkspaceSettings, sandboxProfile } from './sandbox';
+import {
+  mergeWorkspaceSettings,
+  removeProject,
+  sandboxCounter,
+  sandboxProfile,
+  writeArtifacts,
+  writeDeployments,
+} from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 describe('UI journey: deploy a second Counter and drive it from its panel', () => {
@@ -32,29 +39,8 @@ describe('UI journey: deploy a second Counter and drive it from its panel', () =
     const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
     // The workspace is a Ralph project: every artifact of the sandbox project (scripts included) and a
     // deployments file with the first Counter, as the CLI writes them.
-    const source = path.dirname(counter.artifact);
-    fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
-    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-    for (const f of fs.readdirSync(source).filter((x) => x.endsWith('.ral.json') || x === '.project.json'))
-      fs.copyFileSync(path.join(source, f), path.join(ui.workspace, 'artifacts', f));
-    fs.mkdirSync(path.dirname(deploymentsFile()), { recursive: true });
-    fs.writeFileSync(
-      deploymentsFile(),
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          Counter: {
-            txId: counter.deployTxId,
-            codeHash: counter.codeHash,
-            contractInstance: {
-              address: counter.address,
-              contractId: counter.contractId,
-              groupIndex: counter.groupIndex,
-            },
-          },
-        },
-      }),
-    );
+    writeArtifacts(sandbox);
+    writeDeployments(sandbox, { Counter: sandboxCounter(sandbox) });
     restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
     const signer = sandbox.accounts[counter.groupIndex]!;
     await runCommandByTitle(page, 'Alephium: Import Signer Key');
@@ -89,8 +75,7 @@ describe('UI journey: deploy a second Counter and drive it from its panel', () =
       }
     }
     restore?.();
-    for (const dir of ['artifacts', 'deployments'])
-      fs.rmSync(path.join(ui.workspace, dir), { recursive: true, force: true });
+    removeProject();
   });
 
   it('Deploy Contract from the palette: the new Counter is watched and written to the deployments file', async function () {

@@ -2,12 +2,18 @@
 // gateway answers again. A person sets things up with the palette (and opens a tree row, which is the
 // look being tested); then only the rendered workbench is read, polling with a bound.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { mergeWorkspaceSettings, sandboxControl, sandboxProfile, UI_PROFILE } from './sandbox';
+import {
+  mergeWorkspaceSettings,
+  sandboxControl,
+  sandboxCounter,
+  sandboxProfile,
+  UI_PROFILE,
+  writeArtifacts,
+  writeDeployments,
+} from './sandbox';
 import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
@@ -22,38 +28,6 @@ async function setSection(page: Page, title: RegExp, expanded: boolean): Promise
   const header = page.locator('.part.sidebar .pane-header', { hasText: title }).first();
   const now = (await header.getAttribute('aria-expanded').catch(() => null)) === 'true';
   if (now !== expanded) await header.click();
-}
-
-/** The sandbox's Counter as a Ralph project in the workspace: its artifact and a deployments file. */
-function writeCounterProject(sandbox: Sandbox): void {
-  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
-  const artifactsDir = path.join(ui.workspace, 'artifacts');
-  fs.mkdirSync(artifactsDir, { recursive: true });
-  fs.copyFileSync(counter.artifact, path.join(artifactsDir, 'Counter.ral.json'));
-  // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-  fs.copyFileSync(
-    path.join(path.dirname(counter.artifact), '.project.json'),
-    path.join(artifactsDir, '.project.json'),
-  );
-  const deployments = path.join(ui.workspace, 'deployments');
-  fs.mkdirSync(deployments, { recursive: true });
-  fs.writeFileSync(
-    path.join(deployments, '.deployments.devnet.json'),
-    JSON.stringify({
-      deployerAddress: sandbox.accounts[0]!.address,
-      contracts: {
-        Counter: {
-          txId: counter.deployTxId,
-          codeHash: counter.codeHash,
-          contractInstance: {
-            address: counter.address,
-            contractId: counter.contractId,
-            groupIndex: counter.groupIndex,
-          },
-        },
-      },
-    }),
-  );
 }
 
 /** Sets the API key of the active profile through the palette (retried while the settings arrive). */
@@ -255,7 +229,8 @@ describe('UI journeys: every figure is fresh or says its age; the quota lock lif
     before(async function () {
       this.timeout(180_000);
       const page = ui.page;
-      writeCounterProject(sandbox);
+      writeArtifacts(sandbox, { only: ['Counter'] });
+      writeDeployments(sandbox, { Counter: sandboxCounter(sandbox) });
       const { key } = (await sandboxControl('/keys', { plan: 'free' })) as { key: string };
       restoreSettings = mergeWorkspaceSettings(ui.workspace, {
         'alephium.profiles': [

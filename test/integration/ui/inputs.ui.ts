@@ -5,7 +5,6 @@
 // getter get() for Execute (marked view-only, Simulate offered, the fee said); and sees the panel offer
 // get() as Simulate with a worded "Execute anyway". Every assertion reads the rendered workbench.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
@@ -20,7 +19,14 @@ import {
   watchDeployment,
   watchUntil,
 } from './journeyHelpers';
-import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
+import {
+  mergeWorkspaceSettings,
+  removeProject,
+  sandboxControl,
+  sandboxProfile,
+  writeArtifacts,
+  writeDeployments,
+} from './sandbox';
 import { OUTPUT_DIR } from './workbench';
 
 /** A Counter of this spec's own, so its increments move no Counter other specs count events of. */
@@ -47,29 +53,8 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
       address: string;
       contractId: string;
     };
-    fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
-    for (const c of sandbox.contracts)
-      fs.copyFileSync(c.artifact, path.join(ui.workspace, 'artifacts', `${c.name}.ral.json`));
-    // .project.json too: the sandbox deploys the debug build it records, as a devnet does.
-    const artifactsOf = path.dirname(sandbox.contracts[0]!.artifact);
-    fs.copyFileSync(
-      path.join(artifactsOf, '.project.json'),
-      path.join(ui.workspace, 'artifacts', '.project.json'),
-    );
-    fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
-    fs.writeFileSync(
-      path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          [DEPLOYMENT]: {
-            txId: counter.txId,
-            codeHash: sandbox.contracts.find((c) => c.name === 'Counter')!.codeHash,
-            contractInstance: { address: counter.address, contractId: counter.contractId, groupIndex: group },
-          },
-        },
-      }),
-    );
+    writeArtifacts(sandbox, { only: sandbox.contracts.map((c) => c.name) });
+    writeDeployments(sandbox, { [DEPLOYMENT]: counter });
     restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
     await importSigner(page, sandbox.accounts[group]!, runCommandRetried);
     await watchDeployment(page, DEPLOYMENT, runCommandRetried);
@@ -94,8 +79,7 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
       }
     }
     restore?.();
-    for (const dir of ['artifacts', 'deployments'])
-      fs.rmSync(path.join(ui.workspace, dir), { recursive: true, force: true });
+    removeProject();
   });
 
   it('Deploy: a deposit below the minimum is marked in its box; one the signer cannot fund brings the box back with the balance; what was typed reaches the confirmation', async function () {

@@ -1,11 +1,16 @@
 // Journeys: a person drives the workbench (palette, quick inputs, modal) and then only watches. Each
 // assertion reads the rendered DOM over time, polling with a bound; none asks the extension's API.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
+import {
+  mergeWorkspaceSettings,
+  sandboxControl,
+  sandboxCounter,
+  sandboxProfile,
+  writeArtifacts,
+  writeDeployments,
+} from './sandbox';
 import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
@@ -58,34 +63,8 @@ describe('UI journeys: the views follow the chain with no interaction', () => {
     this.timeout(240_000);
     const page = ui.page;
     // The workspace is a Ralph project: the sandbox's artifacts and a deployments file, as the CLI writes.
-    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
-    const artifactsDir = path.join(ui.workspace, 'artifacts');
-    fs.mkdirSync(artifactsDir, { recursive: true });
-    fs.copyFileSync(counter.artifact, path.join(artifactsDir, 'Counter.ral.json'));
-    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-    fs.copyFileSync(
-      path.join(path.dirname(counter.artifact), '.project.json'),
-      path.join(artifactsDir, '.project.json'),
-    );
-    const deployments = path.join(ui.workspace, 'deployments');
-    fs.mkdirSync(deployments, { recursive: true });
-    fs.writeFileSync(
-      path.join(deployments, '.deployments.devnet.json'),
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          Counter: {
-            txId: counter.deployTxId,
-            codeHash: counter.codeHash,
-            contractInstance: {
-              address: counter.address,
-              contractId: counter.contractId,
-              groupIndex: counter.groupIndex,
-            },
-          },
-        },
-      }),
-    );
+    writeArtifacts(sandbox, { only: ['Counter'] });
+    writeDeployments(sandbox, { Counter: sandboxCounter(sandbox) });
     // A headless window may not have focus; the default would slow polling down.
     // Three events per page: every listed row must be on screen to be counted (a tree renders only the
     // rows in view, and earlier specs leave rows in Transactions that take room).

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
+import { groupOfAddress } from '../../../src/core/protocol';
 import { ui } from './hooks';
 import { runCommandByTitle } from './workbench';
 
@@ -108,42 +108,83 @@ export const COUNTER_RAL = path.join(
   'counter.ral',
 );
 
+/** A deployed contract as the CLI's deployments file records it. */
+export interface DeployedInstance {
+  readonly address: string;
+  readonly txId: string;
+  readonly contractId: string;
+}
+
+/**
+ * Copies the sandbox project's compiled artifacts into `<workspace>/artifacts`, and its .project.json: the
+ * chain runs the debug builds it records, as a devnet deployed by the CLI does. `only` names the
+ * artifacts to copy (`Counter`); without it, every one, scripts included.
+ */
+export function writeArtifacts(
+  sandbox: Sandbox,
+  { only, workspace = ui.workspace }: { only?: readonly string[]; workspace?: string } = {},
+): void {
+  const source = path.dirname(sandbox.contracts[0]!.artifact);
+  const target = path.join(workspace, 'artifacts');
+  fs.mkdirSync(target, { recursive: true });
+  for (const file of fs.readdirSync(source)) {
+    const name = file.endsWith('.ral.json') ? file.slice(0, -'.ral.json'.length) : undefined;
+    if (file === '.project.json' || (name !== undefined && (only === undefined || only.includes(name))))
+      fs.copyFileSync(path.join(source, file), path.join(target, file));
+  }
+}
+
+/** The CLI's devnet deployments file in `<workspace>/deployments`, naming each entry a Counter instance. */
+export function writeDeployments(
+  sandbox: Sandbox,
+  entries: Readonly<Record<string, DeployedInstance>>,
+  workspace: string = ui.workspace,
+): void {
+  const { codeHash } = sandbox.contracts.find((c) => c.name === 'Counter')!;
+  fs.mkdirSync(path.join(workspace, 'deployments'), { recursive: true });
+  fs.writeFileSync(
+    path.join(workspace, 'deployments', '.deployments.devnet.json'),
+    JSON.stringify({
+      deployerAddress: sandbox.accounts[0]!.address,
+      contracts: Object.fromEntries(
+        Object.entries(entries).map(([name, instance]) => [
+          name,
+          {
+            txId: instance.txId,
+            codeHash,
+            contractInstance: {
+              address: instance.address,
+              contractId: instance.contractId,
+              groupIndex: groupOfAddress(instance.address),
+            },
+          },
+        ]),
+      ),
+    }),
+  );
+}
+
+/** The sandbox's own Counter, as its deployments entry names it. */
+export function sandboxCounter(sandbox: Sandbox): DeployedInstance {
+  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+  return { address: counter.address, txId: counter.deployTxId, contractId: counter.contractId };
+}
+
+/** Removes what the writers above put into the workspace. */
+export function removeProject(workspace: string = ui.workspace): void {
+  for (const dir of ['artifacts', 'deployments'])
+    fs.rmSync(path.join(workspace, dir), { recursive: true, force: true });
+}
+
 /**
  * Makes the workspace a Ralph project around a Counter instance: its source, the compiled artifact and
  * the CLI's deployments file naming `instance` as the deployed Counter.
  */
-export function writeCounterProject(
-  sandbox: Sandbox,
-  instance: { address: string; txId: string; contractId: string },
-): void {
-  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+export function writeCounterProject(sandbox: Sandbox, instance: DeployedInstance): void {
   fs.mkdirSync(path.join(ui.workspace, 'contracts'), { recursive: true });
   fs.copyFileSync(COUNTER_RAL, path.join(ui.workspace, 'contracts', 'counter.ral'));
-  fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
-  fs.copyFileSync(counter.artifact, path.join(ui.workspace, 'artifacts', 'Counter.ral.json'));
-  // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-  fs.copyFileSync(
-    path.join(path.dirname(counter.artifact), '.project.json'),
-    path.join(ui.workspace, 'artifacts', '.project.json'),
-  );
-  fs.mkdirSync(path.join(ui.workspace, 'deployments'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ui.workspace, 'deployments', '.deployments.devnet.json'),
-    JSON.stringify({
-      deployerAddress: sandbox.accounts[0]!.address,
-      contracts: {
-        Counter: {
-          txId: instance.txId,
-          codeHash: counter.codeHash,
-          contractInstance: {
-            address: instance.address,
-            contractId: instance.contractId,
-            groupIndex: groupOfAddress(instance.address),
-          },
-        },
-      },
-    }),
-  );
+  writeArtifacts(sandbox, { only: ['Counter'] });
+  writeDeployments(sandbox, { Counter: instance });
 }
 
 /**
@@ -152,43 +193,15 @@ export function writeCounterProject(
  * sandbox (so Add Profile's devnet preset offers it). Returns a function that removes what it wrote.
  */
 export function writeSandboxProject(workspace: string, sandbox: Sandbox): () => void {
-  const artifactsDir = path.join(workspace, 'artifacts');
-  fs.mkdirSync(artifactsDir, { recursive: true });
-  for (const c of sandbox.contracts)
-    fs.copyFileSync(c.artifact, path.join(artifactsDir, `${c.name}.ral.json`));
-  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
-  // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-  fs.copyFileSync(
-    path.join(path.dirname(counter.artifact), '.project.json'),
-    path.join(artifactsDir, '.project.json'),
-  );
-  const { codeHash } = JSON.parse(fs.readFileSync(counter.artifact, 'utf8')) as { codeHash: string };
-  fs.mkdirSync(path.join(workspace, 'deployments'), { recursive: true });
-  fs.writeFileSync(
-    path.join(workspace, 'deployments', '.deployments.devnet.json'),
-    JSON.stringify({
-      deployerAddress: sandbox.accounts[0]!.address,
-      contracts: {
-        Counter: {
-          txId: 'ab'.repeat(32),
-          codeHash,
-          contractInstance: {
-            address: counter.address,
-            contractId: contractIdFromAddress(counter.address),
-            groupIndex: groupOfAddress(counter.address),
-          },
-        },
-      },
-    }),
-  );
+  writeArtifacts(sandbox, { only: sandbox.contracts.map((c) => c.name), workspace });
+  writeDeployments(sandbox, { Counter: sandboxCounter(sandbox) }, workspace);
   const nodeUrl = `${sandbox.baseUrl}/${sandbox.slug}`;
   fs.writeFileSync(
     path.join(workspace, 'alephium.config.ts'),
     `const configuration = {\n  networks: {\n    devnet: { nodeUrl: '${nodeUrl}', networkId: 4, privateKeys: [] },\n  },\n}\nexport default configuration\n`,
   );
   return () => {
-    for (const dir of ['artifacts', 'deployments'])
-      fs.rmSync(path.join(workspace, dir), { recursive: true, force: true });
+    removeProject(workspace);
     fs.rmSync(path.join(workspace, 'alephium.config.ts'), { force: true });
   };
 }

@@ -2,13 +2,18 @@
 // the counter's value before and after the event's block in a read-only document (and a second look sends
 // no request), "Show Transaction" opens the transaction's details page. Read from what the workbench renders.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { answerInput, expandRows, rowAt, runFromContextMenu, watchUntil } from './journeyHelpers';
-import { mergeWorkspaceSettings, sandboxControl, sandboxProfile } from './sandbox';
+import {
+  mergeWorkspaceSettings,
+  removeProject,
+  sandboxControl,
+  sandboxProfile,
+  writeArtifacts,
+} from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
 interface Trigger {
@@ -54,14 +59,8 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     const page = ui.page;
     sandbox = await sandboxProfile(page);
     mine = (await sandboxControl('/contracts/deploy', { name: 'Counter' })) as typeof mine;
-    const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
-    fs.mkdirSync(path.join(ui.workspace, 'artifacts'), { recursive: true });
-    fs.copyFileSync(counter.artifact, path.join(ui.workspace, 'artifacts', 'Counter.ral.json'));
-    // .project.json too: the sandbox deploys the debug build it records, whose code hash is matched there.
-    fs.copyFileSync(
-      path.join(path.dirname(counter.artifact), '.project.json'),
-      path.join(ui.workspace, 'artifacts', '.project.json'),
-    );
+    // The artifact and .project.json: the sandbox deploys the debug build it records, matched by code hash.
+    writeArtifacts(sandbox, { only: ['Counter'] });
     restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
     // Two increments in two blocks: count 0 → 1, then 1 → 2.
     await sandboxControl('/events/trigger', { count: 1, contract: mine.address });
@@ -111,7 +110,7 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
       await row.click();
     if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
     restore?.();
-    fs.rmSync(path.join(ui.workspace, 'artifacts'), { recursive: true, force: true });
+    removeProject();
   });
 
   it("What Changed on an event row shows the counter's value before and after its block; a second look sends nothing", async function () {
