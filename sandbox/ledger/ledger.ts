@@ -27,6 +27,7 @@ import {
 } from '../../src/core/protocol';
 import type { Clock } from '../clock';
 import { debugVariant, type ContractDef, type Val } from '../vm/sampleContracts';
+import { buildDeployScript, encodeFields } from '../vm/scriptCodec';
 import {
   DEBUG_EVENT_INDEX,
   GENESIS_ALPH,
@@ -216,8 +217,11 @@ export abstract class Ledger {
     };
   }
 
-  /** A contract-activity tx: no asset inputs, a script, effects applied when mined. */
-  protected scriptTx(group: number, label: string): TxRecord {
+  /**
+   * A contract-activity tx: no asset inputs, `scriptOpt` (the script a client would have sent for it, so it
+   * decodes into the call or deploy it stands for), effects applied when mined.
+   */
+  protected scriptTx(group: number, label: string, scriptOpt: string): TxRecord {
     const txId = bytesToHex(
       blake2b256(new TextEncoder().encode(`sandbox script tx ${label} ${this.nonceCounter++}`)),
     );
@@ -225,7 +229,7 @@ export abstract class Ledger {
       txId,
       version: 0,
       networkId: NETWORK_ID,
-      scriptOpt: '0101030001000c0c', // marker script; the sandbox never exposes these as bytes
+      scriptOpt,
       gasAmount: 30_000,
       gasPrice: String(DEFAULT_GAS_PRICE),
       inputs: [],
@@ -237,7 +241,7 @@ export abstract class Ledger {
   /** A deploy by the sandbox itself: the debug code when there is one, as @alephium/cli deploys on a devnet. */
   protected deployTx(release: ContractDef, group: number, deployer: string): TxRecord {
     const def = debugVariant(release);
-    const tx = this.scriptTx(group, `deploy ${def.name}`);
+    const tx = this.scriptTx(group, `deploy ${def.name}`, deployScriptOf(def, deployer));
     const contractId = contractIdFromTx(tx.txId, 0, group);
     const address = addressFromContractId(contractId);
     const inst: ContractInstance = {
@@ -695,4 +699,22 @@ export abstract class Ledger {
   bestBlockHash(g: number): string {
     return this.tipHash(g, g) as string;
   }
+}
+
+/** The deploy script of one of the sandbox's own contracts, as the node builds it for a deploy request. */
+function deployScriptOf(def: ContractDef, deployer: string): string {
+  const fields = def.initialFields(deployer);
+  const sig = def.artifact.fieldsSig;
+  const values = (mutable: boolean) =>
+    sig.names.filter((_, i) => sig.isMutable[i] === mutable).map((name) => fields[name] as Val);
+  return buildDeployScript({
+    from: deployer,
+    code: def.artifact.bytecode,
+    immHex: encodeFields(values(false)),
+    mutHex: encodeFields(values(true)),
+    alph: def.initialAlph,
+    tokens: [],
+    ...(def.initialSelfTokens > 0n ? { issueTokenAmount: def.initialSelfTokens } : {}),
+    dust: DUST_ATTO,
+  });
 }

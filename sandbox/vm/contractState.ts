@@ -30,7 +30,7 @@ import {
   type ExecContext,
   type Val,
 } from './sampleContracts';
-import { contractMethods, type Method } from './scriptCodec';
+import { callScript, contractMethods, type Method } from './scriptCodec';
 
 export abstract class ContractLedger extends TransferLedger {
   private readonly methodFlags = new Map<string, Method[]>();
@@ -229,7 +229,7 @@ export abstract class ContractLedger extends TransferLedger {
     caller: string,
   ): { tx: TxRecord; returns: Val[] } {
     const dry = this.execute(c, method, args, caller, false);
-    const tx = this.scriptTx(c.group, `call ${c.address} ${dry.method}`);
+    const tx = this.scriptTx(c.group, `call ${c.address} ${dry.method}`, callScriptOf(c, dry.method, args));
     tx.call = { contract: c, method: dry.method, args, caller };
     this.mempool.push(tx);
     return { tx, returns: dry.returns };
@@ -240,4 +240,12 @@ export abstract class ContractLedger extends TransferLedger {
     this.mempool.push(tx);
     return tx;
   }
+}
+
+/** The script a client sends to call `method` of `c` with `args` (what the sandbox's own call txs carry). */
+export function callScriptOf(c: ContractInstance, method: string, args: Val[]): string {
+  const functions = c.def.artifact.functions;
+  const index = functions.findIndex((f) => f.name === method);
+  if (index < 0) throw new Error(`${c.def.name} has no method ${method}`);
+  return callScript(c.contractId, index, args, functions[index]!.returnTypes.length);
 }

@@ -27,7 +27,7 @@ import {
   type TxRecord,
   type Utxo,
 } from '../ledger/types';
-import { ContractLedger } from './contractState';
+import { ContractLedger, callScriptOf } from './contractState';
 import { VmError, type Val } from './sampleContracts';
 import {
   NODE_ESTIMATE_PREFIX,
@@ -153,7 +153,7 @@ export abstract class ScriptLedger extends ContractLedger {
 
   /** A call by the contract's owner, mined as a contract tx of its group (what the control API queues). */
   private ownerCall(c: ContractInstance, method: string): TxRecord {
-    const tx = this.scriptTx(c.group, `race ${method} ${c.address}`);
+    const tx = this.scriptTx(c.group, `race ${method} ${c.address}`, callScriptOf(c, method, []));
     tx.call = { contract: c, method, args: [], caller: String(c.fields.owner?.value) };
     return tx;
   }

@@ -123,6 +123,39 @@ export function constInstr(v: Val): Instr {
   }
 }
 
+/**
+ * The TxScript the Ralph compiler emits for `contract.method(args)` called from a script: the arguments,
+ * their count and the count of returned values, the contract id, `CallExternal`, then a `Pop` per unused
+ * return value. What the sandbox's own contract transactions carry (the event ticker, the control API's
+ * calls), so a client decoding them reads the call they made.
+ */
+export function callScript(
+  contractId: string,
+  methodIndex: number,
+  args: Val[],
+  returnLength: number,
+): string {
+  return encodeScript([
+    {
+      isPublic: true,
+      usePreapprovedAssets: true,
+      useContractAssets: false,
+      usePayToContractOnly: false,
+      argsLength: 0,
+      localsLength: 0,
+      returnLength: 0,
+      instrs: [
+        ...args.map(constInstr),
+        codec.toU256(BigInt(args.length)),
+        codec.toU256(BigInt(returnLength)),
+        codec.BytesConst(hexToBinUnsafe(contractId)),
+        codec.CallExternal(methodIndex),
+        ...Array.from({ length: returnLength }, () => codec.Pop),
+      ],
+    },
+  ]);
+}
+
 /** The value a constant instruction pushes, or undefined if it is not a constant. */
 export function constValue(i: Instr | undefined): Val | undefined {
   if (!i) return undefined;

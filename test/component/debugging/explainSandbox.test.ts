@@ -135,6 +135,22 @@ describe('Explain Transaction against the sandbox gateway', function () {
     assert.equal(again.requests.length, 3, again.requests.join(', '));
   });
 
+  it("decodes the sandbox's own contract transactions (control API and event ticker) into the call they made", async () => {
+    const res = await fetch(`${sb.baseUrl}/__sandbox/events/trigger`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 1, method: 'incrementBy', args: ['2'] }),
+    });
+    const { txIds } = (await res.json()) as { txIds: string[] };
+    const { x } = await explainCounting(txIds[0]!);
+    assert.deepEqual(
+      x.calls.map((c) => ({ address: c.address, method: c.method, args: c.args.map((a) => a.text) })),
+      [{ address: counter.address, method: 'incrementBy', args: ['2'] }],
+      x.notes.join('; '),
+    );
+    assert.equal(x.outcome.kind, 'succeeded', x.notes.join('; '));
+  });
+
   it('shows the count before and after the block of a script that succeeded', async () => {
     const txId = await sendIncrementBy(4n);
     const { x, requests } = await explainCounting(txId);
