@@ -96,17 +96,15 @@ const lazyModulesAsSeparateFiles = {
 const runModeOnlyInActivation = {
   name: 'run-mode-only-in-activation',
   setup(build) {
-    const automation = path.resolve('src/platform/automation');
-    build.onResolve({ filter: /automation$/ }, (args) => {
-      if (path.resolve(args.resolveDir, args.path) !== automation) return undefined;
-      return {
-        errors: [
-          {
-            text: `${path.relative('.', args.importer)} is in a lazily loaded bundle: its copy of platform/automation.ts would never know the run mode; pass the answer in its deps`,
-          },
-        ],
-      };
-    });
+    // On load, not on resolve: however it is imported (a relative path with or without an extension, a
+    // re-export), the file itself is what must not be bundled here.
+    build.onLoad({ filter: /[\\/]src[\\/]platform[\\/]automation\.ts$/ }, () => ({
+      errors: [
+        {
+          text: "src/platform/automation.ts is in a lazily loaded bundle: its copy would never know the run mode; pass the answer in the module's deps",
+        },
+      ],
+    }));
   },
 };
 

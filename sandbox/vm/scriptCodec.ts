@@ -127,7 +127,8 @@ export function constInstr(v: Val): Instr {
  * The TxScript the Ralph compiler emits for `contract.method(args)` called from a script: the arguments,
  * their count and the count of returned values, the contract id, `CallExternal`, then a `Pop` per unused
  * return value. What the sandbox's own contract transactions carry (the event ticker, the control API's
- * calls), so a client decoding them reads the call they made.
+ * calls), so a client decoding them reads the call they made. The counts are of values, which are stack
+ * slots only for scalars: the sandbox's contracts take and return no arrays or structs.
  */
 export function callScript(
   contractId: string,

@@ -192,6 +192,11 @@ export interface RefusedStep {
   /** `fields.<name>` or `alph`, as the core's ArgumentError names it. */
   readonly step: string;
   readonly message: string;
+  /**
+   * The same value may be accepted again: the refusal was about the moment (the node could not fund it
+   * then), not the value, so Enter on it unchanged tries again.
+   */
+  readonly sameValueMayPass?: boolean;
 }
 
 /**
@@ -208,7 +213,9 @@ export async function askDeployValues(
   const fields: Record<string, string> = { ...typed.fields };
   const sig = artifact.fieldsSig;
   const again = (step: string, value: string | undefined) =>
-    refused?.step === step ? { value, refusedValue: value, message: refused.message } : undefined;
+    refused?.step === step
+      ? { value, refusedValue: refused.sameValueMayPass ? undefined : value, message: refused.message }
+      : undefined;
   for (let i = 0; i < sig.names.length; i++) {
     const fieldName = sig.names[i] as string;
     const type = sig.types[i] as string;
@@ -224,7 +231,9 @@ export async function askDeployValues(
       placeHolder: argumentHint(type),
       ...(retry?.value !== undefined ? { value: retry.value } : {}),
       validate: (v) =>
-        retry && v === retry.refusedValue ? retry.message : argumentProblem(type, fieldName, v, registry),
+        retry?.refusedValue !== undefined && v === retry.refusedValue
+          ? retry.message
+          : argumentProblem(type, fieldName, v, registry),
     });
   }
   const retry = again('alph', typed.alph);
@@ -240,7 +249,8 @@ export async function askDeployValues(
             : "ALPH the new contract holds; empty for the minimal deposit (0.1, the node's minimum)",
           placeHolder: '0.1',
           ...(retry ? { value: retry.value } : {}),
-          validate: (v) => (retry && v === retry.refusedValue ? retry.message : depositProblem(v)),
+          validate: (v) =>
+            retry?.refusedValue !== undefined && v === retry.refusedValue ? retry.message : depositProblem(v),
         });
   return { fields, alph };
 }
@@ -258,7 +268,8 @@ export function deployRequestOf(
       fields[k] = typeof v === 'string' ? v : JSON.stringify(v);
     }
   }
-  const alph = argString(args, 'alph') ?? values?.alph;
+  // Typed values win: an argument's deposit seeded the box, and a refused deposit was typed again there.
+  const alph = values !== undefined ? values.alph : argString(args, 'alph');
   const issueTokenAmount = argString(args, 'issueTokenAmount');
   const issueTokenTo = argString(args, 'issueTokenTo');
   const tokens = tokensOf(argValue(args, 'tokens'));

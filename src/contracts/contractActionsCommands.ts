@@ -530,7 +530,11 @@ async function preparedAndBuilt(
       if (values === undefined || attempt >= MAX_RETURNS_TO_A_STEP)
         refused(deps, new Error(words, { cause: error }));
       deps.log.info(`Deploy ${artifact.name}: ${words} Back to the deposit.`);
-      values = await askDeployValues(artifact, registry, values, { step: 'alph', message: words });
+      values = await askDeployValues(artifact, registry, values, {
+        step: 'alph',
+        message: words,
+        sameValueMayPass: true,
+      });
     }
   }
 }

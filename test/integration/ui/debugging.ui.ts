@@ -235,7 +235,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     ]);
     await runFromContextMenu(
       page,
-      await rowAt(page, [/^Counter/, /^Events/, /^Incremented/]),
+      () => rowAt(page, [/^Counter/, /^Events/, /^Incremented/]),
       'Go to Declaration',
     );
     // The event's name is selected, so the cursor stands after it and the status bar counts 11.

@@ -128,42 +128,46 @@ async function paneRows(page: Page): Promise<{ pane: Locator; rows: RowShape[] }
 }
 
 /**
- * Where the rows `path` names are now: the first row matching `path[0]` in any pane, then each next one
- * among the rows under the one before it (deeper, before the next row at its depth). Two watched
- * contracts both have an "Events" row and both may have a "newCount=2" event: a path keeps to one.
+ * Where the rows `path` names are now: a row matching `path[0]` in any pane, then each next one among the
+ * rows under the one before it (deeper, before the next row at its depth); every candidate is tried, and
+ * only a whole path counts. Two watched contracts both have an "Events" row and both may have a
+ * "newCount=2" event: a path keeps to one.
  */
 async function locateRows(
   page: Page,
   path: readonly RegExp[],
 ): Promise<{ pane: Locator; rows: RowShape[] } | undefined> {
-  for (const { pane, rows } of await paneRows(page)) {
-    const found: RowShape[] = [];
-    let from = 0;
-    let end = rows.length;
-    for (const text of path) {
-      const at = rows.slice(from, end).findIndex((r) => text.test(r.text));
-      if (at < 0) break;
-      const row = rows[from + at]!;
-      found.push(row);
-      from = from + at + 1;
-      const next = rows.slice(from).findIndex((r) => r.level <= row.level);
-      end = next < 0 ? rows.length : from + next;
+  const under = (rows: RowShape[], step: number, from: number, end: number): RowShape[] | undefined => {
+    if (step === path.length) return [];
+    for (let i = from; i < end; i++) {
+      const row = rows[i]!;
+      if (!path[step]!.test(row.text)) continue;
+      const next = rows.slice(i + 1).findIndex((r) => r.level <= row.level);
+      const rest = under(rows, step + 1, i + 1, next < 0 ? rows.length : i + 1 + next);
+      if (rest) return [row, ...rest];
     }
-    if (found.length > 0) return { pane, rows: found };
+    return undefined;
+  };
+  for (const { pane, rows } of await paneRows(page)) {
+    const found = under(rows, 0, 0, rows.length);
+    if (found) return { pane, rows: found };
   }
   return undefined;
 }
 
 /**
- * The tree row that `path` leads to (see {@link locateRows}), pinned to where it is now: look it up again
- * after the tree changes. Waits (bounded) for it to render.
+ * The tree row that `path` leads to (see {@link locateRows}), as it is now: pinned to its place in its list
+ * and to its text, so a row that moved is not mistaken for its neighbour (look it up again instead). Waits
+ * (bounded) for it to render.
  */
 export async function rowAt(page: Page, path: readonly RegExp[], timeoutMs = 30_000): Promise<Locator> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const located = await locateRows(page, path);
-    if (located && located.rows.length === path.length)
-      return located.pane.locator(`.monaco-list-row[data-index="${located.rows.at(-1)!.index}"]`);
+    if (located)
+      return located.pane.locator(`.monaco-list-row[data-index="${located.rows.at(-1)!.index}"]`, {
+        hasText: path.at(-1)!,
+      });
     if (Date.now() > deadline)
       throw new Error(`no tree row at ${path.map(String).join(' › ')} within ${timeoutMs / 1000} s`);
     await page.waitForTimeout(250);
@@ -198,7 +202,11 @@ export async function expandRows(page: Page, path: readonly (readonly [RegExp, R
  * and a click during a re-render of the tree can be lost, so it moves away, dismisses any hover and tries
  * again (bounded); hovering focuses the item and Enter runs it (a click while the menu settles can be lost).
  */
-export async function runFromContextMenu(page: Page, row: Locator, item: string): Promise<void> {
+export async function runFromContextMenu(
+  page: Page,
+  row: Locator | (() => Promise<Locator>),
+  item: string,
+): Promise<void> {
   const menuItem = page.locator('.context-view .action-label', { hasText: item }).first();
   for (let attempt = 1; ; attempt++) {
     await page.mouse.move(700, 850);
@@ -208,7 +216,8 @@ export async function runFromContextMenu(page: Page, row: Locator, item: string)
       .first()
       .waitFor({ state: 'hidden', timeout: 5_000 })
       .catch(() => undefined);
-    await row.click({ button: 'right' });
+    // A row found by its path is looked up again on each try: the tree may have moved under it.
+    await (typeof row === 'function' ? await row() : row).click({ button: 'right' });
     try {
       await menuItem.waitFor({ state: 'visible', timeout: 5_000 });
       await menuItem.hover({ timeout: 5_000 });

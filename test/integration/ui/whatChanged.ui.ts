@@ -117,7 +117,7 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     this.timeout(180_000);
     const page = ui.page;
     await historyRequests(sandbox, true);
-    await runFromContextMenu(page, await eventRow(page), 'What Changed');
+    await runFromContextMenu(page, () => eventRow(page), 'What Changed');
     const text = await watchUntil(
       page,
       'the state diff document',
@@ -140,7 +140,7 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     assert.ok(probes.length <= 1, 'the history probe at most once per gateway');
 
     await runCommandByTitle(page, 'View: Close All Editors');
-    await runFromContextMenu(page, await eventRow(page), 'What Changed');
+    await runFromContextMenu(page, () => eventRow(page), 'What Changed');
     await watchUntil(
       page,
       'the state diff again',
@@ -157,7 +157,7 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     this.timeout(120_000);
     const page = ui.page;
     await runCommandByTitle(page, 'View: Close All Editors');
-    await runFromContextMenu(page, await eventRow(page), 'Show Transaction');
+    await runFromContextMenu(page, () => eventRow(page), 'Show Transaction');
     const txId = second.txIds[0]!;
     const text = await watchUntil(
       page,
