@@ -123,6 +123,22 @@ export function constInstr(v: Val): Instr {
   }
 }
 
+/** A TxScript of one `main` as the Ralph compiler emits it: public, preapproved assets, no arguments. */
+function mainScript(instrs: Instr[]): string {
+  return encodeScript([
+    {
+      isPublic: true,
+      usePreapprovedAssets: true,
+      useContractAssets: false,
+      usePayToContractOnly: false,
+      argsLength: 0,
+      localsLength: 0,
+      returnLength: 0,
+      instrs,
+    },
+  ]);
+}
+
 /**
  * The TxScript the Ralph compiler emits for `contract.method(args)` called from a script: the arguments,
  * their count and the count of returned values, the contract id, `CallExternal`, then a `Pop` per unused
@@ -136,24 +152,13 @@ export function callScript(
   args: Val[],
   returnLength: number,
 ): string {
-  return encodeScript([
-    {
-      isPublic: true,
-      usePreapprovedAssets: true,
-      useContractAssets: false,
-      usePayToContractOnly: false,
-      argsLength: 0,
-      localsLength: 0,
-      returnLength: 0,
-      instrs: [
-        ...args.map(constInstr),
-        codec.toU256(BigInt(args.length)),
-        codec.toU256(BigInt(returnLength)),
-        codec.BytesConst(hexToBinUnsafe(contractId)),
-        codec.CallExternal(methodIndex),
-        ...Array.from({ length: returnLength }, () => codec.Pop),
-      ],
-    },
+  return mainScript([
+    ...args.map(constInstr),
+    codec.toU256(BigInt(args.length)),
+    codec.toU256(BigInt(returnLength)),
+    codec.BytesConst(hexToBinUnsafe(contractId)),
+    codec.CallExternal(methodIndex),
+    ...Array.from({ length: returnLength }, () => codec.Pop),
   ]);
 }
 
@@ -302,18 +307,7 @@ export function buildDeployScript(p: {
       codec.TransferAlph,
     ];
   }
-  return encodeScript([
-    {
-      isPublic: true,
-      usePreapprovedAssets: true,
-      useContractAssets: false,
-      usePayToContractOnly: false,
-      argsLength: 0,
-      localsLength: 0,
-      returnLength: 0,
-      instrs: [...approvals, ...create],
-    },
-  ]);
+  return mainScript([...approvals, ...create]);
 }
 
 /** The node's contract id (Leman+): Blake2b(txId ‖ 4-byte BE output index) with the last byte set to the group. */
