@@ -1,15 +1,18 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { WatchedContract } from '../../../src/core/watching/watchList';
-import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
 import type { HostToWebviewMessage, MethodResultView } from '../../../src/contracts/panel/protocol';
 import { PANEL_LIMITS } from '../../../src/contracts/panel/protocol';
 import { CommandIds } from '../../../src/constants';
-import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';
+import {
+  extensionApi,
+  removeProfile,
+  startSandboxProfile,
+  until,
+  writeSandboxProject,
+} from './sandboxFixture';
 
 const PROFILE = 'Contract panel test';
 
@@ -52,35 +55,9 @@ describe('Contract panel against the sandbox gateway', function () {
     });
     const def = sandbox.contracts.find((c) => c.name === 'Counter')!;
     counter = def.address;
-    const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const write = (rel: string, text: string) =>
-      vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, rel), new TextEncoder().encode(text));
-    for (const c of sandbox.contracts)
-      await write(`artifacts/${c.name}.ral.json`, fs.readFileSync(c.artifact, 'utf8'));
-    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-    await write(
-      'artifacts/.project.json',
-      fs.readFileSync(path.join(path.dirname(def.artifact), '.project.json'), 'utf8'),
-    );
-    const artifact = JSON.parse(fs.readFileSync(def.artifact, 'utf8')) as { codeHash: string };
-    await write(
-      'deployments/.deployments.devnet.json',
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          Counter: {
-            txId: 'ab'.repeat(32),
-            codeHash: artifact.codeHash,
-            contractInstance: {
-              address: counter,
-              contractId: contractIdFromAddress(counter),
-              groupIndex: groupOfAddress(counter),
-            },
-          },
-        },
-        scripts: {},
-        migrations: {},
-      }),
+    await writeSandboxProject(
+      sandbox,
+      sandbox.contracts.map((c) => c.name),
     );
     await until('the deployments file to be discovered', async () =>
       vscode.commands.executeCommand<WatchedContract>(CommandIds.watchContract, { deployment: 'Counter' }),

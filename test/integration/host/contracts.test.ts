@@ -1,14 +1,17 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { CallSummary } from '../../../src/core/contracts/call';
 import type { WatchedContract } from '../../../src/core/watching/watchList';
-import { contractIdFromAddress, groupOfAddress } from '../../../src/core/protocol';
 import { CommandIds } from '../../../src/constants';
-import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';
+import {
+  extensionApi,
+  removeProfile,
+  startSandboxProfile,
+  until,
+  writeSandboxProject,
+} from './sandboxFixture';
 
 const PROFILE = 'Contracts test';
 
@@ -44,7 +47,6 @@ describe('Watched contracts against the sandbox gateway', function () {
   let sandbox: Sandbox;
   let counter: string;
   let faucet: string;
-  let folder: vscode.Uri;
 
   const snapshotOf = async (address: string) => {
     const all = await api.contractsSnapshot();
@@ -69,38 +71,9 @@ describe('Watched contracts against the sandbox gateway', function () {
 
     // The workspace of the host suite is a fresh temp folder: give it the sandbox project's artifacts
     // and a deployments file, as the Alephium CLI would have written them.
-    folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const write = (rel: string, text: string) =>
-      vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, rel), new TextEncoder().encode(text));
-    for (const c of sandbox.contracts) {
-      await write(`artifacts/${c.name}.ral.json`, fs.readFileSync(c.artifact, 'utf8'));
-    }
-    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-    await write(
-      'artifacts/.project.json',
-      fs.readFileSync(path.join(path.dirname(sandbox.contracts[0]!.artifact), '.project.json'), 'utf8'),
-    );
-    const counterArtifact = JSON.parse(
-      fs.readFileSync(sandbox.contracts.find((c) => c.name === 'Counter')!.artifact, 'utf8'),
-    ) as { codeHash: string };
-    await write(
-      'deployments/.deployments.devnet.json',
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          Counter: {
-            txId: 'ab'.repeat(32),
-            codeHash: counterArtifact.codeHash,
-            contractInstance: {
-              address: counter,
-              contractId: contractIdFromAddress(counter),
-              groupIndex: groupOfAddress(counter),
-            },
-          },
-        },
-        scripts: {},
-        migrations: {},
-      }),
+    await writeSandboxProject(
+      sandbox,
+      sandbox.contracts.map((c) => c.name),
     );
   });
 

@@ -1,14 +1,18 @@
 // The Alephium language-model tools, invoked as a chat assistant would (vscode.lm.invokeTool, without a
 // chat session) against the sandbox gateway: each answer, and what it cost in requests on the gateway.
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import { CommandIds } from '../../../src/constants';
-import { contractIdFromAddress, encodeUnsignedTx, groupOfAddress } from '../../../src/core/protocol';
+import { encodeUnsignedTx } from '../../../src/core/protocol';
 import { TOOL_NAMES } from '../../../src/core/assistant/toolNames';
-import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';
+import {
+  extensionApi,
+  removeProfile,
+  startSandboxProfile,
+  until,
+  writeSandboxProject,
+} from './sandboxFixture';
 
 const PROFILE = 'Language-model tools test';
 
@@ -43,35 +47,7 @@ describe('Language-model tools against the sandbox gateway', function () {
     const counterEntry = sandbox.contracts.find((c) => c.name === 'Counter')!;
     counter = counterEntry.address;
     // The workspace holds the sandbox project's Counter artifact and a deployments file naming it.
-    const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const write = (rel: string, text: string) =>
-      vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, rel), new TextEncoder().encode(text));
-    const artifact = fs.readFileSync(counterEntry.artifact, 'utf8');
-    await write('artifacts/Counter.ral.json', artifact);
-    // .project.json too: the chain runs the debug builds it records, as a devnet deployed by the CLI does.
-    await write(
-      'artifacts/.project.json',
-      fs.readFileSync(path.join(path.dirname(counterEntry.artifact), '.project.json'), 'utf8'),
-    );
-    await write(
-      'deployments/.deployments.devnet.json',
-      JSON.stringify({
-        deployerAddress: sandbox.accounts[0]!.address,
-        contracts: {
-          Counter: {
-            txId: 'ab'.repeat(32),
-            codeHash: (JSON.parse(artifact) as { codeHash: string }).codeHash,
-            contractInstance: {
-              address: counter,
-              contractId: contractIdFromAddress(counter),
-              groupIndex: groupOfAddress(counter),
-            },
-          },
-        },
-        scripts: {},
-        migrations: {},
-      }),
-    );
+    await writeSandboxProject(sandbox, ['Counter']);
   });
 
   after(async () => {

@@ -5,6 +5,8 @@ import { startSandbox, type Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import { CommandIds, EXTENSION_ID } from '../../../src/constants';
 import { errorMessage } from '../../../src/core/util/errors';
+import { artifactFiles, deploymentsFileText, sandboxCounter } from '../../../sandbox/testing/project';
+import * as fs from 'node:fs';
 
 export async function extensionApi(): Promise<AlephiumGatewayApi> {
   const extension = vscode.extensions.getExtension<AlephiumGatewayApi>(EXTENSION_ID);
@@ -28,6 +30,24 @@ export async function startSandboxProfile(options: {
     plan: options.plan,
   });
   return sandbox;
+}
+
+/**
+ * Makes the workspace the sandbox's Ralph project through VS Code's file system, as the CLI leaves it:
+ * the compiled artifacts (`only`, or every one) with `.project.json`, and a devnet deployments file
+ * naming the sandbox's Counter (what is written: sandbox/testing/project.ts).
+ */
+export async function writeSandboxProject(sandbox: Sandbox, only?: readonly string[]): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders![0]!.uri;
+  for (const { name, source } of artifactFiles(sandbox, only))
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(folder, 'artifacts', name),
+      fs.readFileSync(source),
+    );
+  await vscode.workspace.fs.writeFile(
+    vscode.Uri.joinPath(folder, 'deployments', '.deployments.devnet.json'),
+    new TextEncoder().encode(deploymentsFileText(sandbox, { Counter: sandboxCounter(sandbox) })),
+  );
 }
 
 /** Removes the profile (and its key) so the next suite starts from a clean slate. */

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ui } from './hooks';
 import { mergeWorkspaceSettings, uiSandbox, writeSandboxProject } from './sandbox';
-import { answerInput, clickModalButton, watchUntil } from './journeyHelpers';
+import { answerInput, clickModalButton, unwatchFromPalette, watchUntil } from './journeyHelpers';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 const PROFILE = 'Walkthrough devnet';
@@ -82,16 +82,7 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
     // The Counter watched through the walkthrough: unwatched, so later specs' views list only their own
     // (left watched, its rows pushed theirs out of a short Watched Contracts pane).
     const counter = (await uiSandbox()).contracts.find((c) => c.name === 'Counter')!;
-    await runCommandByTitle(ui.page, 'Alephium: Unwatch Contract').catch(() => undefined);
-    const row = ui.page.locator('.quick-input-widget .monaco-list-row', { hasText: counter.address }).first();
-    if (
-      await row.waitFor({ state: 'visible', timeout: 10_000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      await row.click();
-    if (await ui.page.locator('.quick-input-widget').isVisible()) await ui.page.keyboard.press('Escape');
+    await unwatchFromPalette(ui.page, counter.address);
     for (const cleanup of cleanups.reverse()) cleanup();
   });
 

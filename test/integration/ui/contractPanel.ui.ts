@@ -8,20 +8,12 @@ import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import {
   fillField,
-  importSigner,
   panelFrame,
   runCommandRetried as run,
-  watchDeployment,
+  unwatchFromPalette,
   watchUntil,
 } from './journeyHelpers';
-import {
-  mergeWorkspaceSettings,
-  removeProject,
-  sandboxControl,
-  sandboxProfile,
-  writeArtifacts,
-  writeDeployments,
-} from './sandbox';
+import { removeProject, watchOwnCounter } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 /** Polls the text of a method's section until `done` holds (bounded); `tick` runs between reads. */
@@ -54,22 +46,7 @@ describe('UI: contract panel', () => {
   before(async function () {
     this.timeout(180_000);
     const page = ui.page;
-    sandbox = await sandboxProfile(page);
-    // The workspace is a Ralph project: the sandbox's artifacts and a deployments file, as the CLI writes.
-    const group = sandbox.contracts.find((c) => c.name === 'Counter')!.groupIndex;
-    const counter = (await sandboxControl('/contracts/deploy', { name: 'Counter', group })) as {
-      txId: string;
-      address: string;
-      contractId: string;
-    };
-    writeArtifacts(sandbox, { only: sandbox.contracts.map((c) => c.name) });
-    writeDeployments(sandbox, { [DEPLOYMENT]: counter });
-    restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
-
-    // The signer: a funded account of Counter's group (a script runs in its signer's group).
-    await importSigner(page, sandbox.accounts[group]!, run);
-    // The deployments file reaches the extension a moment after it is written: offered again (bounded).
-    await watchDeployment(page, DEPLOYMENT, run);
+    ({ sandbox, restore } = await watchOwnCounter(page, DEPLOYMENT));
   });
 
   after(async function () {
@@ -79,22 +56,8 @@ describe('UI: contract panel', () => {
     await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
     // Unwatch through the palette, as a person would, and check the tree let go of the row (bounded): a
     // contract left watched would stand first in the tree of the specs that follow.
-    const widget = page.locator('.quick-input-widget');
-    const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: DEPLOYMENT }).first();
-    const inTree = page.locator('.part.sidebar .monaco-list-row', { hasText: DEPLOYMENT }).first();
     await run(page, 'View: Show Alephium');
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await run(page, 'Alephium: Unwatch Contract');
-        await offered.waitFor({ state: 'visible', timeout: 10_000 });
-        await offered.click();
-        await inTree.waitFor({ state: 'detached', timeout: 10_000 });
-        break;
-      } catch (error) {
-        await page.keyboard.press('Escape');
-        if (attempt === 4) throw error;
-      }
-    }
+    await unwatchFromPalette(page, DEPLOYMENT, { run, strict: true, treeRowGone: true });
     await runCommandByTitle(page, 'View: Show Explorer').catch(() => undefined);
     restore?.();
     removeProject();

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { expandRows, rowAt, runFromContextMenu, watchUntil } from './journeyHelpers';
+import { expandRows, rowAt, runFromContextMenu, unwatchFromPalette, watchUntil } from './journeyHelpers';
 import {
   COUNTER_RAL,
   mergeWorkspaceSettings,
@@ -122,18 +122,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     // Leave the workbench as found: no editors, Counter not watched, no project files.
     await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
     await runCommandByTitle(page, 'View: Hide Panel').catch(() => undefined);
-    if (watchedHere) {
-      await runCommandByTitle(page, 'Alephium: Unwatch Contract').catch(() => undefined);
-      // Wait for the pick list (isVisible does not wait), then choose Counter; never leave it open.
-      const row = page
-        .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: mine.address })
-        .first();
-      const shown = await row
-        .waitFor({ state: 'visible', timeout: 10_000 })
-        .then(() => true)
-        .catch(() => false);
-      if (shown) await row.click();
-    }
+    if (watchedHere) await unwatchFromPalette(page, mine.address);
     const input = page.locator('.quick-input-widget');
     if (await input.isVisible()) await page.keyboard.press('Escape');
     restore?.();

@@ -15,6 +15,7 @@ import {
   panelFrame,
   rowText,
   sectionText,
+  unwatchFromPalette,
   watchUntil,
 } from './journeyHelpers';
 import {
@@ -57,23 +58,8 @@ describe('UI journey: deploy a second Counter and drive it from its panel', () =
     await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
     // Leave the workbench as found for the next specs: the deployed Counter no longer watched (checked in
     // the tree, bounded: a contract left watched would stand first in the trees of the specs that follow).
-    const offered = page
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Counter:2' })
-      .first();
-    const inTree = page.locator('.part.sidebar .monaco-list-row', { hasText: 'Counter:2' }).first();
     await runCommandByTitle(page, 'View: Show Alephium').catch(() => undefined);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await runCommandByTitle(page, 'Alephium: Unwatch Contract');
-        await offered.waitFor({ state: 'visible', timeout: 10_000 });
-        await offered.click();
-        await inTree.waitFor({ state: 'detached', timeout: 10_000 });
-        break;
-      } catch (error) {
-        await page.keyboard.press('Escape');
-        if (attempt === 4) throw error;
-      }
-    }
+    await unwatchFromPalette(page, 'Counter:2', { strict: true, treeRowGone: true });
     restore?.();
     removeProject();
   });

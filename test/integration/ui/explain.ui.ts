@@ -12,7 +12,7 @@ import { groupOfAddress, shortTxId, signTxId } from '../../../src/core/protocol'
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { answerInput, runCommandRetried, runFromContextMenu, watchUntil } from './journeyHelpers';
-import { COUNTER_RAL, sandboxControl, sandboxProfile, writeCounterProject } from './sandbox';
+import { COUNTER_RAL, sandboxApi, sandboxControl, sandboxProfile, writeCounterProject } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
 const source = fs.readFileSync(COUNTER_RAL, 'utf8');
@@ -39,15 +39,7 @@ async function sendIncrementBy(
     returnTypes: [],
   });
   const from = sandbox.accounts[groupOfAddress(instance.address)]!;
-  const api = async (p: string, body: unknown) => {
-    const res = await fetch(`${sandbox.apiUrl}${p}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sandbox.apiKeys.pro}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const api = (route: string, body: unknown) => sandboxApi(sandbox, route, body);
   const built = await api('/contracts/unsigned-tx/execute-script', {
     fromPublicKey: from.publicKey,
     bytecode,

@@ -14,7 +14,7 @@ import {
   writeArtifacts,
   writeDeployments,
 } from './sandbox';
-import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';
+import { answerInput, expandRows, rowText, watchDeployment, watchUntil } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
 /** The text of the extension's status-bar item. */
@@ -48,27 +48,6 @@ async function setApiKey(page: Page, profile: string, key: string): Promise<void
     } catch (error) {
       if (attempt >= 8) throw error;
       await page.keyboard.press('Escape');
-    }
-  }
-}
-
-/** Watch Contract from the palette, choosing Counter from the deployments file (offered again, bounded). */
-async function watchCounter(page: Page): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    await runCommandByTitle(page, 'Alephium: Watch Contract');
-    const widget = page.locator('.quick-input-widget');
-    await widget
-      .locator('.quick-input-title', { hasText: 'Watch Contract' })
-      .waitFor({ state: 'visible', timeout: 30_000 });
-    await widget.locator('input').first().fill('Counter');
-    const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
-    try {
-      await offered.waitFor({ state: 'visible', timeout: 5_000 });
-      await widget.locator('input').first().press('Enter');
-      return;
-    } catch (error) {
-      await page.keyboard.press('Escape');
-      if (attempt === 6) throw error;
     }
   }
 }
@@ -257,7 +236,7 @@ describe('UI journeys: every figure is fresh or says its age; the quota lock lif
         'alephium.events.pageSize': 3,
       });
       await setApiKey(page, FREE_PROFILE, key);
-      await watchCounter(page);
+      await watchDeployment(page, 'Counter', runCommandByTitle);
       await runCommandByTitle(page, 'View: Show Alephium');
       await setSection(page, /^Node/i, true);
     });

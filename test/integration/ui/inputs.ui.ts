@@ -16,17 +16,10 @@ import {
   importSigner,
   panelFrame,
   runCommandRetried,
-  watchDeployment,
+  unwatchFromPalette,
   watchUntil,
 } from './journeyHelpers';
-import {
-  mergeWorkspaceSettings,
-  removeProject,
-  sandboxControl,
-  sandboxProfile,
-  writeArtifacts,
-  writeDeployments,
-} from './sandbox';
+import { removeProject, watchOwnCounter } from './sandbox';
 import { OUTPUT_DIR } from './workbench';
 
 /** A Counter of this spec's own, so its increments move no Counter other specs count events of. */
@@ -46,18 +39,7 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
   before(async function () {
     this.timeout(180_000);
     const page = ui.page;
-    sandbox = await sandboxProfile(page);
-    group = sandbox.contracts.find((c) => c.name === 'Counter')!.groupIndex;
-    const counter = (await sandboxControl('/contracts/deploy', { name: 'Counter', group })) as {
-      txId: string;
-      address: string;
-      contractId: string;
-    };
-    writeArtifacts(sandbox, { only: sandbox.contracts.map((c) => c.name) });
-    writeDeployments(sandbox, { [DEPLOYMENT]: counter });
-    restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
-    await importSigner(page, sandbox.accounts[group]!, runCommandRetried);
-    await watchDeployment(page, DEPLOYMENT, runCommandRetried);
+    ({ sandbox, group, restore } = await watchOwnCounter(page, DEPLOYMENT));
   });
 
   after(async function () {
@@ -65,19 +47,7 @@ describe('UI journey: inputs checked where typed; palette and panel agree', () =
     const page = ui.page;
     await page.keyboard.press('Escape');
     await runCommandRetried(page, 'View: Close All Editors').catch(() => undefined);
-    const widget = page.locator('.quick-input-widget');
-    const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: DEPLOYMENT }).first();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await runCommandRetried(page, 'Alephium: Unwatch Contract');
-        await offered.waitFor({ state: 'visible', timeout: 10_000 });
-        await offered.click();
-        break;
-      } catch (error) {
-        await page.keyboard.press('Escape');
-        if (attempt === 4) throw error;
-      }
-    }
+    await unwatchFromPalette(page, DEPLOYMENT, { run: runCommandRetried, strict: true });
     restore?.();
     removeProject();
   });

@@ -285,6 +285,48 @@ export async function watchDeployment(
   }
 }
 
+/**
+ * Unwatches, from the palette as a person would, the contract whose pick row shows `text`. With `strict`
+ * (a journey that needs it gone) it is retried (bounded), waits for the tree to let go of its row when
+ * `treeRowGone`, and throws if it cannot; without, one try that never throws and never leaves the pick
+ * open (an after hook tidying up).
+ */
+export async function unwatchFromPalette(
+  page: Page,
+  text: string,
+  {
+    run = runCommandByTitle,
+    strict = false,
+    treeRowGone = false,
+  }: { run?: (page: Page, title: string) => Promise<void>; strict?: boolean; treeRowGone?: boolean } = {},
+): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+  const inTree = page.locator('.part.sidebar .monaco-list-row', { hasText: text }).first();
+  if (!strict) {
+    await run(page, 'Alephium: Unwatch Contract').catch(() => undefined);
+    const shown = await offered.waitFor({ state: 'visible', timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) await offered.click();
+    if (await widget.isVisible()) await page.keyboard.press('Escape');
+    return;
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run(page, 'Alephium: Unwatch Contract');
+      await offered.waitFor({ state: 'visible', timeout: 10_000 });
+      await offered.click();
+      if (treeRowGone) await inTree.waitFor({ state: 'detached', timeout: 10_000 });
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt === 4) throw error;
+    }
+  }
+}
+
 /** Chooses the row of the open quick pick that shows `text` (filtering by it first, as a person types). */
 export async function chooseRow(page: Page, title: string, text: string): Promise<string> {
   const widget = page.locator('.quick-input-widget');

@@ -11,7 +11,7 @@ import {
   writeArtifacts,
   writeDeployments,
 } from './sandbox';
-import { answerInput, expandRows, rowText, watchUntil } from './journeyHelpers';
+import { answerInput, expandRows, rowText, watchDeployment, watchUntil } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
 describe('UI journeys: the views follow the chain with no interaction', () => {
@@ -73,24 +73,8 @@ describe('UI journeys: the views follow the chain with no interaction', () => {
       'alephium.events.pageSize': 3,
     });
     try {
-      // The deployments file reaches the extension a moment after it is written: offer again (bounded).
-      for (let attempt = 1; ; attempt++) {
-        await runCommandByTitle(page, 'Alephium: Watch Contract');
-        const widget = page.locator('.quick-input-widget');
-        await widget
-          .locator('.quick-input-title', { hasText: 'Watch Contract' })
-          .waitFor({ state: 'visible', timeout: 30_000 });
-        await widget.locator('input').first().fill('Counter');
-        const offered = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
-        try {
-          await offered.waitFor({ state: 'visible', timeout: 5_000 });
-          await widget.locator('input').first().press('Enter');
-          break;
-        } catch (error) {
-          await page.keyboard.press('Escape');
-          if (attempt === 6) throw error;
-        }
-      }
+      // The deployments file reaches the extension a moment after it is written: offered again (bounded).
+      await watchDeployment(page, 'Counter', runCommandByTitle);
       await runCommandByTitle(page, 'View: Show Alephium');
       const sidebar = page.locator('.part.sidebar');
       // The Node and Transactions sections are not part of this journey: fold them to give Watched

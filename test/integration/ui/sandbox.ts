@@ -5,8 +5,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { groupOfAddress } from '../../../src/core/protocol';
+import {
+  artifactFiles,
+  deploymentsFileText,
+  sandboxCounter,
+  type DeployedInstance,
+} from '../../../sandbox/testing/project';
 import { ui } from './hooks';
+import { importSigner, runCommandRetried, watchDeployment } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
 let started: Promise<Sandbox> | undefined;
@@ -96,6 +102,21 @@ async function configure(page: Page): Promise<Sandbox> {
   }
 }
 
+/** POSTs to the sandbox gateway's node API with its Pro key, as any client could; a non-200 throws. */
+export async function sandboxApi(
+  sandbox: Sandbox,
+  route: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${sandbox.apiUrl}${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.apiKeys.pro}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
 /** The sandbox's counter.ral, which the debugging and explain journeys put into the workspace. */
 export const COUNTER_RAL = path.join(
   import.meta.dirname,
@@ -108,30 +129,20 @@ export const COUNTER_RAL = path.join(
   'counter.ral',
 );
 
-/** A deployed contract as the CLI's deployments file records it. */
-export interface DeployedInstance {
-  readonly address: string;
-  readonly txId: string;
-  readonly contractId: string;
-}
+export { sandboxCounter, type DeployedInstance };
 
 /**
- * Copies the sandbox project's compiled artifacts into `<workspace>/artifacts`, and its .project.json: the
- * chain runs the debug builds it records, as a devnet deployed by the CLI does. `only` names the
- * artifacts to copy (`Counter`); without it, every one, scripts included.
+ * Copies the sandbox project's compiled artifacts, and its .project.json, into `<workspace>/artifacts`
+ * (which ones: sandbox/testing/project.ts). `only` names the artifacts to copy (`Counter`).
  */
 export function writeArtifacts(
   sandbox: Sandbox,
   { only, workspace = ui.workspace }: { only?: readonly string[]; workspace?: string } = {},
 ): void {
-  const source = path.dirname(sandbox.contracts[0]!.artifact);
   const target = path.join(workspace, 'artifacts');
   fs.mkdirSync(target, { recursive: true });
-  for (const file of fs.readdirSync(source)) {
-    const name = file.endsWith('.ral.json') ? file.slice(0, -'.ral.json'.length) : undefined;
-    if (file === '.project.json' || (name !== undefined && (only === undefined || only.includes(name))))
-      fs.copyFileSync(path.join(source, file), path.join(target, file));
-  }
+  for (const { name, source } of artifactFiles(sandbox, only))
+    fs.copyFileSync(source, path.join(target, name));
 }
 
 /** The CLI's devnet deployments file in `<workspace>/deployments`, naming each entry a Counter instance. */
@@ -140,34 +151,11 @@ export function writeDeployments(
   entries: Readonly<Record<string, DeployedInstance>>,
   workspace: string = ui.workspace,
 ): void {
-  const { codeHash } = sandbox.contracts.find((c) => c.name === 'Counter')!;
   fs.mkdirSync(path.join(workspace, 'deployments'), { recursive: true });
   fs.writeFileSync(
     path.join(workspace, 'deployments', '.deployments.devnet.json'),
-    JSON.stringify({
-      deployerAddress: sandbox.accounts[0]!.address,
-      contracts: Object.fromEntries(
-        Object.entries(entries).map(([name, instance]) => [
-          name,
-          {
-            txId: instance.txId,
-            codeHash,
-            contractInstance: {
-              address: instance.address,
-              contractId: instance.contractId,
-              groupIndex: groupOfAddress(instance.address),
-            },
-          },
-        ]),
-      ),
-    }),
+    deploymentsFileText(sandbox, entries),
   );
-}
-
-/** The sandbox's own Counter, as its deployments entry names it. */
-export function sandboxCounter(sandbox: Sandbox): DeployedInstance {
-  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
-  return { address: counter.address, txId: counter.deployTxId, contractId: counter.contractId };
 }
 
 /** Removes what the writers above put into the workspace. */
@@ -204,4 +192,27 @@ export function writeSandboxProject(workspace: string, sandbox: Sandbox): () => 
     removeProject(workspace);
     fs.rmSync(path.join(workspace, 'alephium.config.ts'), { force: true });
   };
+}
+
+/**
+ * The start of the journeys that drive a Counter of their own (its increments move no Counter other specs
+ * count events of): the sandbox profile, a Counter deployed in the group of the sandbox's, the project's
+ * artifacts and a deployments file naming it `name`, events polled while the window is unfocused, a
+ * signer of that group imported (a script runs in its signer's group), and the deployment watched.
+ * Returns the group and the function that restores the workspace settings.
+ */
+export async function watchOwnCounter(
+  page: Page,
+  name: string,
+): Promise<{ sandbox: Sandbox; group: number; restore: () => void }> {
+  const sandbox = await sandboxProfile(page);
+  const group = sandbox.contracts.find((c) => c.name === 'Counter')!.groupIndex;
+  const counter = (await sandboxControl('/contracts/deploy', { name: 'Counter', group })) as DeployedInstance;
+  writeArtifacts(sandbox, { only: sandbox.contracts.map((c) => c.name) });
+  writeDeployments(sandbox, { [name]: counter });
+  const restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.watch.whenUnfocused': 'continue' });
+  await importSigner(page, sandbox.accounts[group]!, runCommandRetried);
+  // The deployments file reaches the extension a moment after it is written: offered again (bounded).
+  await watchDeployment(page, name, runCommandRetried);
+  return { sandbox, group, restore };
 }

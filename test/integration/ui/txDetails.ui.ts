@@ -4,7 +4,7 @@ import type { Frame } from 'playwright-core';
 import { decodeUnsignedTx, encodeUnsignedTx, signTxId, txIdFromUnsignedTx } from '../../../src/core/protocol';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { sandboxProfile } from './sandbox';
+import { sandboxApi, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
 // Markup in a field that comes from the chain: it must show as text and never run.
@@ -18,15 +18,7 @@ async function submitHostileTransfer(sandbox: Sandbox): Promise<string> {
   const from = sandbox.accounts[0];
   const to = sandbox.accounts[1];
   if (!from || !to) throw new Error('the sandbox has no test accounts');
-  const api = async (p: string, body: unknown) => {
-    const res = await fetch(`${sandbox.apiUrl}${p}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${sandbox.apiKeys.pro}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const api = (route: string, body: unknown) => sandboxApi(sandbox, route, body);
   const built = await api('/transactions/build', {
     fromPublicKey: from.publicKey,
     destinations: [{ address: to.address, attoCoinAmount: '1250000000000000000' }],

@@ -6,7 +6,14 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { answerInput, expandRows, rowAt, runFromContextMenu, watchUntil } from './journeyHelpers';
+import {
+  answerInput,
+  expandRows,
+  rowAt,
+  runFromContextMenu,
+  unwatchFromPalette,
+  watchUntil,
+} from './journeyHelpers';
 import {
   mergeWorkspaceSettings,
   removeProject,
@@ -99,16 +106,7 @@ describe('UI: an event row leads to what it changed and to its transaction', () 
     this.timeout(60_000);
     const page = ui.page;
     await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
-    await runCommandByTitle(page, 'Alephium: Unwatch Contract').catch(() => undefined);
-    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: mine.address }).first();
-    if (
-      await row.waitFor({ state: 'visible', timeout: 10_000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      await row.click();
-    if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
+    await unwatchFromPalette(page, mine.address);
     restore?.();
     removeProject();
   });
