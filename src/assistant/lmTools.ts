@@ -7,26 +7,27 @@
  * this folder away from the signing and secrets code).
  */
 import * as vscode from 'vscode';
-import type { ArtifactRegistry } from '../core/artifacts';
+import { type ArtifactRegistry, getterIndexes } from '../core/artifacts';
 import { chainValue } from '../core/assistant/answerText';
 import { contractStateText, readContractState } from '../core/assistant/contractState';
 import { decodedTxText, decodeForTool } from '../core/assistant/decodeTx';
-import { EXPLAIN_CAVEAT, EXPLAIN_TOOL_COST, explanationAnswer } from '../core/assistant/explain';
+import { EXPLAIN_CAVEAT, explanationAnswer } from '../core/assistant/explain';
 import { ASSISTANT_REQUESTS } from '../core/assistant/contractState';
 import {
+  EXPLAIN_COST,
   explainFetchersFrom,
+  explainLookup,
   explainTransaction,
   explanationText,
 } from '../core/debugging/explainTransaction';
+import { latestEventsCost } from '../core/ledger/costs';
 import { decodeRecentEvents, readRecentEvents, recentEventsText } from '../core/assistant/recentEvents';
 import {
   contractStateCost,
   DECODE_COST,
-  getterIndexes,
   invalidInputInvocation,
   preparedInvocation,
   RECENT_EVENTS_CAVEAT,
-  recentEventsCost,
   type PreparedInvocationText,
 } from '../core/assistant/toolCosts';
 import {
@@ -96,12 +97,6 @@ function nameOf(deps: AssistantToolDeps, address: string): string {
   return label ? chainValue(label, 100) : shortAddress(address);
 }
 
-/** Requests left this month on the active key, when the plan's limit is known (local, no request). */
-async function requestsLeft(deps: AssistantToolDeps): Promise<number | undefined> {
-  const usage = await deps.connection.state.client?.currentUsage().catch(() => undefined);
-  return usage?.limit !== undefined ? usage.limit - usage.count : undefined;
-}
-
 async function prepareText(
   deps: AssistantToolDeps,
   tool: ToolName,
@@ -110,7 +105,7 @@ async function prepareText(
   const acts = deps.argumentsMayActForUser();
   switch (tool) {
     case TOOL_NAMES.contractState: {
-      const monthLeft = await requestsLeft(deps);
+      const monthLeft = await deps.connection.requestsLeftThisMonth();
       const address = await contractAddress(deps, tool, parseContractStateInput(input).contract);
       const getters = getterIndexes((await deps.contracts.resolve(address)).artifact).length;
       const name = nameOf(deps, address);
@@ -121,10 +116,10 @@ async function prepareText(
     case TOOL_NAMES.recentEvents: {
       const parsed = parseRecentEventsInput(input);
       const address = await contractAddress(deps, tool, parsed.contract);
-      const monthLeft = await requestsLeft(deps);
+      const monthLeft = await deps.connection.requestsLeftThisMonth();
       return preparedInvocation(
         `Reading the latest ${parsed.count} events of ${nameOf(deps, address)}`,
-        recentEventsCost(parsed.count),
+        latestEventsCost(parsed.count),
         acts,
         { caveat: RECENT_EVENTS_CAVEAT, ...(monthLeft !== undefined ? { monthLeft } : {}) },
       );
@@ -134,8 +129,8 @@ async function prepareText(
       return preparedInvocation('Decoding the unsigned transaction', DECODE_COST, acts);
     case TOOL_NAMES.explainTransaction: {
       const { txId } = parseExplainTransactionInput(input);
-      const monthLeft = await requestsLeft(deps);
-      return preparedInvocation(`Explaining transaction ${txId.slice(0, 8)}…`, EXPLAIN_TOOL_COST, acts, {
+      const monthLeft = await deps.connection.requestsLeftThisMonth();
+      return preparedInvocation(`Explaining transaction ${txId.slice(0, 8)}…`, EXPLAIN_COST, acts, {
         caveat: EXPLAIN_CAVEAT,
         ...(monthLeft !== undefined ? { monthLeft } : {}),
       });
@@ -232,11 +227,11 @@ async function explain(deps: AssistantToolDeps, txId: string, signal: AbortSigna
   return explainTransaction(
     {
       ...explainFetchersFrom(client, { ...ASSISTANT_REQUESTS, signal }),
-      artifactOf: async (address: string) =>
-        (await deps.contracts.resolve(address)).artifact ?? registry.matchAddress(address)?.artifact,
-      sources: (names: readonly string[]) => deps.failures.sources.mapFor([...names]),
-      ...(registry.constants ? { globals: registry.constants } : {}),
-      structs: registry.structs,
+      ...explainLookup(
+        registry,
+        async (address) => (await deps.contracts.resolve(address)).artifact,
+        (names) => deps.failures.sources.mapFor([...names]),
+      ),
     },
     txId,
   );

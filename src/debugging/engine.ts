@@ -17,6 +17,7 @@ export {
 export {
   EXPLAIN_COST,
   explainFetchersFrom,
+  explainLookup,
   explainTransaction,
   explanationText,
   whatHappenedView,

@@ -5,7 +5,6 @@
  * block state it ran against) and shows the answer in the transaction's details panel.
  */
 import * as vscode from 'vscode';
-import type { ContractArtifact } from '../core/artifacts';
 import type { TransactionExplanation } from '../core/debugging/explainTransaction';
 import { costNotice } from '../core/ledger/costs';
 import { checkTxId, parseTxId } from '../core/transfers/transferInput';
@@ -15,7 +14,7 @@ import { showInfo } from '../platform/notify';
 import { workspacePlaceName } from '../platform/places';
 import { argString, askText } from '../platform/prompts';
 import type { DebuggingEditorDeps } from './debuggingFeature';
-import { loadEngine } from './loadEngine';
+import { loadEngine, type DebuggingEngine } from './loadEngine';
 
 /** What the command returns (tests read it; the person reads the panel and the Problem). */
 export interface ExplainCommandResult {
@@ -55,7 +54,7 @@ export async function explainTransactionCommand(
     },
     async () =>
       engine.explainTransaction(
-        { ...engine.explainFetchersFrom(client, { priority: 'user' }), ...(await lookupOf(deps)) },
+        { ...engine.explainFetchersFrom(client, { priority: 'user' }), ...(await lookupOf(deps, engine)) },
         txId,
       ),
   );
@@ -68,10 +67,11 @@ export async function explainTransactionCommand(
     reporter.diagnostics.report(failure);
   } else if (explanation.debugHints.length > 0) reporter.diagnostics.showDebugHints(explanation.debugHints);
   const site = failure?.sites[0];
-  reporter.explanations.set(txId, engine.whatHappenedView(explanation, workspacePlaceName), site);
+  const view = engine.whatHappenedView(explanation, workspacePlaceName);
+  reporter.explanations.set(txId, view, site);
   if (argString(args, 'show') !== 'none') {
     await vscode.commands.executeCommand(CommandIds.showTransaction, { txId });
-    if (!failure) void showInfo(inert`${engine.whatHappenedView(explanation, workspacePlaceName).outcome}`);
+    if (!failure) void showInfo(inert`${view.outcome}`);
   }
   return {
     txId,
@@ -85,15 +85,12 @@ export async function explainTransactionCommand(
 }
 
 /** Artifacts as every view resolves them (watch list, deployments, code hash), sources read on demand. */
-async function lookupOf(deps: DebuggingEditorDeps) {
+async function lookupOf(deps: DebuggingEditorDeps, engine: DebuggingEngine) {
   // Read the workspace's artifacts and deployments again (local files, no request): an explanation names
   // contracts as the workspace describes them now, not as a watcher that has not fired yet last saw them.
-  const registry = await deps.artifacts.reload();
-  return {
-    artifactOf: async (address: string): Promise<ContractArtifact | undefined> =>
-      (await deps.contracts.resolve(address)).artifact ?? registry.matchAddress(address)?.artifact,
-    sources: (names: readonly string[]) => deps.reporter.sources.mapFor([...names]),
-    ...(registry.constants ? { globals: registry.constants } : {}),
-    structs: registry.structs,
-  };
+  return engine.explainLookup(
+    await deps.artifacts.reload(),
+    async (address) => (await deps.contracts.resolve(address)).artifact,
+    (names) => deps.reporter.sources.mapFor([...names]),
+  );
 }

@@ -32,12 +32,6 @@ function showDocument(args: unknown): boolean {
   return argString(args, 'show') !== 'none';
 }
 
-/** Requests left this month on the active key, when the plan's limit is known (for cost notices). */
-async function monthLeft(connection: ConnectionManager): Promise<number | undefined> {
-  const usage = await connection.state.client?.currentUsage().catch(() => undefined);
-  return usage?.limit !== undefined ? usage.limit - usage.count : undefined;
-}
-
 /** `Alephium: Address Info` and `Alephium: Blocks in Time Range`. Both return their result to callers. */
 export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[] {
   const addressInfoCommand = async (args?: unknown): Promise<AddressInfo> => {
@@ -102,7 +96,7 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
             validate: timestampProblem,
           }),
         );
-        const left = await monthLeft(deps.connection);
+        const left = await deps.connection.requestsLeftThisMonth();
         toTs = Number(
           await askText({
             title: 'Blocks in Time Range',
@@ -124,7 +118,7 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
     const problem = rangeProblem(fromTs, toTs);
     if (problem) throw new Error(problem);
     const client = deps.connection.requireClient();
-    const cost = blocksRangeNotice(toTs - fromTs, await monthLeft(deps.connection));
+    const cost = blocksRangeNotice(toTs - fromTs, await deps.connection.requestsLeftThisMonth());
     deps.log.info(`Blocks in Time Range: ${cost.text}`);
     // A caller's range was not seen in a prompt: a costly one is said in a notice as reading starts.
     if (fromArguments && cost.worthSaying) void showInfo(inert`Blocks in Time Range: ${cost.text}`);

@@ -56,6 +56,12 @@ export class ConnectionManager implements vscode.Disposable {
   private clientSubscriptions: { dispose(): void }[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
+  /** Requests left this month on the active key, when the plan's limit is known (local; for cost notices). */
+  async requestsLeftThisMonth(): Promise<number | undefined> {
+    const usage = await this.state.client?.currentUsage().catch(() => undefined);
+    return usage?.limit !== undefined ? usage.limit - usage.count : undefined;
+  }
+
   constructor(
     private readonly secrets: SecretStore,
     private readonly redactor: Redactor,

@@ -360,6 +360,19 @@ export function parseArtifactText(text: string, file?: string): ArtifactFile {
   return parseContractArtifact(json, file);
 }
 
+/**
+ * The getters the views read: methods with no parameters and one return value, by index (the Watched
+ * Contracts view's State rows, the contract-state tool). Whether a method is view-only is another rule
+ * (core/contracts/actions/methodTraits.ts).
+ */
+export function getterIndexes(artifact: ContractArtifact | undefined): number[] {
+  const indexes: number[] = [];
+  artifact?.functions.forEach((fn, i) => {
+    if (fn.paramTypes.length === 0 && fn.returnTypes.length === 1) indexes.push(i);
+  });
+  return indexes;
+}
+
 /** Index of a method by name (call-contract takes the index), or -1. */
 export function functionIndex(artifact: ContractArtifact, name: string): number {
   return artifact.functions.findIndex((f) => f.name === name);

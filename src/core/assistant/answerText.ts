@@ -22,8 +22,8 @@ export const DATA_NOTE =
  * Lines joined into one answer of at most {@link MAX_ANSWER_CHARS}: whole lines are kept while they fit,
  * then one line says how many were left out. The closing note is always kept.
  */
-export function answer(lines: readonly string[], note = DATA_NOTE): string {
-  const budget = MAX_ANSWER_CHARS - note.length - 80;
+export function answer(lines: readonly string[]): string {
+  const budget = MAX_ANSWER_CHARS - DATA_NOTE.length - 80;
   const kept: string[] = [];
   let used = 0;
   for (const line of lines) {
@@ -36,5 +36,5 @@ export function answer(lines: readonly string[], note = DATA_NOTE): string {
     kept.push(
       `… ${left} more line${left === 1 ? '' : 's'} left out (answer capped at ${MAX_ANSWER_CHARS} characters).`,
     );
-  return [...kept, '', note].join('\n');
+  return [...kept, '', DATA_NOTE].join('\n');
 }

@@ -4,11 +4,12 @@
  * all at the user's priority under the `assistant` purpose, through the extension's one client.
  */
 import {
+  type ContractArtifact,
+  type DecodedField,
   decodeFields,
   decodeState,
   formatValue,
-  type ContractArtifact,
-  type DecodedField,
+  getterIndexes,
   type ResolvedContract,
   type StructsLike,
 } from '../artifacts';
@@ -17,7 +18,6 @@ import { groupOfAddress } from '../protocol/address';
 import { attoToAlph } from '../protocol/units';
 import { errorMessage } from '../util/errors';
 import { answer, chainValue } from './answerText';
-import { getterIndexes } from './toolCosts';
 
 /** How every tool's request is sent: the person asked (through the chat), and the ledger says so. */
 export const ASSISTANT_REQUESTS: RequestOptions = { priority: 'user', purpose: 'assistant' };

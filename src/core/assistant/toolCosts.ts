@@ -4,18 +4,8 @@
  * than a few requests). Whether the confirmation may be skipped is not decided here: the glue passes
  * the answer of the one owner of that rule (platform/automation.ts, `argumentsMayActForUser`).
  */
-import type { ContractArtifact } from '../artifacts';
-import { costNotice, latestEventsCost, type RequestCost } from '../ledger/costs';
+import { costNotice, type RequestCost } from '../ledger/costs';
 import { MAX_MULTICALL } from '../gateway/requests';
-
-/** The methods the contract-state tool reads: no parameters, one return value (as the Watched Contracts view does). */
-export function getterIndexes(artifact: ContractArtifact | undefined): number[] {
-  const indexes: number[] = [];
-  artifact?.functions.forEach((fn, i) => {
-    if (fn.paramTypes.length === 0 && fn.returnTypes.length === 1) indexes.push(i);
-  });
-  return indexes;
-}
 
 /**
  * The contract's state (one request, read fresh), then its getters through multicalls of up to 20: none
@@ -25,12 +15,7 @@ export function contractStateCost(getters: number): RequestCost {
   return { min: 1, max: 1 + Math.ceil(Math.max(0, getters) / MAX_MULTICALL) };
 }
 
-/** The event count, then pages of at most 100 (more when hidden Debug slots leave gaps). */
-export function recentEventsCost(count: number): RequestCost {
-  return latestEventsCost(count);
-}
-
-/** What the events' cost leaves out, as Show Latest Events says it. */
+/** What the events' cost (`latestEventsCost`, as Show Latest Events counts) leaves out, in its words. */
 export const RECENT_EVENTS_CAVEAT = 'more if the contract has hidden Debug slots';
 
 /** Decoding is local: the bytes are what a signature would commit to, and no gateway is asked. */

@@ -4,6 +4,7 @@
  * anything. Each check names the field and what it needs, before any request is sent.
  */
 import { addressType, isValidAddress } from '../protocol/address';
+import { isHex, isTxId } from '../protocol/hex';
 import { plainText } from '../text/inert';
 
 import { TOOL_NAMES } from './toolNames';
@@ -125,7 +126,7 @@ export function parseDecodeUnsignedTxInput(input: unknown): DecodeUnsignedTxInpu
       tool,
       `unsignedTx is ${hex.length / 2} bytes; a transaction is at most ${MAX_UNSIGNED_TX_HEX_CHARS / 2}.`,
     );
-  if (!/^[0-9a-f]*$/.test(hex) || hex.length % 2 !== 0)
+  if (!isHex(hex))
     throw new ToolInputError(tool, 'unsignedTx must be hex digits only (an even number of them).');
   return { unsignedTx: hex };
 }
@@ -135,7 +136,7 @@ export function parseExplainTransactionInput(input: unknown): ExplainTransaction
   const fields = record(tool, input, ['txId']);
   const value = fields.txId;
   const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if (!/^[0-9a-f]{64}$/.test(text))
+  if (!isTxId(text))
     throw new ToolInputError(
       tool,
       `txId must be a transaction id of 64 hex digits, got ${value === undefined ? 'nothing' : quoted(value)}.`,

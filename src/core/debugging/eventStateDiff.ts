@@ -19,11 +19,12 @@ import type { StructsLike } from '../artifacts/vals';
 import type { MethodHeader } from '../bytecode/instructions';
 import { contractMethodHeaders } from '../bytecode/contractMethods';
 import { callContracts } from '../gateway/batching';
+import { MAX_MULTICALL } from '../gateway/requests';
 import type { CallOutcome } from '../gateway/batching';
 import type { ContractCall, GatewayClient, RequestOptions } from '../gateway/client';
 import type { Val } from '../gateway/schemas';
 import { batchCost, costNotice, type CostNotice, type RequestCost } from '../ledger/costs';
-import { cleanText, plainText } from '../text/inert';
+import { cleanText, plainIndentedLine } from '../text/inert';
 import { stateBeforeBlock } from './explainTx';
 import {
   diffStates,
@@ -32,9 +33,6 @@ import {
   type FieldChange,
   type StateDiff,
 } from './stateDiff';
-
-/** A multicall holds at most this many calls (the node's `maxCallsInMultipleCall`). */
-export const CALLS_PER_MULTICALL = 20;
 
 /** The event the diff is about: where it was emitted and in which block. */
 export interface EventAt {
@@ -142,7 +140,7 @@ export function planEventStateDiff(
     getters,
     ...(carrier ? { carrier } : {}),
     calls,
-    multicalls: batchCost(calls.length, 1, CALLS_PER_MULTICALL).max,
+    multicalls: batchCost(calls.length, 1, MAX_MULTICALL).max,
   };
 }
 
@@ -159,14 +157,14 @@ export function stateDiffCost(input: {
 }): RequestCost {
   const probe = input.probeRequests ?? 0;
   if (input.answered) return { min: probe, max: probe };
-  const calls = batchCost(Math.max(1, input.readers) * 2, 1, CALLS_PER_MULTICALL).max;
+  const calls = batchCost(Math.max(1, input.readers) * 2, 1, MAX_MULTICALL).max;
   const total = (input.headerKnown ? 0 : 1) + calls + probe;
   return { min: total, max: total };
 }
 
 /** The notice said before a state diff runs ("… costs 2 requests." or "… costs 0 requests (cached)."). */
-export function stateDiffNotice(contract: string, cost: RequestCost, monthLeft?: number): CostNotice {
-  const notice = costNotice(`What Changed of ${contract}`, cost, monthLeft);
+export function stateDiffNotice(contract: string, cost: RequestCost): CostNotice {
+  const notice = costNotice(`What Changed of ${contract}`, cost);
   if (cost.max > 0) return notice;
   return {
     ...notice,
@@ -307,16 +305,9 @@ export function eventStateDiffText(result: EventStateDiff): string {
   return inertDocument(lines);
 }
 
-/**
- * Lines as a plain-text document: each through the inert owner (no control or bidi character, capped),
- * keeping the indentation this module gave it (the owner collapses leading spaces).
- */
+/** Lines as a plain-text document: each through the inert owner, keeping this module's indentation. */
 function inertDocument(lines: readonly string[]): string {
-  const out = lines.map((line) => {
-    const body = line.trimStart();
-    return `${' '.repeat(Math.min(8, line.length - body.length))}${plainText(body, 2000)}`;
-  });
-  return `${out.join('\n')}\n`;
+  return `${lines.map((line) => plainIndentedLine(line, 2000)).join('\n')}\n`;
 }
 
 /** What the client must do for a state diff: the header (cached forever) and the pinned multicall(s). */

@@ -14,7 +14,7 @@
  *
  * Pure except for the injected fetchers (one per request, each cached by the client where immutable).
  */
-import type { ContractArtifact } from '../artifacts';
+import type { ArtifactRegistry, ContractArtifact } from '../artifacts';
 import { DEBUG_INDEX, decodeDebugMessage, decodeEvent, formatEventSummary } from '../artifacts/events';
 import type { InputVal, StructsLike } from '../artifacts/vals';
 import { encodeScript } from '../bytecode/instructions';
@@ -78,6 +78,24 @@ export interface ExplainLookup {
 }
 
 export type ExplainDeps = ExplainFetchers & ExplainLookup;
+
+/**
+ * The lookup Explain Transaction and its language-model tool share: a contract's artifact as the views
+ * resolve it (`resolve`: watch list and code hash), else the deployments entry at that address; the Ralph
+ * sources on demand; the registry's constants and structs.
+ */
+export function explainLookup(
+  registry: ArtifactRegistry,
+  resolve: (address: string) => Promise<ContractArtifact | undefined>,
+  sources: (contractNames: readonly string[]) => Promise<RalphSourceMap | undefined>,
+): ExplainLookup {
+  return {
+    artifactOf: async (address) => (await resolve(address)) ?? registry.matchAddress(address)?.artifact,
+    sources,
+    ...(registry.constants ? { globals: registry.constants } : {}),
+    structs: registry.structs,
+  };
+}
 
 /**
  * What an explanation costs: status 1, details 0-1 (cached once read), events 1, the block's header

@@ -16,6 +16,7 @@ import {
   type HistoryProbeTarget,
 } from '../gateway/history';
 import type { CostNotice } from '../ledger/costs';
+import { isHash32 } from '../protocol/hex';
 import { plainText } from '../text/inert';
 import type { FieldChange } from './stateDiff';
 import {
@@ -75,8 +76,6 @@ export interface WhatChangedResult {
   readonly fields: readonly FieldChange[];
 }
 
-const HEX64 = /^[0-9a-f]{64}$/i;
-
 function field(args: unknown, name: string): unknown {
   return typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[name] : undefined;
 }
@@ -90,12 +89,7 @@ export function eventFromArgs(args: unknown): Omit<EventAt, 'group'> | undefined
   const txId = field(args, 'txId');
   const blockHash = field(args, 'blockHash');
   if (typeof address !== 'string' || txId === undefined || blockHash === undefined) return undefined;
-  if (
-    typeof txId !== 'string' ||
-    !HEX64.test(txId) ||
-    typeof blockHash !== 'string' ||
-    !HEX64.test(blockHash)
-  )
+  if (!isHash32(txId) || !isHash32(blockHash))
     throw new Error('What Changed needs a transaction id and a block hash of 64 hex digits each.');
   const eventIndex = field(args, 'eventIndex');
   const label = (field(args, 'row') as { label?: unknown } | undefined)?.label;

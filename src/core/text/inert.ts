@@ -113,6 +113,15 @@ export function plainText(value: unknown, max = MAX_VALUE_CHARS, keepLines = fal
   return defuse(cleanText(value, max, keepLines));
 }
 
+/**
+ * One line of a plain-text document made of outside text: {@link plainText}, keeping up to 8 leading
+ * spaces of the indentation the document gave it (plainText collapses them).
+ */
+export function plainIndentedLine(line: string, max = MAX_VALUE_CHARS): string {
+  const body = line.trimStart();
+  return `${' '.repeat(Math.min(8, line.length - body.length))}${plainText(body, max)}`;
+}
+
 /** Every ASCII punctuation character, each of which CommonMark allows to be backslash-escaped. */
 const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 

@@ -1,4 +1,4 @@
-import type { ArtifactRegistry, ResolvedContract } from '../artifacts';
+import { getterIndexes, type ArtifactRegistry, type ResolvedContract } from '../artifacts';
 import { errorMessage } from '../util/errors';
 import { Emitter, type Disposable, type Event } from '../util/emitter';
 import {
@@ -257,10 +257,10 @@ export class WatchedContractsModel implements Disposable {
       const resolved = resolveWatched(registry, w, entry.state.codeHash, this.deps.network());
       // Calling by index into a drifted artifact would call some other method.
       if (!resolved.artifact || resolved.drift.status === 'drift') continue;
-      resolved.artifact.functions.forEach((fn, methodIndex) => {
-        if (fn.paramTypes.length === 0 && fn.returnTypes.length === 1)
-          calls.push({ address: a, name: fn.name, type: fn.returnTypes[0]!, methodIndex, group: w.group });
-      });
+      for (const methodIndex of getterIndexes(resolved.artifact)) {
+        const fn = resolved.artifact.functions[methodIndex]!;
+        calls.push({ address: a, name: fn.name, type: fn.returnTypes[0]!, methodIndex, group: w.group });
+      }
     }
     if (calls.length === 0) return;
     const outcomes = await callContracts(

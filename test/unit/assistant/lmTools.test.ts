@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  parseContractArtifact,
   type ContractArtifact,
+  getterIndexes,
+  parseContractArtifact,
   type ResolvedContract,
 } from '../../../src/core/artifacts';
 import {
@@ -24,11 +25,9 @@ import {
 import {
   contractStateCost,
   DECODE_COST,
-  getterIndexes,
   invalidInputInvocation,
   preparedInvocation,
   RECENT_EVENTS_CAVEAT,
-  recentEventsCost,
 } from '../../../src/core/assistant/toolCosts';
 import { contractStateText, readContractState } from '../../../src/core/assistant/contractState';
 import {
@@ -40,7 +39,9 @@ import { decodedTxText, decodeForTool } from '../../../src/core/assistant/decode
 import { MAX_ANSWER_CHARS } from '../../../src/core/assistant/answerText';
 import { addressFromContractId, addressFromPublicKey, encodeUnsignedTx } from '../../../src/core/protocol';
 import { REGISTERED_TOOLS } from '../../../src/core/assistant/toolNames';
-import { EXPLAIN_CAVEAT, EXPLAIN_TOOL_COST, explanationAnswer } from '../../../src/core/assistant/explain';
+import { EXPLAIN_CAVEAT, explanationAnswer } from '../../../src/core/assistant/explain';
+import { EXPLAIN_COST } from '../../../src/core/debugging/explainTransaction';
+import { latestEventsCost } from '../../../src/core/ledger/costs';
 import { harness, json } from '../gateway/helpers';
 
 const COUNTER: ContractArtifact = parseContractArtifact(
@@ -214,8 +215,8 @@ describe('language-model tools: cost in the invocation message, confirmation onl
     assert.deepEqual(contractStateCost(0), { min: 1, max: 1 });
     assert.deepEqual(contractStateCost(1), { min: 1, max: 2 });
     assert.deepEqual(contractStateCost(21), { min: 1, max: 3 });
-    assert.deepEqual(recentEventsCost(10), { min: 2, max: 2 });
-    assert.deepEqual(recentEventsCost(1000), { min: 11, max: 11 });
+    assert.deepEqual(latestEventsCost(10), { min: 2, max: 2 });
+    assert.deepEqual(latestEventsCost(1000), { min: 11, max: 11 });
     assert.deepEqual(getterIndexes(COUNTER), [0]);
     assert.deepEqual(getterIndexes(undefined), []);
     const decode = preparedInvocation('Decoding the unsigned transaction', DECODE_COST, false);
@@ -227,7 +228,7 @@ describe('language-model tools: cost in the invocation message, confirmation onl
   });
 
   it('asks only above a few requests (the commands’ threshold), and never in the extension’s own tests', () => {
-    const small = preparedInvocation('Reading the latest 10 events of Counter', recentEventsCost(10), false, {
+    const small = preparedInvocation('Reading the latest 10 events of Counter', latestEventsCost(10), false, {
       caveat: RECENT_EVENTS_CAVEAT,
     });
     assert.equal(
@@ -237,7 +238,7 @@ describe('language-model tools: cost in the invocation message, confirmation onl
     assert.equal(small.confirmation, undefined);
     const large = preparedInvocation(
       'Reading the latest 1000 events of Counter',
-      recentEventsCost(1000),
+      latestEventsCost(1000),
       false,
       { monthLeft: 90 },
     );
@@ -252,7 +253,7 @@ describe('language-model tools: cost in the invocation message, confirmation onl
     });
     const inTests = preparedInvocation(
       'Reading the latest 1000 events of Counter',
-      recentEventsCost(1000),
+      latestEventsCost(1000),
       true,
     );
     assert.equal(inTests.confirmation, undefined);
@@ -495,7 +496,7 @@ describe('language-model tools: package.json declares what is registered', () =>
 
 describe('language-model tools: explain a transaction', () => {
   it('says the command’s cost, which is worth a question outside the extension’s tests', () => {
-    const prepared = preparedInvocation('Explaining transaction abcdef12…', EXPLAIN_TOOL_COST, false, {
+    const prepared = preparedInvocation('Explaining transaction abcdef12…', EXPLAIN_COST, false, {
       caveat: EXPLAIN_CAVEAT,
     });
     assert.equal(
@@ -503,7 +504,7 @@ describe('language-model tools: explain a transaction', () => {
       'Explaining transaction abcdef12… costs 1 to 7 requests (fewer once its details, its block and the gateway are known).',
     );
     assert.ok(prepared.confirmation);
-    assert.equal(preparedInvocation('x', EXPLAIN_TOOL_COST, true).confirmation, undefined);
+    assert.equal(preparedInvocation('x', EXPLAIN_COST, true).confirmation, undefined);
   });
 
   it('answers with the explainer’s text, each line inert, its indentation kept', () => {
