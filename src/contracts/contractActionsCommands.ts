@@ -10,6 +10,7 @@ import { attoToAlph, decodeUnsignedTx, groupOfAddress, shortTxId } from '../core
 import type {
   BuiltScriptTx,
   DeploymentRecord,
+  PreparedDeploy,
   PreparedMethodCall,
   ScriptVerifier,
 } from '../core/contracts/actions';
@@ -425,37 +426,6 @@ function writeDeployment(
 /** How often one deploy sends a person back to a refused step before it gives up with the reason. */
 const MAX_RETURNS_TO_A_STEP = 10;
 
-/**
- * The deploy prepared from the argument object (`values` undefined), or from what is typed: a step the core
- * refuses is asked again with every value typed kept, instead of ending the flow and losing them.
- */
-async function preparedDeploy(
-  args: unknown,
-  artifact: ContractArtifact,
-  registry: ArtifactRegistry,
-  signerAddress: string,
-  networkId: number | undefined,
-  typed: DeployValues | undefined,
-) {
-  const engine = await actionsEngine();
-  let values = typed;
-  for (let attempt = 1; ; attempt++) {
-    const request = deployRequestOf(artifact, args, values);
-    try {
-      return {
-        prepared: engine.prepareDeploy(request, artifact, signerAddress, registry, { networkId }),
-        values,
-      };
-    } catch (error) {
-      const refused = refusedStep(error);
-      if (values === undefined || refused === undefined || attempt >= MAX_RETURNS_TO_A_STEP) throw error;
-      values = await askDeployValues(artifact, registry, values, refused);
-    }
-  }
-}
-
-type PreparedDeploy = Awaited<ReturnType<typeof preparedDeploy>>['prepared'];
-
 /** Builds the deploy on the gateway and verifies its bytes, with progress and a Cancel button. */
 function buildDeploy(
   deps: ContractActionsDeps,
@@ -489,9 +459,10 @@ function buildDeploy(
 }
 
 /**
- * Prepares and builds the deploy. A build the node refuses for want of ALPH returns to the deposit step
- * with everything typed kept and the shortfall said beside the balance (nothing typed is lost to a late
- * refusal); from an argument object, it is the error.
+ * Prepares and builds the deploy, from the argument object or from what is typed. A step refused after it
+ * was typed (a field or the deposit by the core; the deposit by the node's build, for want of ALPH, with
+ * the shortfall beside the balance) is asked again with every value typed kept, instead of ending the flow
+ * and losing them; from an argument object, the refusal is the error.
  */
 async function preparedAndBuilt(
   deps: ContractActionsDeps,
@@ -501,6 +472,7 @@ async function preparedAndBuilt(
   artifact: ContractArtifact,
   registry: ArtifactRegistry,
 ) {
+  const engine = await actionsEngine();
   const given = argString(args, 'alph');
   let values: DeployValues | undefined = deployFieldsGiven(args)
     ? undefined
@@ -509,16 +481,24 @@ async function preparedAndBuilt(
         ...(given !== undefined ? { alph: given } : {}),
       });
   for (let attempt = 1; ; attempt++) {
-    const ready = await preparedDeploy(
-      args,
-      artifact,
-      registry,
-      ctx.fromAddress,
-      pin.expectedNetworkId,
-      values,
-    );
-    values = ready.values;
-    const { prepared } = ready;
+    const mayAskAgain = values !== undefined && attempt < MAX_RETURNS_TO_A_STEP;
+    let prepared: PreparedDeploy;
+    try {
+      prepared = engine.prepareDeploy(
+        deployRequestOf(artifact, args, values),
+        artifact,
+        ctx.fromAddress,
+        registry,
+        {
+          networkId: pin.expectedNetworkId,
+        },
+      );
+    } catch (error) {
+      const step = refusedStep(error);
+      if (values === undefined || !mayAskAgain || step === undefined) throw error;
+      values = await askDeployValues(artifact, registry, values, step);
+      continue;
+    }
     if (prepared.codeNote !== undefined) deps.log.warn(prepared.codeNote);
     else if (prepared.codeBuild === 'debug')
       deps.log.info(`Deploying the debug build of ${artifact.name}: its emit Debug messages will be emitted`);
@@ -527,8 +507,7 @@ async function preparedAndBuilt(
     } catch (error) {
       const words = await shortOfAlphWords(ctx, error);
       if (words === undefined) refused(deps, error);
-      if (values === undefined || attempt >= MAX_RETURNS_TO_A_STEP)
-        refused(deps, new Error(words, { cause: error }));
+      if (values === undefined || !mayAskAgain) refused(deps, new Error(words, { cause: error }));
       deps.log.info(`Deploy ${artifact.name}: ${words} Back to the deposit.`);
       values = await askDeployValues(artifact, registry, values, {
         step: 'alph',
