@@ -110,7 +110,7 @@ export async function methodRequest(
   const payable = traits?.[index]?.payable ?? true;
   const base = { address, method, args: stringList(inputs) ?? [] };
   if (execute && traits?.[index]?.viewOnly === true) {
-    const words = rules.viewOnlyExecuteWords(fn.name, rules.LEAST_FEE_ALPH);
+    const words = rules.viewOnlyExecuteWords(fn.name);
     const refusal = rules.viewOnlyExecuteProblem(
       fn.name,
       true,

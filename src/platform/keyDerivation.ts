@@ -3,7 +3,6 @@
 export { deriveKeyFromMnemonic, mnemonicProblem } from '../core/protocol/mnemonic';
 export { publicKeyFromPrivateKey } from '../core/protocol/keys';
 export {
-  DEVNET_TEST_ADDRESS,
   DEVNET_TEST_KEY_LABEL,
   DEVNET_TEST_KEY_WARNING,
   DEVNET_TEST_KEY_WORD,

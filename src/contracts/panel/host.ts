@@ -258,12 +258,12 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
       });
       return;
     }
-    const viewOnly = this.model.methods.find((m) => m.index === form.method)?.viewOnly === true;
+    const method = this.model.methods.find((m) => m.index === form.method);
     const getterRefusal =
       action === 'execute'
         ? viewOnlyExecuteProblem(
-            this.model.methods.find((m) => m.index === form.method)?.name ?? '?',
-            viewOnly,
+            method?.name ?? '?',
+            method?.viewOnly === true,
             form.viewOnlyAsTransaction === true,
           )
         : undefined;

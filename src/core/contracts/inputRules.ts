@@ -52,18 +52,18 @@ export function approvedAlphAtto(text: string | undefined): bigint {
  * The deposit a new contract holds. Empty takes the minimal deposit; less than the node's minimal
  * contract deposit is refused here, where it is typed, rather than by the node after every other step.
  */
-export function depositProblem(text: string, minimal: bigint = MINIMAL_CONTRACT_DEPOSIT): string | undefined {
+export function depositProblem(text: string): string | undefined {
   if (text.trim() === '') return undefined;
   const read = alphAtto(text);
   if ('problem' in read) return read.problem;
-  if (read.atto >= minimal) return undefined;
-  return `A new contract must hold at least ${attoToAlph(minimal)} ALPH (the node's minimal contract deposit); ${attoToAlph(read.atto)} ALPH is less.`;
+  if (read.atto >= MINIMAL_CONTRACT_DEPOSIT) return undefined;
+  return `A new contract must hold at least ${attoToAlph(MINIMAL_CONTRACT_DEPOSIT)} ALPH (the node's minimal contract deposit); ${attoToAlph(read.atto)} ALPH is less.`;
 }
 
 /** The deposit in atto (the minimal one when empty), after {@link depositProblem} said nothing. */
-export function depositAtto(text: string | undefined, minimal: bigint = MINIMAL_CONTRACT_DEPOSIT): bigint {
-  if (text === undefined || text.trim() === '') return minimal;
-  const problem = depositProblem(text, minimal);
+export function depositAtto(text: string | undefined): bigint {
+  if (text === undefined || text.trim() === '') return MINIMAL_CONTRACT_DEPOSIT;
+  const problem = depositProblem(text);
   if (problem) throw new Error(problem);
   return alphToAtto(text.trim());
 }
@@ -96,20 +96,17 @@ export function unusedAssetsProblem(
 
 /**
  * What executing a view-only method (a getter) means, for the deliberate choice that allows it: it changes
- * nothing on chain and still costs a fee. `feeAlph` is the estimate shown (ALPH, decimal).
+ * nothing on chain and still costs a fee, at least {@link LEAST_FEE_ALPH}.
  */
-export function viewOnlyExecuteWords(
-  methodName: string,
-  feeAlph: string,
-): {
+export function viewOnlyExecuteWords(methodName: string): {
   readonly simulate: string;
   readonly executeAnyway: string;
   readonly refusal: string;
 } {
   return {
     simulate: `Simulate ${methodName} (free: reads the result, nothing is signed)`,
-    executeAnyway: `Execute anyway as a transaction (costs ~${feeAlph} ALPH, changes nothing)`,
-    refusal: `${methodName} is view-only (it uses no assets and changes no field): executing it as a transaction changes nothing and costs ~${feeAlph} ALPH. Simulate it instead, or pass viewOnlyAsTransaction: true to execute it anyway.`,
+    executeAnyway: `Execute anyway as a transaction (costs ~${LEAST_FEE_ALPH} ALPH, changes nothing)`,
+    refusal: `${methodName} is view-only (it uses no assets and changes no field): executing it as a transaction changes nothing and costs ~${LEAST_FEE_ALPH} ALPH. Simulate it instead, or pass viewOnlyAsTransaction: true to execute it anyway.`,
   };
 }
 
@@ -126,5 +123,5 @@ export function viewOnlyExecuteProblem(
   chosenDeliberately: boolean,
 ): string | undefined {
   if (!viewOnly || chosenDeliberately) return undefined;
-  return viewOnlyExecuteWords(methodName, LEAST_FEE_ALPH).refusal;
+  return viewOnlyExecuteWords(methodName).refusal;
 }

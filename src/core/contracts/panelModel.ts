@@ -5,7 +5,7 @@
  * Simulate and Execute results into what the page shows under the method.
  */
 import type { ArtifactRegistry, ContractArtifact, DriftCheck } from '../artifacts';
-import { alphToAtto, attoToAlph } from '../protocol';
+import { attoToAlph } from '../protocol';
 import type { MethodHeader } from '../bytecode/instructions';
 import { contractMethodHeaders } from '../bytecode/contractMethods';
 import type { ExecutionView, MethodCallRequest, SimulationView, TokenAmountInput } from './actionViews';
@@ -20,7 +20,12 @@ import {
   type WebviewToHostMessage,
 } from '../../contracts/panel/protocol';
 import { argumentHint, argumentProblem, functionSignature } from './call';
-import { LEAST_FEE_ALPH, approvedAlphProblem, unusedAssetsProblem, viewOnlyExecuteWords } from './inputRules';
+import {
+  approvedAlphAtto,
+  approvedAlphProblem,
+  unusedAssetsProblem,
+  viewOnlyExecuteWords,
+} from './inputRules';
 import { methodTraits } from './actions/methodTraits';
 import { parseGasAmount, parseTokens } from '../transfers/transferInput';
 
@@ -87,7 +92,7 @@ export function buildPanelModel(input: PanelModelInput): ContractPanelModel {
       payable: header ? header.usePreapprovedAssets : true,
       viewOnly: traits?.[index]?.viewOnly === true,
       ...(traits?.[index]?.viewOnly === true
-        ? { executeAnyway: viewOnlyExecuteWords(fn.name, LEAST_FEE_ALPH).executeAnyway }
+        ? { executeAnyway: viewOnlyExecuteWords(fn.name).executeAnyway }
         : {}),
     });
   });
@@ -217,7 +222,10 @@ export function checkMethodForm(
   // The palette's approval prompt and the argument object check it with this same rule.
   const alphProblem = approvedAlphProblem(alphText);
   if (alphProblem !== undefined) errors.alph = alphProblem;
-  else if (alphText !== '' && alphToAtto(alphText) !== 0n) alph = attoToAlph(alphToAtto(alphText));
+  else {
+    const atto = approvedAlphAtto(alphText);
+    if (atto !== 0n) alph = attoToAlph(atto);
+  }
 
   const tokens: TokenAmountInput[] = [];
   form.tokens.forEach((t, i) => {

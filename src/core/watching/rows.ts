@@ -150,18 +150,21 @@ export function contractRow(input: ContractRowInput): Row {
   const name =
     watched.name ?? resolved?.deployment?.name ?? resolved?.artifact?.name ?? shortAddress(watched.address);
   const drift = resolved?.drift;
-  const badge =
+  const unread = input.errorBadge ?? '⚠ unreachable';
+  // The badge for the eye, and in words for a screen reader (the icon alone tells the states apart).
+  const { badge, spoken } =
     input.error !== undefined
-      ? (input.errorBadge ?? '⚠ unreachable')
+      ? { badge: unread, spoken: `state not read: ${unread.replace(/^⚠ /, '')}` }
       : drift?.status === 'drift'
-        ? '⚠ code drift'
+        ? { badge: '⚠ code drift', spoken: 'code drift: the artifact does not match the code on chain' }
         : drift?.status === 'match'
-          ? drift.debugBuild
-            ? '✓ debug build'
-            : '✓'
+          ? {
+              badge: drift.debugBuild ? '✓ debug build' : '✓',
+              spoken: `code matches the artifact${drift.debugBuild ? ' (debug build)' : ''}`,
+            }
           : resolved?.artifact
-            ? ''
-            : 'no artifact';
+            ? { badge: '', spoken: 'code not compared with the artifact yet' }
+            : { badge: 'no artifact', spoken: 'no artifact' };
   const tooltip = [
     `${name}`,
     `Address: ${watched.address}`,
@@ -175,20 +178,9 @@ export function contractRow(input: ContractRowInput): Row {
   ]
     .filter((l): l is string => l !== undefined)
     .join('\n');
-  // The icon alone tells drift, a match or an unread state apart: the words say it for a screen reader.
-  const state =
-    input.error !== undefined
-      ? `state not read: ${badge.replace(/^⚠ /, '')}`
-      : drift?.status === 'drift'
-        ? 'code drift: the artifact does not match the code on chain'
-        : drift?.status === 'match'
-          ? `code matches the artifact${drift.debugBuild ? ' (debug build)' : ''}`
-          : resolved?.artifact
-            ? 'code not compared with the artifact yet'
-            : 'no artifact';
   return inertRow({
     label: name,
-    accessibilityLabel: `Contract ${name}, ${shortAddress(watched.address)}, group ${watched.group}, ${state}`,
+    accessibilityLabel: `Contract ${name}, ${shortAddress(watched.address)}, group ${watched.group}, ${spoken}`,
     description: [shortAddress(watched.address), `group ${watched.group}`, badge].filter(Boolean).join(' · '),
     tooltip,
     icon:

@@ -36,9 +36,6 @@ export interface ScriptVerifier {
   readonly TransferVerificationError: typeof TransferVerificationError;
 }
 
-/** The smallest deposit a new contract may hold: its rule is in ../inputRules.ts. */
-export { MINIMAL_CONTRACT_DEPOSIT } from '../inputRules';
-
 /** The part of the gateway client these workflows need (structural, so tests can fake it). */
 export interface ScriptClient {
   callContract(call: ContractCall, options?: RequestOptions): Promise<CallContractResult>;
