@@ -82,7 +82,10 @@ export class SecretStore implements vscode.Disposable {
 
   async setApiKey(profileName: string, key: string, origin?: string): Promise<void> {
     this.redactor.addSecret(key);
-    await this.store(API_KEY_PREFIX + profileName, origin === undefined ? key : encodeBoundKey(key, origin));
+    await this.store([
+      API_KEY_PREFIX + profileName,
+      origin === undefined ? key : encodeBoundKey(key, origin),
+    ]);
   }
 
   private async readApiKey(profileName: string): Promise<StoredKey | undefined> {
@@ -116,15 +119,14 @@ export class SecretStore implements vscode.Disposable {
     const legacy = await this.getSignerKey();
     if (!legacy) return undefined;
     const publicKey = (await keyDerivation()).publicKeyFromPrivateKey(legacy);
-    await this.store(SIGNER_PUBLIC_KEY, publicKey);
+    await this.store([SIGNER_PUBLIC_KEY, publicKey]);
     return publicKey;
   }
 
   async setSignerKey(privateKeyHex: string): Promise<void> {
     this.redactor.addSecret(privateKeyHex);
     const publicKey = (await keyDerivation()).publicKeyFromPrivateKey(privateKeyHex);
-    await this.store(SIGNER_KEY, privateKeyHex);
-    await this.store(SIGNER_PUBLIC_KEY, publicKey);
+    await this.store([SIGNER_KEY, privateKeyHex], [SIGNER_PUBLIC_KEY, publicKey]);
   }
 
   async deleteSignerKey(): Promise<void> {
@@ -133,18 +135,26 @@ export class SecretStore implements vscode.Disposable {
   }
 
   /**
-   * Stores a secret and bumps the generation (core/util/secretPersistence.ts). A store the workbench
-   * refuses while the value still reads back (an in-memory SecretStorage) lasts only for this window:
-   * said once; a store that did not take at all fails as before.
+   * Stores secrets, then bumps the generation once (core/util/secretPersistence.ts). A store the
+   * workbench refuses while the value still reads back (an in-memory SecretStorage) lasts only for this
+   * window: said once; a store that did not take at all fails as before.
    */
-  private async store(key: string, value: string): Promise<void> {
+  private async store(...entries: readonly (readonly [key: string, value: string])[]): Promise<void> {
+    let refused = false;
+    for (const [key, value] of entries) {
+      try {
+        await this.storage.store(key, value);
+      } catch (error) {
+        if ((await this.storage.get(key).then(undefined, () => undefined)) !== value) throw error;
+        refused = true;
+      }
+    }
+    if (refused) return this.tellNotKept();
     try {
-      await this.storage.store(key, value);
       const generation = nextGeneration(this.persistence?.state.get(GENERATION_KEY));
       await this.storage.store(GENERATION_KEY, String(generation));
       await this.persistence?.state.update(GENERATION_KEY, generation);
-    } catch (error) {
-      if ((await this.storage.get(key).then(undefined, () => undefined)) !== value) throw error;
+    } catch {
       this.tellNotKept();
     }
   }
