@@ -17,6 +17,14 @@ export const REQUEST_KINDS = ['contracts', 'node', 'tracking', 'actions', 'assis
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
 /**
+ * Background work: every kind but what a person asked for, themselves (`actions`) or through a chat
+ * assistant (`assistant`). The plan's background share bounds it; the forecast and the chart count it.
+ */
+export function isBackgroundKind(kind: RequestKind): boolean {
+  return kind !== 'actions' && kind !== 'assistant';
+}
+
+/**
  * What a background caller says its requests are for (`RequestOptions.purpose`). A request at user
  * priority is the user's action whatever its purpose; a background one without a purpose is "other".
  * `assistant` is the one exception: the language-model tools run at the user's priority (a person asked

@@ -4,7 +4,13 @@
  * much history it stands on, and gives none before a whole day of it: a forecast from a few hours would
  * multiply a morning's burst by thirty.
  */
-import { REQUEST_KINDS, daysInMonthOf, type DayUsage, type MonthLedger } from '../gateway/usage';
+import {
+  REQUEST_KINDS,
+  daysInMonthOf,
+  isBackgroundKind,
+  type DayUsage,
+  type MonthLedger,
+} from '../gateway/usage';
 
 /** From this many whole days of history on, the forecast is called steady rather than rough. */
 export const STEADY_HISTORY_DAYS = 7;
@@ -59,8 +65,7 @@ export interface ForecastOptions {
 
 function background(day: DayUsage): number {
   let n = 0;
-  // What a person asked for, themselves or through a chat assistant, is not background work.
-  for (const kind of REQUEST_KINDS) if (kind !== 'actions' && kind !== 'assistant') n += day[kind] ?? 0;
+  for (const kind of REQUEST_KINDS) if (isBackgroundKind(kind)) n += day[kind] ?? 0;
   return n;
 }
 

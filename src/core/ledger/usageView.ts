@@ -7,6 +7,7 @@ import { monthOf, type MonthLedger } from '../gateway/usage';
 import type { RequestUsageModel, UsageDayView } from '../../usage/panel/protocol';
 import { plainText } from '../text/inert';
 import { exactCount, forecastMonth, percentOf, roughCount, type MonthForecast } from './forecast';
+import { isBackgroundKind } from '../gateway/usage';
 import { KIND_DESCRIPTIONS, KIND_LABELS, REQUEST_KINDS, dayName, monthName } from './kinds';
 import { forecastLine, kindsLine, runsOutLine, shareLine } from './usageTooltip';
 
@@ -77,6 +78,7 @@ export function buildUsageViewModel(input: UsageViewInput): RequestUsageModel {
     id,
     label: KIND_LABELS[id],
     description: KIND_DESCRIPTIONS[id],
+    background: isBackgroundKind(id),
     total: days.reduce((sum, d) => sum + (d.counts[k] ?? 0), 0),
   }));
   const total = forecast.total;

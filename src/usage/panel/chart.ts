@@ -219,10 +219,8 @@ function monthPlot(model: RequestUsageModel, width: number, top: number): MonthP
   };
   const totals: number[] = [model.unattributed];
   const backgrounds: number[] = [0];
-  // What a person asked for (their actions, and what they asked a chat assistant) is not background.
-  const askedIndexes = model.kinds
-    .map((k, i) => (k.id === 'actions' || k.id === 'assistant' ? i : -1))
-    .filter((i) => i >= 0);
+  // What a person asked for (the kinds that are not background work) is not counted against the share.
+  const askedIndexes = model.kinds.map((k, i) => (k.background ? -1 : i)).filter((i) => i >= 0);
   for (const d of model.days) {
     if (d.day > model.today) break;
     totals.push((totals.at(-1) ?? 0) + d.total);

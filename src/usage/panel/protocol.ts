@@ -11,6 +11,8 @@ export interface UsageKindView {
   readonly id: string;
   readonly label: string;
   readonly description: string;
+  /** Background work (core/gateway/usage.ts `isBackgroundKind`), not what a person asked for. */
+  readonly background: boolean;
   /** This month's requests of this kind. */
   readonly total: number;
 }
