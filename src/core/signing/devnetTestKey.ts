@@ -11,7 +11,7 @@
  * network may not be mainnet or testnet (the rule of core/node/networkCheck.ts, the same one that pins
  * signing), and never when the node was seen on mainnet or testnet.
  */
-import { acceptedNetworkIds, MAINNET_ID, TESTNET_ID } from '../node/networkCheck';
+import { acceptedNetworkIds } from '../node/networkCheck';
 import { isMainnet } from './confirmPolicy';
 
 export const DEVNET_TEST_PRIVATE_KEY = 'a642942e67258589cd2b1822c631506632db5a12aabcf413604e785300d762a5';
@@ -31,8 +31,9 @@ export function devnetTestKeyOffered(profileNetwork: string | undefined, nodeNet
   const name = profileNetwork.trim().toLowerCase();
   // Any spelling of mainnet or testnet is refused, even one the network rule would read as a local chain.
   if (isMainnet(undefined, name) || name === 'testnet') return false;
-  if ('exactly' in acceptedNetworkIds(profileNetwork)) return false;
-  return nodeNetworkId !== MAINNET_ID && nodeNetworkId !== TESTNET_ID;
+  // The ids the network rule refuses for such a profile are those of mainnet and testnet.
+  const accepted = acceptedNetworkIds(name);
+  return 'refused' in accepted && (nodeNetworkId === undefined || !accepted.refused.includes(nodeNetworkId));
 }
 
 /** What a person types into Import Signer Key's box, on a devnet profile, to take the test key. */
