@@ -30,9 +30,11 @@ export interface WalkthroughOwners {
   readonly log: Logger;
 }
 
-async function factsOf(owners: WalkthroughOwners): Promise<OnboardingFacts> {
+type SecretFacts = Pick<OnboardingFacts, 'profile' | 'hasSigner'>;
+
+/** What SecretStorage says: read again only when a secret or the active profile changes. */
+async function secretFactsOf(owners: WalkthroughOwners): Promise<SecretFacts> {
   const profile = config.activeProfile();
-  const { contracts } = owners;
   return {
     ...(profile
       ? {
@@ -43,6 +45,13 @@ async function factsOf(owners: WalkthroughOwners): Promise<OnboardingFacts> {
         }
       : {}),
     hasSigner: (await owners.secrets.getSignerPublicKey()) !== undefined,
+  };
+}
+
+/** What the extension holds in memory: read on every change (the watcher and the tracker change often). */
+function localFactsOf(owners: WalkthroughOwners): Omit<OnboardingFacts, keyof SecretFacts> {
+  const { contracts } = owners;
+  return {
     watchedCount: contracts.watched.length,
     gasRunsVia: contracts.gas.all().map((r) => r.via),
     deploymentTxIds: owners.artifacts.latest.deployments(contracts.network).map((d) => d.txId),
@@ -56,6 +65,7 @@ async function factsOf(owners: WalkthroughOwners): Promise<OnboardingFacts> {
  */
 export function publishWalkthroughProgress(owners: WalkthroughOwners): vscode.Disposable {
   let published: WalkthroughProgress | undefined;
+  let secretFacts: Promise<SecretFacts> | undefined;
   let running = false;
   let again = false;
   let disposed = false;
@@ -68,25 +78,30 @@ export function publishWalkthroughProgress(owners: WalkthroughOwners): vscode.Di
     try {
       do {
         again = false;
-        const next = walkthroughProgress(await factsOf(owners));
+        secretFacts ??= secretFactsOf(owners);
+        const next = walkthroughProgress({ ...(await secretFacts), ...localFactsOf(owners) });
         if (disposed) return;
         for (const step of changedSteps(published, next))
           await vscode.commands.executeCommand(BuiltinCommands.setContext, STEP_KEYS[step], next[step]);
         published = next;
       } while (again && !disposed);
     } catch (e) {
+      secretFacts = undefined;
       owners.log.warn(`Walkthrough progress not updated: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       running = false;
     }
   };
   const changed = () => void update();
+  const secretsChanged = () => {
+    secretFacts = undefined;
+    changed();
+  };
   const subscriptions = [
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('alephium.profiles') || e.affectsConfiguration('alephium.activeProfile'))
-        changed();
+      if (config.affectsConnection(e)) secretsChanged();
     }),
-    owners.secrets.onDidChange(changed),
+    owners.secrets.onDidChange(secretsChanged),
     owners.contracts.model.onDidChange(changed),
     owners.contracts.gas.onDidChange(changed),
     owners.artifacts.onDidChange(changed),
