@@ -30,6 +30,8 @@ export abstract class GatewayError extends Error {
   protected constructor(message: string, endpoint: string | undefined, options?: { cause?: unknown }) {
     super(message, options);
     this.endpoint = endpoint;
+    // The brand is the class's name too: one string per class, so the two cannot drift apart.
+    this.name = new.target.brand;
     Object.defineProperty(this, BRAND, { value: new.target.brand });
   }
 
@@ -123,7 +125,6 @@ export class GatewayHttpError extends GatewayError {
         ? 'The gateway redirected; redirects are not followed so your key stays with the configured host.'
         : HINTS[kind];
     super(`${endpoint}: HTTP ${status}. ${hint}${detail ? ` (${detail})` : ''}`, endpoint);
-    this.name = 'GatewayHttpError';
     this.kind = kind;
     this.status = status;
     this.detail = detail;
@@ -143,7 +144,6 @@ export class QuotaExhaustedError extends GatewayError {
       `${endpoint}: monthly quota used up until ${new Date(until).toISOString().slice(0, 10)}${detail ? ` (${detail})` : ''}`,
       endpoint,
     );
-    this.name = 'QuotaExhaustedError';
     this.until = until;
   }
 }
@@ -159,7 +159,6 @@ export class ResponseTooLargeError extends GatewayError {
       `${endpoint ? `${endpoint}: ` : ''}the response is larger than ${Math.round(limitBytes / 1024)} KB; it was not read further`,
       endpoint,
     );
-    this.name = 'ResponseTooLargeError';
     this.limitBytes = limitBytes;
   }
 }
@@ -174,7 +173,6 @@ export class SchemaError extends GatewayError {
 
   constructor(endpoint: string, path: string, issue: string) {
     super(`${endpoint}: unexpected response at ${path || '(root)'}: ${issue}`, endpoint);
-    this.name = 'SchemaError';
     this.path = path;
     this.issue = issue;
   }
@@ -188,7 +186,6 @@ export class ValidationError extends GatewayError {
 
   constructor(field: string, problem: string) {
     super(`${field}: ${problem}`, undefined);
-    this.name = 'ValidationError';
     this.field = field;
   }
 }
@@ -200,7 +197,6 @@ export class NetworkError extends GatewayError {
 
   constructor(endpoint: string, cause: unknown) {
     super(`${endpoint}: network failure (${describe(cause)})`, endpoint, { cause });
-    this.name = 'NetworkError';
   }
 }
 
@@ -212,7 +208,6 @@ export class RequestTimeoutError extends GatewayError {
 
   constructor(endpoint: string, timeoutMs: number) {
     super(`${endpoint}: no answer within ${timeoutMs} ms`, endpoint);
-    this.name = 'RequestTimeoutError';
     this.timeoutMs = timeoutMs;
   }
 }
@@ -235,7 +230,6 @@ export class MissingKeyError extends GatewayError {
 
   constructor(endpoint: string) {
     super(`${endpoint}: no API key is set for this profile`, endpoint);
-    this.name = 'MissingKeyError';
   }
 }
 
@@ -247,7 +241,6 @@ export class ContractCallFailedError extends GatewayError {
 
   constructor(endpoint: string, reason: string) {
     super(`${endpoint}: contract call failed: ${reason}`, endpoint);
-    this.name = 'ContractCallFailedError';
     this.reason = reason;
   }
 }
@@ -263,7 +256,6 @@ export class SubmitOutcomeUnknownError extends GatewayError {
 
   constructor(endpoint: string, txId: string, cause: unknown) {
     super(`${endpoint}: outcome of submitting ${txId} is unknown (${describe(cause)})`, endpoint, { cause });
-    this.name = 'SubmitOutcomeUnknownError';
     this.txId = txId;
   }
 }
