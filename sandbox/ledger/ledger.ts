@@ -26,7 +26,7 @@ import {
   type DecodedUnsignedTx,
 } from '../../src/core/protocol';
 import type { Clock } from '../clock';
-import { debugVariant, type ContractDef, type Val } from '../vm/sampleContracts';
+import { debugVariant, fieldsByMutability, type ContractDef, type Val } from '../vm/sampleContracts';
 import { buildDeployScript, encodeFields } from '../vm/scriptCodec';
 import {
   DEBUG_EVENT_INDEX,
@@ -241,7 +241,8 @@ export abstract class Ledger {
   /** A deploy by the sandbox itself: the debug code when there is one, as @alephium/cli deploys on a devnet. */
   protected deployTx(release: ContractDef, group: number, deployer: string): TxRecord {
     const def = debugVariant(release);
-    const tx = this.scriptTx(group, `deploy ${def.name}`, deployScriptOf(def, deployer));
+    const fields = def.initialFields(deployer);
+    const tx = this.scriptTx(group, `deploy ${def.name}`, deployScriptOf(def, deployer, fields));
     const contractId = contractIdFromTx(tx.txId, 0, group);
     const address = addressFromContractId(contractId);
     const inst: ContractInstance = {
@@ -250,7 +251,7 @@ export abstract class Ledger {
       contractId,
       group,
       deployTxId: tx.txId,
-      fields: def.initialFields(deployer),
+      fields,
       alph: def.initialAlph,
       tokens: new Map(def.initialSelfTokens > 0n ? [[contractId, def.initialSelfTokens]] : []),
       initialStateHash: bytesToHex(blake2b256(new TextEncoder().encode(`${address} initial state`))),
@@ -702,16 +703,13 @@ export abstract class Ledger {
 }
 
 /** The deploy script of one of the sandbox's own contracts, as the node builds it for a deploy request. */
-function deployScriptOf(def: ContractDef, deployer: string): string {
-  const fields = def.initialFields(deployer);
-  const sig = def.artifact.fieldsSig;
-  const values = (mutable: boolean) =>
-    sig.names.filter((_, i) => sig.isMutable[i] === mutable).map((name) => fields[name] as Val);
+function deployScriptOf(def: ContractDef, deployer: string, fields: Record<string, Val>): string {
+  const { imm, mut } = fieldsByMutability(def.artifact.fieldsSig, fields);
   return buildDeployScript({
     from: deployer,
     code: def.artifact.bytecode,
-    immHex: encodeFields(values(false)),
-    mutHex: encodeFields(values(true)),
+    immHex: encodeFields(imm),
+    mutHex: encodeFields(mut),
     alph: def.initialAlph,
     tokens: [],
     ...(def.initialSelfTokens > 0n ? { issueTokenAmount: def.initialSelfTokens } : {}),

@@ -127,7 +127,7 @@ const codeHashOf = (bytecode: string) => hex(blake2b(Buffer.from(bytecode, 'hex'
  * The compiler's `bytecodeDebugPatch` from `release` to `debug` (hex text): `=n` copies n characters, `-n`
  * skips n, `+hex` inserts, from a longest common subsequence of the two texts (a few hundred characters).
  */
-export function debugPatch(release: string, debug: string): string {
+function debugPatch(release: string, debug: string): string {
   if (release === debug) return '';
   const n = release.length;
   const m = debug.length;

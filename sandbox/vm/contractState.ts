@@ -24,6 +24,7 @@ import {
 } from '../ledger/types';
 import {
   VmError,
+  fieldsByMutability,
   checkVal,
   debugVariant,
   type ContractDef,
@@ -100,10 +101,7 @@ export abstract class ContractLedger extends TransferLedger {
   }
 
   contractState(c: ContractInstance): Record<string, unknown> {
-    const sig = c.def.artifact.fieldsSig;
-    const imm: Val[] = [];
-    const mut: Val[] = [];
-    sig.names.forEach((n, i) => (sig.isMutable[i] ? mut : imm).push(c.fields[n] as Val));
+    const { imm, mut } = fieldsByMutability(c.def.artifact.fieldsSig, c.fields);
     return {
       address: c.address,
       bytecode: c.def.artifact.bytecode,

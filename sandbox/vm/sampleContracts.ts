@@ -71,6 +71,17 @@ export function debugVariant(def: ContractDef): ContractDef {
   return { ...def, artifact: { ...def.artifact, ...def.debugBuild }, runsDebugCode: true };
 }
 
+/** A contract's field values split as the node stores them: immutable ones, then mutable ones, each in order. */
+export function fieldsByMutability(
+  sig: Artifact['fieldsSig'],
+  fields: Readonly<Record<string, Val>>,
+): { imm: Val[]; mut: Val[] } {
+  const imm: Val[] = [];
+  const mut: Val[] = [];
+  sig.names.forEach((n, i) => (sig.isMutable[i] ? mut : imm).push(fields[n] as Val));
+  return { imm, mut };
+}
+
 /** A VM failure, reported as the node does: a CallContractFailed error string. */
 export class VmError extends Error {}
 
