@@ -10,6 +10,11 @@ const path = require('node:path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// `--outdir=<dir>` builds somewhere else than dist/ (the packaging script builds into a staging folder, so a
+// running `npm start` or test keeps its development build).
+const outDir = (process.argv.find((a) => a.startsWith('--outdir=')) ?? '--outdir=dist').slice(
+  '--outdir='.length,
+);
 
 /** Prints esbuild problems in the format of VS Code's `$esbuild-watch` problem matcher. */
 const problemMatcher = {
@@ -148,7 +153,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
+    outfile: `${outDir}/extension.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -158,7 +163,7 @@ const targets = [
   ...LAZY_MODULES.map((m) => ({
     ...common,
     entryPoints: [m.entry],
-    outfile: `dist/${m.out}`,
+    outfile: `${outDir}/${m.out}`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -168,7 +173,7 @@ const targets = [
   {
     ...common,
     entryPoints: [require.resolve('undici')],
-    outfile: 'dist/undici.js',
+    outfile: `${outDir}/undici.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -176,7 +181,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/transactions/txDetails/page.ts'],
-    outfile: 'dist/webview/txDetails.js',
+    outfile: `${outDir}/webview/txDetails.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -185,7 +190,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/contracts/panel/page.ts'],
-    outfile: 'dist/webview/contractPanel.js',
+    outfile: `${outDir}/webview/contractPanel.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -194,7 +199,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/usage/panel/page.ts'],
-    outfile: 'dist/webview/requestUsage.js',
+    outfile: `${outDir}/webview/requestUsage.js`,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -219,7 +224,7 @@ async function main() {
   }
   // A production build starts from an empty dist/, so no source map of an earlier development build
   // lingers into the package.
-  if (production) fs.rmSync('dist', { recursive: true, force: true });
+  if (production) fs.rmSync(outDir, { recursive: true, force: true });
   await Promise.all(targets.map((t) => esbuild.build(t)));
   console.log(`bundles (${production ? 'production' : 'development'}):`);
   printSizes();
