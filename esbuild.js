@@ -1,9 +1,11 @@
-// Builds the two bundles of the extension:
-//   dist/extension.js        the extension host bundle (Node, CommonJS, `vscode` external)
+// Builds the extension's bundles:
+//   dist/extension.mjs       the extension host's code (Node, ESM, `vscode` external), one module runtime: every
+//                            `import()` of the glue becomes a chunk beside it, loaded on first use, and code
+//                            two of them share is one chunk of its own, so no module is ever in two files
 //   dist/webview/*.js        the webview page bundles (browser, IIFE): tx details, contract panel,
 //                            request usage
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
-// Every build prints the size of each bundle so growth is noticed when it happens.
+// Every build prints the size of each file so growth is noticed when it happens.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -43,77 +45,6 @@ const common = {
 };
 
 /**
- * undici is loaded on the first request (see src/core/gateway/transport.ts), so the extension bundle
- * refers to it as `./undici.js` and the library gets a bundle of its own next to it.
- */
-const undiciAsSeparateFile = {
-  name: 'undici-as-separate-file',
-  setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
-  },
-};
-
-/**
- * Code loaded on first use, each as its own file next to dist/extension.js, so activation loads none of it:
- * the Ralph scanner and failure explainer, the verification, signing, script and bytecode code of
- * Send/Sweep/Simulate/Execute/Deploy, the BIP39/BIP32 code of mnemonic import and the Request Usage view's
- * panel and model, the token lists with their catalog, and the language-model tools. The glue loads each with `lazyModule(() => import('./x'))` (src/platform/lifecycle.ts);
- * a dynamic import that resolves to an entry below becomes a `require` of its separate file at run time
- * (under tsx it is the module itself). The entry is named by its path, so a moved file fails the build
- * (its entry is missing) instead of slipping into the activation bundle, and a static import of an entry
- * is an error.
- */
-const LAZY_MODULES = [
-  { entry: 'src/debugging/engine.ts', out: 'debuggingEngine.js' },
-  { entry: 'src/debugging/explainRun.ts', out: 'explainRun.js' },
-  { entry: 'src/platform/actionsEngine.ts', out: 'actionsEngine.js' },
-  { entry: 'src/platform/keyDerivation.ts', out: 'keyDerivation.js' },
-  { entry: 'src/platform/projectsEngine.ts', out: 'projectsEngine.js' },
-  { entry: 'src/usage/panel/host.ts', out: 'requestUsagePanel.js' },
-  { entry: 'src/contracts/panel/host.ts', out: 'contractPanelHost.js' },
-  { entry: 'src/platform/tokenLists.ts', out: 'tokenLists.js' },
-  { entry: 'src/assistant/lmTools.ts', out: 'assistantTools.js' },
-  { entry: 'src/onboarding/walkthroughContext.ts', out: 'walkthroughContext.js' },
-];
-const lazyModulesAsSeparateFiles = {
-  name: 'lazy-modules-as-separate-files',
-  setup(build) {
-    const byPath = new Map(LAZY_MODULES.map((m) => [path.resolve(m.entry).replace(/\.ts$/, ''), m]));
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      const target = path.resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, '');
-      const m = byPath.get(target);
-      if (!m) return undefined;
-      if (args.kind !== 'dynamic-import')
-        return {
-          errors: [{ text: `${m.entry} is loaded on first use: import it with import(), not statically` }],
-        };
-      return { path: `./${m.out}`, external: true };
-    });
-  },
-};
-
-/**
- * platform/automation.ts holds the run mode that activation reads from VS Code. A lazily loaded bundle
- * that imports it gets a copy of its own that activation never told, which always says "production": the
- * rule's owner would answer differently in two bundles. A lazy module is handed what it needs through its
- * deps instead; importing the module there fails the build.
- */
-const runModeOnlyInActivation = {
-  name: 'run-mode-only-in-activation',
-  setup(build) {
-    // On load, not on resolve: however it is imported (a relative path with or without an extension, a
-    // re-export), the file itself is what must not be bundled here.
-    build.onLoad({ filter: /[\\/]src[\\/]platform[\\/]automation\.ts$/ }, () => ({
-      errors: [
-        {
-          text: "src/platform/automation.ts is in a lazily loaded bundle: its copy would never know the run mode; pass the answer in the module's deps",
-        },
-      ],
-    }));
-  },
-};
-
-/**
  * zod's classic schemas import its JSON Schema generator for `.toJSONSchema()` and Standard Schema's
  * `jsonSchema`, which the extension never calls at run time (scripts/generateSchemas.ts uses it at build
  * time, outside the bundle): about 18 KB of every Node bundle. Here those two modules become stubs with the
@@ -149,70 +80,69 @@ const zodWithoutJsonSchema = {
   },
 };
 
-const targets = [
-  {
-    ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: `${outDir}/extension.js`,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    plugins: [...common.plugins, undiciAsSeparateFile, lazyModulesAsSeparateFiles, zodWithoutJsonSchema],
+/**
+ * undici is loaded on the first request (src/core/gateway/transport.ts) and is CommonJS that requires Node's
+ * built-ins, which an ESM chunk cannot do without a `require` of its own: it stays one CommonJS file,
+ * dist/undici.cjs, that the host's `import('undici')` loads (Node gives an ESM importer its exports). Nothing
+ * else uses it, so it is in no other file.
+ */
+const undiciAsCommonJsFile = {
+  name: 'undici-as-commonjs-file',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.cjs', external: true }));
   },
-  ...LAZY_MODULES.map((m) => ({
-    ...common,
-    entryPoints: [m.entry],
-    outfile: `${outDir}/${m.out}`,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    plugins: [...common.plugins, zodWithoutJsonSchema, runModeOnlyInActivation],
-  })),
-  {
-    ...common,
-    entryPoints: [require.resolve('undici')],
-    outfile: `${outDir}/undici.js`,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-  },
-  {
-    ...common,
-    entryPoints: ['src/transactions/txDetails/page.ts'],
-    outfile: `${outDir}/webview/txDetails.js`,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    tsconfig: 'src/tsconfig.page.json',
-  },
-  {
-    ...common,
-    entryPoints: ['src/contracts/panel/page.ts'],
-    outfile: `${outDir}/webview/contractPanel.js`,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    tsconfig: 'src/tsconfig.page.json',
-  },
-  {
-    ...common,
-    entryPoints: ['src/usage/panel/page.ts'],
-    outfile: `${outDir}/webview/requestUsage.js`,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    tsconfig: 'src/tsconfig.page.json',
-  },
-];
+};
 
-function printSizes() {
-  for (const target of targets) {
-    const bytes = fs.statSync(target.outfile).size;
-    console.log(
-      `${path.relative(process.cwd(), target.outfile).padEnd(28)} ${(bytes / 1024).toFixed(1).padStart(8)} KB`,
-    );
+const hostTarget = {
+  ...common,
+  entryPoints: { extension: 'src/extension.ts' },
+  outdir: outDir,
+  outExtension: { '.js': '.mjs' },
+  entryNames: '[name]',
+  // Flat beside extension.mjs, so that a relative import of an external (./undici.cjs) means the same file
+  // from every chunk.
+  chunkNames: '[name]-[hash]',
+  splitting: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['vscode'],
+  plugins: [...common.plugins, undiciAsCommonJsFile, zodWithoutJsonSchema],
+};
+
+const undiciTarget = {
+  ...common,
+  entryPoints: [require.resolve('undici')],
+  outfile: `${outDir}/undici.cjs`,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+};
+
+const pageTargets = [
+  ['src/transactions/txDetails/page.ts', 'txDetails.js'],
+  ['src/contracts/panel/page.ts', 'contractPanel.js'],
+  ['src/usage/panel/page.ts', 'requestUsage.js'],
+].map(([entry, out]) => ({
+  ...common,
+  entryPoints: [entry],
+  outfile: `${outDir}/webview/${out}`,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  tsconfig: 'src/tsconfig.page.json',
+}));
+
+const targets = [hostTarget, undiciTarget, ...pageTargets];
+
+/** Every file a build wrote, with the entry point or lazily imported module it stands for. */
+function printSizes(results) {
+  for (const result of results) {
+    for (const [file, output] of Object.entries(result.metafile.outputs)) {
+      if (file.endsWith('.map')) continue;
+      const what = output.entryPoint ? `  (${output.entryPoint})` : '';
+      console.log(`${file.padEnd(40)} ${(output.bytes / 1024).toFixed(1).padStart(8)} KB${what}`);
+    }
   }
 }
 
@@ -225,9 +155,13 @@ async function main() {
   // A production build starts from an empty dist/, so no source map of an earlier development build
   // lingers into the package.
   if (production) fs.rmSync(outDir, { recursive: true, force: true });
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+  // Chunk names carry a content hash: without this, every rebuild would leave the last one's chunks behind.
+  else if (fs.existsSync(outDir))
+    for (const file of fs.readdirSync(outDir)) if (/\.mjs(\.map)?$/.test(file)) fs.rmSync(path.join(outDir, file));
+  const results = await Promise.all(targets.map((t) => esbuild.build(t)));
+  fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify(results[0].metafile));
   console.log(`bundles (${production ? 'production' : 'development'}):`);
-  printSizes();
+  printSizes(results);
 }
 
 main().catch((error) => {

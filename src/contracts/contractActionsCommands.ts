@@ -12,9 +12,8 @@ import type {
   DeploymentRecord,
   PreparedDeploy,
   PreparedMethodCall,
-  ScriptVerifier,
 } from '../core/contracts/actions';
-import { actionsEngine, type ActionsEngine } from '../platform/lazyEngine';
+import { actionsEngine } from '../platform/lazyEngine';
 import type {
   DeployView,
   EventView,
@@ -79,14 +78,6 @@ const WAIT_FOR_BLOCK_MS = 180_000;
  * contract is written to the deployments file and watched once it is (the tracker ends sooner on failure).
  */
 const LATE_DEPLOY_BOUND_MS = 6 * 3_600_000;
-
-/** The engine's own verifier: the one whose verified transactions its signing path accepts. */
-function verifierOf(engine: ActionsEngine): ScriptVerifier {
-  return {
-    verifyScriptTx: engine.verifyScriptTx,
-    TransferVerificationError: engine.TransferVerificationError,
-  };
-}
 
 /** A dry run's outcome in the editor: a failure at the asserting line, debug messages at their emit. */
 async function reportSimulation(
@@ -348,7 +339,7 @@ async function executeAsked(
             ctx.publicKey,
             simulation.gasUsed,
             await networkPinFor(ctx),
-            verifierOf(await actionsEngine()),
+            await actionsEngine(),
             controller.signal,
             await tokenNamesOf(deps, prepared.approvedTokens, controller.signal),
           )
@@ -447,7 +438,7 @@ function buildDeploy(
           prepared,
           ctx.publicKey,
           pin,
-          verifierOf(engine),
+          engine,
           controller.signal,
           await tokenNamesOf(deps, prepared.initialTokens, controller.signal),
         );

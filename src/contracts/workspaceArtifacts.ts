@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ArtifactRegistry, isDeploymentsPath, type SourceFile } from '../core/artifacts';
-import { DEPLOYMENTS_FILE_READ_LIMIT } from '../core/artifacts/deploymentsFile';
+import { DEPLOYMENTS_FILE_READ_LIMIT } from '../core/artifacts/deployments';
 import type { Logger } from '../core/util/log';
 import { DisposableBase } from '../platform/lifecycle';
 import type { WorkspaceProject, WorkspaceProjects } from '../platform/workspaceProjects';

@@ -13,7 +13,9 @@ import { inert } from '../core/text/inert';
 import { askModal, showWarning } from './notify';
 import { keyMoveWords } from '../core/gateway/keyBinding';
 import { callContracts } from '../core/gateway/batching';
-import { tokenListNetworkId, type TokenCatalog, type TokenMeta, type TokenMetaStore } from '../core/tokens';
+// By its file, not the tokens barrel: the barrel reaches the catalog, which activation never runs.
+import { tokenListNetworkId } from '../core/tokens/network';
+import type { TokenCatalog, TokenMeta, TokenMetaStore } from '../core/tokens';
 import { tokenLists } from './lazyEngine';
 import * as config from './config';
 import type { SecretStore } from './secrets';

@@ -10,9 +10,11 @@ import type { GatewayClient } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import { addressFromPublicKey } from '../core/protocol';
 import { UserCancelledError } from '../core/util/errors';
-import type { ConfirmStage, Confirmation, SigningDeps } from '../core/signing/signingPath';
+import type { Confirmation, SigningDeps } from '../core/signing/signingPath';
+import { TransferDeclinedError, type ConfirmStage } from '../core/signing/refusals';
 import { inert, inertLines } from '../core/text/inert';
-import type { TransferVerificationError, VerifyOptions } from '../core/signing/verify';
+import type { VerifyOptions } from '../core/signing/verify';
+import { TransferVerificationError } from '../core/signing/verify/result';
 import * as config from './config';
 import type { ConnectionManager } from './connection';
 import type { SecretStore } from './secrets';
@@ -157,21 +159,16 @@ export async function withBalanceWords(ctx: SignerContext, error: unknown): Prom
 
 /** Declining is a cancellation (quiet); a refused build is an error that says what differed. */
 export function rethrowRefusal(log: Logger, error: unknown): never {
-  // By name: the classes live in the lazily loaded engine (platform/actionsEngine.ts).
-  if (error instanceof Error && error.name === 'TransferDeclinedError') {
+  if (error instanceof TransferDeclinedError) {
     log.info(`${error.message}; nothing was signed.`);
     throw new UserCancelledError();
   }
-  if (isVerificationError(error)) {
+  if (error instanceof TransferVerificationError) {
     log.error(
       `Refused before signing (${error.problems.length} problem(s)):\n${error.problems.map((p) => `  [${p.check}] ${p.message}`).join('\n')}`,
     );
   }
   throw error;
-}
-
-function isVerificationError(error: unknown): error is TransferVerificationError {
-  return error instanceof Error && error.name === 'TransferVerificationError' && 'problems' in error;
 }
 
 /** Progress in a notification with a Cancel button, wired to an AbortSignal. */

@@ -12,6 +12,13 @@ import { plainText } from '../text/inert';
 import { MAX_NAME_CHARS, parseJsonText, ralphNameProblem } from './artifact';
 import { ArtifactError } from './errors';
 
+/**
+ * A deployments file larger than this is not read for an update. Each entry holds its deploy transaction
+ * (a 32 KB contract is 64 KB of hex), so this leaves room for hundreds of deploys, but not for any file.
+ * It is here, with the parser, rather than beside the writer: the reader of the workspace needs only it.
+ */
+export const DEPLOYMENTS_FILE_READ_LIMIT = 16 * 1024 * 1024;
+
 const hash32 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'expected a 32-byte hex string');
 
 const DeployedContractSchema = z.looseObject({

@@ -18,16 +18,13 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { networkNameProblem } from '../gateway/profile';
 import { plainProjectDir, projectDirProblem } from './projectConfig';
+import { DEPLOYMENTS_FILE_READ_LIMIT } from './deployments';
 
 /** The directory of a project that holds its deployments files, as the CLI names it. */
 export const DEPLOYMENTS_DIR = 'deployments';
 /** The directory the CLI compiles into; its parent is the project root. */
 const ARTIFACTS_DIR = 'artifacts';
-/**
- * A deployments file larger than this is not read for an update. Each entry holds its deploy transaction
- * (a 32 KB contract is 64 KB of hex), so this leaves room for hundreds of deploys, but not for any file.
- */
-export const DEPLOYMENTS_FILE_READ_LIMIT = 16 * 1024 * 1024;
+export { DEPLOYMENTS_FILE_READ_LIMIT } from './deployments';
 
 /** A deployments file that may not be written (where, or what is there); the message is for the user. */
 export class DeploymentsFileError extends Error {

@@ -17,11 +17,8 @@ export type GatewayErrorKind =
   | 'callFailed'
   | 'submitUnknown';
 
-/** Which class made an error, readable by every bundle's copy of these classes (see `hasInstance` below). */
-const BRAND = Symbol.for('alephium-gateway.GatewayError');
-
 export abstract class GatewayError extends Error {
-  /** The class's name for {@link BRAND}: class names do not survive minification, this string does. */
+  /** The class's name as `error.name` shows it: class names do not survive minification, this string does. */
   static readonly brand: string = 'GatewayError';
   abstract readonly kind: GatewayErrorKind;
   /** The endpoint (e.g. `GET /transactions/status`) the error belongs to, when there is one. */
@@ -30,23 +27,9 @@ export abstract class GatewayError extends Error {
   protected constructor(message: string, endpoint: string | undefined, options?: { cause?: unknown }) {
     super(message, options);
     this.endpoint = endpoint;
-    // The brand is the class's name too: one string per class, so the two cannot drift apart.
+    // One string per class names it: logs and messages read it; nothing branches on it (`instanceof` does,
+    // since every bundle shares one module runtime and so one copy of each class).
     this.name = new.target.brand;
-    Object.defineProperty(this, BRAND, { value: new.target.brand });
-  }
-
-  /**
-   * `instanceof` across bundles. The activation bundle and each lazily loaded one carry their own copy of
-   * these classes, so an error the client (activation bundle) throws is not an instance of a lazy bundle's
-   * class by prototype: Explain Transaction took the node's 400 for an unsent request. The brand says
-   * which class made the error, whichever copy it was.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
-    if (typeof value !== 'object' || value === null) return false;
-    const brand = (value as { [BRAND]?: unknown })[BRAND];
-    if (typeof brand !== 'string') return false;
-    return this.brand === GatewayError.brand || this.brand === brand;
   }
 }
 

@@ -26,22 +26,9 @@ export interface HistoryProbeTarget {
   readonly group?: number;
 }
 
-interface HistoryMemory {
-  readonly known: Map<string, HistorySupport>;
-  readonly asking: Map<string, Promise<HistorySupport>>;
-}
-
-/**
- * One memory for the whole extension host: this module is bundled into the activation bundle and into the
- * lazily loaded ones, each with its own module scope, and a memory per bundle would ask a gateway again.
- */
-function sharedMemory(): HistoryMemory {
-  const slot = Symbol.for('alephium-gateway.historySupport');
-  const holder = globalThis as { [slot]?: HistoryMemory };
-  holder[slot] ??= { known: new Map(), asking: new Map() };
-  return holder[slot];
-}
-const { known, asking } = sharedMemory();
+/** What each gateway answered, and the probes under way: one memory for the extension host (one module runtime). */
+const known = new Map<string, HistorySupport>();
+const asking = new Map<string, Promise<HistorySupport>>();
 
 /** The gateway an answer is about: a key change does not change it, another slug or host does. */
 export function historyOrigin(profile: ConnectionProfile): string {

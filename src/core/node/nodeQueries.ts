@@ -6,7 +6,8 @@
 import { addressType, attoToAlph, groupOfAddress, isValidAddress, parseAddress } from '../protocol';
 import type { Balance, BlockEntry, Blocks } from '../gateway/schemas';
 import { codeSpan, markdownText } from '../text/inert';
-import { formatTokenAmount, type TokenMeta } from '../tokens';
+import type { TokenMeta } from '../tokens';
+import { formatTokenAmount } from '../tokens/units';
 
 export interface AddressCheck {
   readonly address: string;

@@ -2,7 +2,8 @@
  * The signing step: a verified transaction's txId signed with the sender's key. It accepts only what
  * ./verified.ts issued, so no code path can sign bytes that skipped verification.
  */
-import { publicKeyFromPrivateKey, signTxId, txIdFromUnsignedTx, verifyTxIdSignature } from '../protocol';
+import { txIdFromUnsignedTx } from '../protocol';
+import { publicKeyFromPrivateKey, signTxId, verifyTxIdSignature } from '../protocol/keys';
 import { isVerifiedTransfer, type VerifiedTransfer } from './verified';
 
 export interface SignedTransfer {

@@ -24,6 +24,9 @@ import {
 } from './verify';
 import { confirmationDecision, type NetworkText, type RunMode } from './confirmPolicy';
 import { acceptedNetworkIds } from '../node/networkCheck';
+import { TransferDeclinedError, type ConfirmStage } from './refusals';
+
+export { TransferDeclinedError, type ConfirmStage };
 
 /** The signer as the signing path sees it: a public key, and a way to read the private key when allowed. */
 export interface SignerKey {
@@ -36,7 +39,6 @@ export interface SignerKey {
   readonly readPrivateKey: () => Promise<string | undefined> | string | undefined;
 }
 
-export type ConfirmStage = 'first' | 'second';
 
 /** What the user is asked to approve, built from the verified bytes only (never from a gateway's claims). */
 export interface Confirmation {
@@ -74,19 +76,6 @@ export interface SigningDeps {
   readonly onProgress?: (step: 'confirming' | 'signing') => void;
 }
 
-/** The user said no; nothing was signed. */
-export class TransferDeclinedError extends Error {
-  readonly stage: ConfirmStage;
-  constructor(stage: ConfirmStage) {
-    super(
-      stage === 'first'
-        ? 'The transfer was cancelled'
-        : 'The transfer was cancelled at the second confirmation',
-    );
-    this.name = 'TransferDeclinedError';
-    this.stage = stage;
-  }
-}
 
 export interface SignedBatch {
   /** One signature per verified transaction, in order. */

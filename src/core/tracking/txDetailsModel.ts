@@ -30,7 +30,8 @@ import {
 } from '../protocol';
 import type { TrackOutcome, TrackState, TrackedTxRecord } from './txTracker';
 import { scriptFailedReason } from './trackRun';
-import { formatTokenAmount, type TokenMeta } from '../tokens';
+import type { TokenMeta } from '../tokens';
+import { formatTokenAmount } from '../tokens/units';
 import { asOfSuffix, nextAgeChange } from '../text/age';
 
 export interface StatusView {

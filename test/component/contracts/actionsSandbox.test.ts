@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactRegistry } from '../../../src/core/artifacts';
 import { GatewayClient } from '../../../src/core/gateway/client';
-import { publicKeyFromPrivateKey } from '../../../src/core/protocol';
+import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import {
   buildAndVerifyDeploy,
   buildAndVerifyExecute,

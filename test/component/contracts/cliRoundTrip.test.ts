@@ -19,7 +19,7 @@ import { Deployments, deploy, getDeploymentFilePath, type Configuration } from '
 import { ArtifactRegistry } from '../../../src/core/artifacts';
 import { updateDeploymentsFile } from '../../../src/core/artifacts/deploymentsFile';
 import { GatewayClient } from '../../../src/core/gateway/client';
-import { publicKeyFromPrivateKey } from '../../../src/core/protocol';
+import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import {
   addDeployment,
   buildAndVerifyDeploy,

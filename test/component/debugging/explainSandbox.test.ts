@@ -17,7 +17,7 @@ import {
 } from '../../../src/core/debugging/explainTransaction';
 import { GatewayClient } from '../../../src/core/gateway/client';
 import { forgetHistorySupport } from '../../../src/core/gateway/history';
-import { signTxId } from '../../../src/core/protocol';
+import { signTxId } from '../../../src/core/protocol/keys';
 import { RalphSourceMap } from '../../../src/core/ralph/sourceMap';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import { sandboxProfile } from '../../../sandbox/testing/helpers';

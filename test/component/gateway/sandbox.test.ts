@@ -4,7 +4,8 @@
  * bodies, dropped connections, delays), caching and batching as seen in the sandbox's request log.
  */
 import assert from 'node:assert/strict';
-import { signTxId, txIdFromUnsignedTx } from '../../../src/core/protocol';
+import { txIdFromUnsignedTx } from '../../../src/core/protocol';
+import { signTxId } from '../../../src/core/protocol/keys';
 import { callContracts } from '../../../src/core/gateway/batching';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/client';
 import { GatewayHttpError, SchemaError } from '../../../src/core/gateway/errors';

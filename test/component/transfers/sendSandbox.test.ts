@@ -6,12 +6,8 @@
 import { strict as assert } from 'node:assert';
 import { GatewayClient } from '../../../src/core/gateway/client';
 import { systemClock } from '../../../src/core/util/clock';
-import {
-  ONE_ALPH,
-  addressFromPublicKey,
-  txIdFromUnsignedTx,
-  verifyTxIdSignature,
-} from '../../../src/core/protocol';
+import { ONE_ALPH, addressFromPublicKey, txIdFromUnsignedTx } from '../../../src/core/protocol';
+import { verifyTxIdSignature } from '../../../src/core/protocol/keys';
 import type { SignerKey } from '../../../src/core/signing/signingPath';
 import { sendSweep, sendTransfer, type SendDeps } from '../../../src/core/transfers/sendTransfer';
 import { TxTracker, type TrackState } from '../../../src/core/tracking/txTracker';

@@ -7,7 +7,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { addressFromPublicKey, publicKeyFromPrivateKey } from '../../../src/core/protocol';
+import { addressFromPublicKey } from '../../../src/core/protocol';
+import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import { CommandIds } from '../../../src/constants';
 import { extensionApi, until } from './sandboxFixture';
 

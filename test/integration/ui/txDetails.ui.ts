@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { decodeUnsignedTx, encodeUnsignedTx, signTxId, txIdFromUnsignedTx } from '../../../src/core/protocol';
+import { decodeUnsignedTx, encodeUnsignedTx, txIdFromUnsignedTx } from '../../../src/core/protocol';
+import { signTxId } from '../../../src/core/protocol/keys';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { sandboxApi, sandboxProfile } from './sandbox';

@@ -3,7 +3,6 @@
  * remembered for the session; errors that say nothing about history are thrown and asked again.
  */
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import {
   forgetHistorySupport,
   historyOrigin,
@@ -12,7 +11,6 @@ import {
   historyUnavailableReason,
   knownHistorySupport,
 } from '../../../src/core/gateway/history';
-import type * as History from '../../../src/core/gateway/history';
 import { CONTRACT, PROFILE, harness, json } from './helpers';
 
 const TARGET = { address: CONTRACT, methodIndex: 0 };
@@ -91,25 +89,5 @@ describe('gateway: does it honour historic state', () => {
     await assert.rejects(clock.run(historySupport(client, TARGET)));
     assert.equal(knownHistorySupport(client), undefined);
     assert.equal(await clock.run(historySupport(client, TARGET)), 'honoured');
-  });
-});
-
-describe('gateway: the history answer is one memory for every bundle', () => {
-  beforeEach(forgetHistorySupport);
-
-  it('a second copy of the module (as in a lazily loaded bundle) knows what the first asked', async () => {
-    const { clock, transport, client } = harness();
-    transport.on('/contracts/call-contract', json(200, FAILED));
-    await clock.run(historySupport(client, TARGET));
-    // A fresh module instance, as a lazily loaded bundle has its own copy of this module.
-    const load = createRequire(__filename);
-    const modulePath = load.resolve('../../../src/core/gateway/history');
-    const first = load.cache[modulePath];
-    delete load.cache[modulePath];
-    const copy = load(modulePath) as typeof History;
-    if (first) load.cache[modulePath] = first;
-    assert.notEqual(copy.historySupport, historySupport, 'the copy is a separate module instance');
-    assert.equal(copy.knownHistorySupport(client), 'honoured');
-    assert.equal(copy.historyProbeCost(client), 0);
   });
 });

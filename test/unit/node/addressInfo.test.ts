@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Balance } from '../../../src/core/gateway/schemas';
-import { addressFromPublicKey, publicKeyFromPrivateKey } from '../../../src/core/protocol';
+import { addressFromPublicKey } from '../../../src/core/protocol';
+import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import {
   addressInfo,
   addressInfoMarkdown,

@@ -3,20 +3,8 @@
  * cross-checked with noble). They pin the exact bytes independently of this module's own output.
  */
 import { strict as assert } from 'node:assert';
-import {
-  addressFromPublicKey,
-  decodeUnsignedTx,
-  encodeUnsignedTx,
-  groupOfAddress,
-  groupsOfUnsignedTx,
-  grouplessAddressFromPublicKey,
-  parseAddress,
-  publicKeyFromPrivateKey,
-  scriptHintOfLockupScript,
-  signTxId,
-  txIdFromUnsignedTx,
-  verifyTxIdSignature,
-} from '../../../src/core/protocol';
+import { addressFromPublicKey, decodeUnsignedTx, encodeUnsignedTx, groupOfAddress, groupsOfUnsignedTx, grouplessAddressFromPublicKey, parseAddress, scriptHintOfLockupScript, txIdFromUnsignedTx } from '../../../src/core/protocol';
+import { publicKeyFromPrivateKey, signTxId, verifyTxIdSignature } from '../../../src/core/protocol/keys';
 
 const KEY1 = {
   privateKey: '06ba79cdcfc70e0493c901d13eeea335f2ed0939ce2512549ca088b2391f26b7',

@@ -9,7 +9,7 @@ import {
   type ConfirmStage,
   type SigningDeps,
 } from '../../../src/core/signing/signingPath';
-import { verifyTxIdSignature } from '../../../src/core/protocol';
+import { verifyTxIdSignature } from '../../../src/core/protocol/keys';
 import { scriptConfirmation, transferConfirmation } from '../../../src/core/signing/confirmation';
 import { NotVerifiedError, verifyTransfer } from '../../../src/core/signing/verify';
 import { ATTACKER, SENDER, honestRequest, honestTx, responseFor } from './verifyFixtures';

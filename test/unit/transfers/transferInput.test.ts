@@ -1,9 +1,6 @@
 import { strict as assert } from 'node:assert';
-import {
-  addressFromContractId,
-  addressFromPublicKey,
-  publicKeyFromPrivateKey,
-} from '../../../src/core/protocol';
+import { addressFromContractId, addressFromPublicKey } from '../../../src/core/protocol';
+import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import {
   checkAlphAmount,
   checkRecipient,
