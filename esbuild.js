@@ -157,7 +157,8 @@ async function main() {
   if (production) fs.rmSync(outDir, { recursive: true, force: true });
   // Chunk names carry a content hash: without this, every rebuild would leave the last one's chunks behind.
   else if (fs.existsSync(outDir))
-    for (const file of fs.readdirSync(outDir)) if (/\.mjs(\.map)?$/.test(file)) fs.rmSync(path.join(outDir, file));
+    for (const file of fs.readdirSync(outDir))
+      if (/\.mjs(\.map)?$/.test(file)) fs.rmSync(path.join(outDir, file));
   const results = await Promise.all(targets.map((t) => esbuild.build(t)));
   fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify(results[0].metafile));
   console.log(`bundles (${production ? 'production' : 'development'}):`);

@@ -4,7 +4,7 @@ import { redactingLogger, type Logger } from './core/util/log';
 import type { NodeStatus } from './core/node/nodeStatus';
 import { ConnectionManager, originOfProfileNamed } from './platform/connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
-import { contractActions, registerContractActions } from './contracts/contractActionsCommands';
+import { contractActions, registerContractActions } from './contracts/contractActions';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
 import { registerContractPanel, type ContractPanelApi } from './contracts/panel/registration';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
@@ -19,7 +19,7 @@ import {
 import { importDevSecrets } from './platform/devSecrets';
 import { registerNodeCommands } from './node/nodeCommands';
 import { argumentsMayActForUser, runMode, setRunMode } from './platform/automation';
-import { registerProfileCommands } from './profiles/profileCommands';
+import { registerProfileCommands } from './profiles';
 import { SecretStore } from './platform/secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';

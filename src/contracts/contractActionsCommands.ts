@@ -41,7 +41,7 @@ import {
   type SignerContext,
 } from '../platform/signing';
 import type { TrackedTransactions } from '../transactions';
-import { registerCommands, runCommand, type CommandContext, type CommandTable } from '../platform/commands';
+import { runCommand, type CommandContext, type CommandTable } from '../platform/commands';
 import { argString, argValue } from '../platform/prompts';
 import type { FailureReporter } from '../debugging';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
@@ -600,15 +600,12 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
   return { ...base, status: 'confirmed', deploymentsFile: await record(reached.blockHash) };
 }
 
-const CONTRACT_ACTIONS: CommandTable<ContractActionsDeps> = [
+/** Loaded on the first Simulate, Execute or Deploy (contracts/contractActions.ts registers the ids). */
+export const CONTRACT_ACTIONS: CommandTable<ContractActionsDeps> = [
   [CommandIds.simulateContractMethod, simulate],
   [CommandIds.executeContractMethod, execute],
   [CommandIds.deployContract, deploy],
 ];
-
-export function registerContractActions(deps: ContractActionsDeps): vscode.Disposable[] {
-  return registerCommands(deps, CONTRACT_ACTIONS);
-}
 
 /** Simulate and Execute for the contract panel: the same functions and wrapper as the commands. */
 export function contractActions(deps: ContractActionsDeps): ContractActions {

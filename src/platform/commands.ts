@@ -84,3 +84,23 @@ export function registerCommands<D extends CommandContext>(
 ): vscode.Disposable[] {
   return table.map(([id, run]) => registerCommand(deps, id, (args) => run(deps, args)));
 }
+
+/**
+ * Registers the commands `ids` now and loads their table on the first run of any of them: activation carries
+ * the ids, not the code (a feature's command module is a chunk of its own). The table must name exactly
+ * `ids`; a command it lacks fails loudly rather than doing nothing.
+ */
+export function registerCommandsOnFirstUse<D extends CommandContext>(
+  deps: D,
+  ids: readonly CommandId[],
+  load: () => Promise<CommandTable<D>>,
+): vscode.Disposable[] {
+  let table: Promise<Map<CommandId, (deps: D, args: unknown) => unknown>> | undefined;
+  const runOf = async (id: CommandId): Promise<(deps: D, args: unknown) => unknown> => {
+    table ??= load().then((rows) => new Map(rows));
+    const run = (await table).get(id);
+    if (!run) throw new Error(`${id} is registered but its command module does not define it`);
+    return run;
+  };
+  return ids.map((id) => registerCommand(deps, id, async (args) => (await runOf(id))(deps, args)));
+}

@@ -17,7 +17,7 @@ import { apiKeyPromptWords } from '../core/gateway/keyBinding';
 import { inert, inertLines, type Inert } from '../core/text/inert';
 import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, showError, showInfo } from '../platform/notify';
-import { registerCommand, type CommandContext } from '../platform/commands';
+import type { CommandContext, CommandTable } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import { keyDerivation, projectsEngine } from '../platform/lazyEngine';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
@@ -35,19 +35,20 @@ export interface ProfileDeps extends CommandContext {
   readonly nodeNetworkId?: () => number | undefined;
 }
 
-/** Profiles (in settings), their API keys and the signer key (both only in SecretStorage). */
-export function registerProfileCommands(deps: ProfileDeps): vscode.Disposable[] {
-  return [
-    registerCommand(deps, CommandIds.addProfile, (args) => addProfile(deps, args)),
-    registerCommand(deps, CommandIds.switchProfile, (args) => switchProfile(deps, args)),
-    registerCommand(deps, CommandIds.removeProfile, (args) => removeProfile(deps, args)),
-    registerCommand(deps, CommandIds.setApiKey, (args) => setApiKey(deps, args)),
-    registerCommand(deps, CommandIds.removeApiKey, (args) => removeApiKey(deps, args)),
-    registerCommand(deps, CommandIds.importSignerKey, (args) => importSignerKey(deps, args)),
-    registerCommand(deps, CommandIds.showSignerAddress, () => showSignerAddress(deps)),
-    registerCommand(deps, CommandIds.forgetSignerKey, (args) => forgetSignerKey(deps, args)),
-  ];
-}
+/**
+ * Profiles (in settings), their API keys and the signer key (both only in SecretStorage): loaded on the first
+ * run of one of them (profiles/index.ts registers the ids at activation).
+ */
+export const PROFILE_COMMANDS: CommandTable<ProfileDeps> = [
+  [CommandIds.addProfile, addProfile],
+  [CommandIds.switchProfile, switchProfile],
+  [CommandIds.removeProfile, removeProfile],
+  [CommandIds.setApiKey, setApiKey],
+  [CommandIds.removeApiKey, removeApiKey],
+  [CommandIds.importSignerKey, importSignerKey],
+  [CommandIds.showSignerAddress, (deps) => showSignerAddress(deps)],
+  [CommandIds.forgetSignerKey, forgetSignerKey],
+];
 
 function validateUrl(value: string): string | undefined {
   // The one rule (core/gateway/profile.ts): https, or http only to this machine; no user name or password.
