@@ -3,14 +3,15 @@
 // does, so the arguments come from a caller):
 // - Send Transfer with a recipient and an amount: the confirmation says a caller asked and what it chose,
 //   its focused button is Cancel, and a reflexive Enter signs nothing;
-// - Remove API Key and Copy Value with their target: each asks first, in the same words, Enter refusing.
+// - Remove API Key, Copy Value and Switch Profile with their target: each asks first, in the same words,
+//   Enter refusing.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ui } from './hooks';
 import { answerInput, importSigner, watchUntil } from './journeyHelpers';
-import { UI_PROFILE, sandboxProfile } from './sandbox';
+import { UI_PROFILE, mergeWorkspaceSettings, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 const CALLER_WORDS =
@@ -163,5 +164,47 @@ describe('UI: a caller is always named', () => {
       60_000,
     );
     assert.equal(keyed.split('\n')[0], `Bearer ${sandbox.apiKeys.pro}`);
+  });
+
+  it('a task that switches to a profile it names is asked first, and Enter keeps the active one', async function () {
+    this.timeout(240_000);
+    const page = ui.page;
+    const sandbox = await sandboxProfile(page);
+    const settingsFile = path.join(ui.workspace, '.vscode', 'settings.json');
+    const settings = () => JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    const profiles = settings()['alephium.profiles'] as Record<string, unknown>[];
+    const other = { ...profiles[0], name: 'Elsewhere' };
+    const restore = mergeWorkspaceSettings(ui.workspace, { 'alephium.profiles': [...profiles, other] });
+    const tasksFile = writeTasks([
+      { label: 'use staging', command: 'alephium.switchProfile', args: { name: 'Elsewhere' } },
+    ]);
+    try {
+      // The settings file reaches the extension a moment after it is written: open the palette's own
+      // Switch Profile picker (bounded) until the extension offers the new profile, then leave it.
+      const offered = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Elsewhere' }).first();
+      for (let attempt = 1; ; attempt++) {
+        await runCommandByTitle(page, 'Alephium: Switch Profile');
+        try {
+          await offered.waitFor({ state: 'visible', timeout: 5_000 });
+          break;
+        } catch (error) {
+          if (attempt >= 8) throw error;
+        } finally {
+          await page.keyboard.press('Escape');
+        }
+      }
+      await runTask(page, 'use staging');
+      const modal = await modalShown(page);
+      assert.match(modal.text, /Switch the active profile to "Elsewhere"\?/);
+      assert.match(modal.text, CALLER_WORDS);
+      assert.match(modal.text, new RegExp(`gateway · devnet · ${sandbox.baseUrl.replace(/[.]/g, '\\.')}`));
+      assert.equal(modal.focused, 'Cancel', modal.text);
+      await pressEnterOnModal(page);
+      assert.equal(settings()['alephium.activeProfile'], UI_PROFILE);
+    } finally {
+      fs.rmSync(tasksFile, { force: true });
+      restore();
+      await closeTaskTerminals(page);
+    }
   });
 });
