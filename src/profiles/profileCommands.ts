@@ -16,8 +16,9 @@ import type { Redactor } from '../core/util/redact';
 import { apiKeyPromptWords } from '../core/gateway/keyBinding';
 import { inert, inertLines, type Inert } from '../core/text/inert';
 import { argumentsMayActForUser } from '../platform/automation';
-import { askModal, showError, showInfo } from '../platform/notify';
-import { registerCommand, type CommandContext } from '../platform/commands';
+import { askModal, askModalCancelFirst, showError, showInfo } from '../platform/notify';
+import { registerCommand, startedByCaller, type CommandContext } from '../platform/commands';
+import { callerAsked } from '../core/signing/confirmPolicy';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import { keyDerivation, projectsEngine } from '../platform/lazyEngine';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
@@ -63,6 +64,23 @@ function validateUrl(value: string): string | undefined {
 async function confirmArgumentChange(message: Inert, detail: Inert, action: string): Promise<void> {
   if (argumentsMayActForUser()) return;
   if ((await askModal(message, detail, action)) !== action) throw new UserCancelledError();
+}
+
+/**
+ * A command that acts on a target its caller named (the profile to switch to, the key to remove) asks
+ * first, in a modal that says a caller asked and whose default button is Cancel; picked by the user, or
+ * in the extension's own tests (platform/automation.ts), it does not. Cancelling ends it quietly.
+ */
+async function confirmCallerTarget(
+  args: unknown,
+  message: Inert,
+  request: string,
+  facts: Inert,
+  action: string,
+): Promise<void> {
+  if (!startedByCaller(args) || argumentsMayActForUser()) return;
+  const detail = inertLines([inert`${callerAsked(request)}`, facts]);
+  if ((await askModalCancelFirst(message, detail, action)) !== action) throw new UserCancelledError();
 }
 
 /** Why the dialog shows values the user did not type. */
@@ -252,6 +270,16 @@ async function chooseProfile(args: unknown, placeHolder: string): Promise<config
 
 async function switchProfile(deps: ProfileDeps, args: unknown): Promise<string> {
   const profile = await chooseProfile(args, 'Switch to profile');
+  const named = argString(args, 'name') ?? argString(args, 'profile');
+  if (named !== undefined && profile.name !== config.activeProfileName()) {
+    await confirmCallerTarget(
+      args,
+      inert`Switch the active profile to "${profile.name}"?`,
+      `to switch the active profile to "${profile.name}"`,
+      inert`${profile.kind} · ${profile.network} · ${profile.baseUrl}`,
+      'Switch Profile',
+    );
+  }
   await config.setActiveProfile(profile.name);
   deps.log.info(`Active profile: "${profile.name}"`);
   return profile.name;
@@ -356,9 +384,17 @@ function redactedMessage(deps: ProfileDeps, error: unknown): string {
 }
 
 async function removeApiKey(deps: ProfileDeps, args: unknown): Promise<void> {
-  const profile = argString(args, 'profile')
-    ? await chooseProfile({ name: argString(args, 'profile') }, '')
-    : activeOrThrow();
+  const named = argString(args, 'profile');
+  const profile = named ? await chooseProfile({ name: named }, '') : activeOrThrow();
+  if (named) {
+    await confirmCallerTarget(
+      args,
+      inert`Remove the API key of "${profile.name}"?`,
+      `to remove the API key of the profile "${profile.name}"`,
+      inert`It is deleted from SecretStorage; "Alephium: Set API Key" stores one again.`,
+      'Remove API Key',
+    );
+  }
   await deps.secrets.deleteApiKey(profile.name);
   deps.log.info(`Removed the API key of "${profile.name}"`);
 }
