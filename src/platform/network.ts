@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
-import { certificateSources, networkPolicy, pemCertificates, type NetworkOptions } from '../core/gateway';
+import { certificatesBeyond, certificateSources, networkPolicy, type NetworkOptions } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import * as config from './config';
 
@@ -28,11 +28,11 @@ export function networkOptions(log: Logger): NetworkOptions {
   const bundle = sources.systemBundles.find((file) => fs.existsSync(file));
   if (bundle) texts.push(readText(bundle, log) ?? '');
   if (sources.extraFile) texts.push(readText(sources.extraFile, log, 'NODE_EXTRA_CA_CERTS') ?? '');
-  const extraCertificates = pemCertificates(texts);
+  const extraCertificates = certificatesBeyond(tls.rootCertificates, texts);
   log.info(
     `Network: ${policy.proxy ? `proxy ${policy.proxy.label} (from ${policy.proxy.from})` : 'no proxy'}` +
       `${policy.proxy && !policy.strictSSL ? ', certificates not verified through it (http.proxyStrictSSL)' : ''}` +
-      `; ${extraCertificates.length} certificates trusted besides Node's own`,
+      `; ${extraCertificates.length} certificates trusted besides Node's roots`,
   );
   return { policy, extraCertificates };
 }

@@ -68,7 +68,7 @@ export {
   verifiesCertificates,
   matchesNoProxy,
   certificateSources,
-  pemCertificates,
+  certificatesBeyond,
   type NetworkSettings,
   type NetworkPolicy,
   type ProxyChoice,

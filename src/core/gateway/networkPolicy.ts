@@ -248,9 +248,26 @@ export function certificateSources(options: {
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]*-----END CERTIFICATE-----/g;
 
-/** The PEM certificates of a bundle's text, each once (bundles repeat Node's roots). Linear in the text. */
-export function pemCertificates(texts: readonly string[]): string[] {
-  const seen = new Set<string>();
-  for (const text of texts) for (const match of text.match(PEM_CERTIFICATE) ?? []) seen.add(match);
-  return [...seen];
+/**
+ * The PEM certificates of `texts` that are not among `known`, each once. Bundles repeat Node's own roots
+ * (with other line breaks), so a certificate is compared by its base64 body. Linear in the text.
+ */
+export function certificatesBeyond(known: readonly string[], texts: readonly string[]): string[] {
+  const seen = new Set(known.flatMap((text) => pemBlocks(text)).map(certificateBody));
+  const added: string[] = [];
+  for (const block of texts.flatMap((text) => pemBlocks(text))) {
+    const body = certificateBody(block);
+    if (seen.has(body)) continue;
+    seen.add(body);
+    added.push(block);
+  }
+  return added;
+}
+
+function pemBlocks(text: string): string[] {
+  return text.match(PEM_CERTIFICATE) ?? [];
+}
+
+function certificateBody(block: string): string {
+  return block.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
 }

@@ -7,7 +7,7 @@ import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import * as tls from 'node:tls';
 import { ResponseTooLargeError } from './errors';
-import { pemCertificates, routeFor, verifiesCertificates, type NetworkPolicy } from './networkPolicy';
+import { certificatesBeyond, routeFor, verifiesCertificates, type NetworkPolicy } from './networkPolicy';
 
 /** Largest response body read (the node's biggest answers, blocks of a range, are a few MB). */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -147,12 +147,17 @@ const DIRECT: NetworkPolicy = { proxy: undefined, noProxy: [], strictSSL: true }
 
 /**
  * TLS options that trust `extra` besides Node's built-in roots (a `ca` list replaces them, so they are
- * listed too). One secure context per transport: parsing a few hundred roots for every connection would
- * cost more than the handshake.
+ * listed too); none when `extra` adds nothing (a system bundle is mostly Node's roots again). Building
+ * a secure context of a few hundred roots takes tens of milliseconds, so the last one is kept for the
+ * next client (a profile switch, a key check) rather than built again.
  */
 function trustOptions(extra: readonly string[]): { secureContext?: tls.SecureContext } {
-  if (extra.length === 0) return {};
-  return {
-    secureContext: tls.createSecureContext({ ca: pemCertificates([...tls.rootCertificates, ...extra]) }),
-  };
+  const added = certificatesBeyond(tls.rootCertificates, extra);
+  if (added.length === 0) return {};
+  const key = added.join('\n');
+  if (lastContext?.key !== key)
+    lastContext = { key, context: tls.createSecureContext({ ca: [...tls.rootCertificates, ...added] }) };
+  return { secureContext: lastContext.context };
 }
+
+let lastContext: { readonly key: string; readonly context: tls.SecureContext } | undefined;

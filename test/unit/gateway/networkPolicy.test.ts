@@ -4,7 +4,7 @@ import {
   certificateSources,
   matchesNoProxy,
   networkPolicy,
-  pemCertificates,
+  certificatesBeyond,
   routeFor,
   verifiesCertificates,
   type NetworkPolicy,
@@ -148,11 +148,15 @@ describe('the network policy: which certificates are trusted', () => {
     );
   });
 
-  it('splits bundles into certificates, each once, ignoring what is not a certificate', () => {
-    const a = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----';
+  it("keeps the certificates of a bundle that are new: each once, not Node's roots again, not keys", () => {
+    const a = '-----BEGIN CERTIFICATE-----\nAAAA\nAAAA\n-----END CERTIFICATE-----';
     const b = '-----BEGIN CERTIFICATE-----\nBBBB\n-----END CERTIFICATE-----';
+    const c = '-----BEGIN CERTIFICATE-----\nCCCC\n-----END CERTIFICATE-----';
     const key = '-----BEGIN PRIVATE KEY-----\nKKKK\n-----END PRIVATE KEY-----';
-    assert.deepEqual(pemCertificates([`# corp\n${a}\n${key}\n${b}\n`, `${a}\r\n`]), [a, b]);
-    assert.deepEqual(pemCertificates(['', 'not a certificate']), []);
+    // The same certificate with other line breaks (Node's roots and a system bundle differ so).
+    const aRewrapped = '-----BEGIN CERTIFICATE-----\r\nAAAAAAAA\r\n-----END CERTIFICATE-----';
+    assert.deepEqual(certificatesBeyond([], [`# corp\n${a}\n${key}\n${b}\n`, `${a}\r\n`]), [a, b]);
+    assert.deepEqual(certificatesBeyond([aRewrapped, c], [`${a}\n${b}\n${c}`]), [b]);
+    assert.deepEqual(certificatesBeyond([a], ['', 'not a certificate']), []);
   });
 });
