@@ -118,16 +118,13 @@ async function chooseKind(
   const kindArg = argString(args, 'kind');
   if (kindArg !== undefined) return { kind: kindArg as 'gateway' | 'node' };
   const preset = await workspaceDevnetPreset(deps);
-  const { devnetPresetLabel } = await projectsEngine();
+  const { devnetPresetLabel, devnetPresetDescription } = await projectsEngine();
   const chosen = await pick(
     [
       { label: 'gateway', description: 'Node Gateway API: base URL + slug, Bearer key, plan limits' },
       {
         label: devnetPresetLabel(preset),
-        description:
-          preset.from === 'workspace'
-            ? "from this workspace's alephium.config: a node profile, no more steps"
-            : 'a node profile for @alephium/cli devnet: no more steps',
+        description: devnetPresetDescription(preset, vscode.env.remoteName),
         preset,
       },
       { label: 'node', description: 'A full node directly (local devnet): optional X-API-KEY' },
