@@ -41,7 +41,7 @@ import {
   type SignerContext,
 } from '../platform/signing';
 import type { TrackedTransactions } from '../transactions';
-import { runCommand, type CommandContext, type CommandTable } from '../platform/commands';
+import { fromOwnUi, runCommand, type CommandContext, type CommandTable } from '../platform/commands';
 import { argString, argValue } from '../platform/prompts';
 import type { FailureReporter } from '../debugging';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
@@ -200,13 +200,14 @@ async function sendScript(
   args: unknown,
   built: BuiltScriptTx,
   title: string,
-  action: string,
+  action: 'Sign and Execute' | 'Sign and Deploy',
   label: string,
 ) {
   const engine = await actionsEngine();
+  const flow = action === 'Sign and Deploy' ? 'deploy' : 'execute';
   const sent = await engine
     .confirmSignAndSubmit(
-      { ...signingDeps(deps, ctx, args, action), client: ctx.client },
+      { ...signingDeps(deps, ctx, args, action, flow), client: ctx.client },
       built.verified,
       engine.scriptConfirmation(title, built.verified, built.lines, { profileNetwork: ctx.network }),
     )
@@ -610,9 +611,14 @@ export const CONTRACT_ACTIONS: CommandTable<ContractActionsDeps> = [
 /** Simulate and Execute for the contract panel: the same functions and wrapper as the commands. */
 export function contractActions(deps: ContractActionsDeps): ContractActions {
   return {
+    // The panel is the user's own UI: what they chose there is theirs, not a caller's.
     simulate: (request) =>
-      runCommand(deps, CommandIds.simulateContractMethod, (args) => simulate(deps, args), [request]),
+      runCommand(deps, CommandIds.simulateContractMethod, (args) => simulate(deps, args), [
+        fromOwnUi({ ...request }),
+      ]),
     execute: (request) =>
-      runCommand(deps, CommandIds.executeContractMethod, (args) => execute(deps, args), [request]),
+      runCommand(deps, CommandIds.executeContractMethod, (args) => execute(deps, args), [
+        fromOwnUi({ ...request }),
+      ]),
   };
 }

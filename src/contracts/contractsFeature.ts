@@ -8,13 +8,21 @@ import { contractAddressProblem, makeWatched, type WatchedContract } from '../co
 import { latestEventsTitle, shortAddress } from '../core/watching/rows';
 import { decodeListing, eventsMarkdown } from '../core/watching/eventsMarkdown';
 import { costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
-import { inert } from '../core/text/inert';
-import { askModal, showInfo } from '../platform/notify';
+import { inert, inertLines } from '../core/text/inert';
+import { callerAsked } from '../core/signing/confirmPolicy';
+import { UserCancelledError } from '../core/util/errors';
+import { argumentsMayActForUser } from '../platform/automation';
+import { askModal, askModalCancelFirst, showInfo } from '../platform/notify';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { CommandIds, ViewIds } from '../constants';
 import { showResult } from '../platform/resultsDocument';
-import { registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
+import {
+  registerCommands,
+  startedByCaller,
+  type CommandContext,
+  type CommandTable,
+} from '../platform/commands';
 import { argString, argValue, askMethodCall, askText, pick } from '../platform/prompts';
 import type { FailureReporter } from '../debugging';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
@@ -279,6 +287,12 @@ async function copyValue(args: unknown): Promise<string> {
     (node && 'address' in node ? String(node.address) : undefined);
   if (text === undefined)
     throw new Error('Nothing to copy: run this from a value in the Watched Contracts view.');
+  // A row of the view is the user's own choice; anything else is a caller's text: asked first.
+  if (startedByCaller(args) && !argumentsMayActForUser()) {
+    const detail = inertLines([inert`${callerAsked('to put this text on the clipboard')}`, text]);
+    if ((await askModalCancelFirst(inert`Copy this text to the clipboard?`, detail, 'Copy')) !== 'Copy')
+      throw new UserCancelledError();
+  }
   await vscode.env.clipboard.writeText(text);
   return text;
 }

@@ -18,6 +18,7 @@ import { plainText } from '../core/text/inert';
 import { asOfSuffix, nextAgeChange } from '../core/text/age';
 import { CommandIds, TreeItemContexts } from '../constants';
 import { DisposableBase } from '../platform/lifecycle';
+import { fromOwnUi } from '../platform/commands';
 import type { ContractsService } from './contractsService';
 
 /** Tree elements. Each kind has a stable id and a contextValue that menus match on. */
@@ -175,7 +176,8 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
   private node<N extends ContractNode>(n: N): N {
     const existing = this.nodes.get(n.id) as N | undefined;
     if (existing && existing.kind === n.kind && !('row' in n)) return existing;
-    this.nodes.set(n.id, n);
+    // The view's elements are the extension's own UI: a command run from a row is the user's.
+    this.nodes.set(n.id, fromOwnUi(n));
     return n;
   }
 

@@ -23,7 +23,13 @@ import { commandLink, inert, joinMarkdown, markdownCode, plainText, safeMarkdown
 import { markdownString } from '../platform/markdown';
 import { showInfo } from '../platform/notify';
 import type { ContractNode, ContractsService, WorkspaceArtifacts } from '../contracts';
-import { FROM_EDITOR, registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
+import {
+  FROM_EDITOR,
+  fromOwnUi,
+  registerCommands,
+  type CommandContext,
+  type CommandTable,
+} from '../platform/commands';
 import { DisposableBase } from '../platform/lifecycle';
 import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
@@ -235,7 +241,8 @@ function toCodeLens(l: Lens): vscode.CodeLens {
     command,
     ...(tooltip ? { tooltip: plainText(tooltip, 600) } : {}),
     // From a lens, a failure is one toast (the command's), not that plus VS Code's own error.
-    ...(args !== undefined ? { arguments: [{ ...(args as object), [FROM_EDITOR]: true }] } : {}),
+    // Marked as the extension's own UI: the lens hands this very object back (platform/commands.ts).
+    ...(args !== undefined ? { arguments: [fromOwnUi({ ...(args as object), [FROM_EDITOR]: true })] } : {}),
   });
   switch (c.kind) {
     case 'watch':

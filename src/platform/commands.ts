@@ -31,6 +31,30 @@ function startedFromUi(arg: unknown): boolean {
 }
 
 /**
+ * The argument objects this extension built for its own UI: a view's tree elements, a CodeLens's
+ * arguments, the contract panel's requests. VS Code hands such an object back to the command as the very
+ * object (a CodeLens's arguments stay in the extension host, a tree element is resolved from its handle),
+ * while a task, a `command:` link or another extension passes an object of its own, so membership here
+ * cannot be forged the way an argument's shape (FROM_EDITOR, `kind`) can.
+ */
+const ownUiArguments = new WeakSet<object>();
+
+/** Marks an argument object as this extension's own UI's (see {@link startedByCaller}); returns it. */
+export function fromOwnUi<T extends object>(arg: T): T {
+  ownUiArguments.add(arg);
+  return arg;
+}
+
+/**
+ * Whether a caller, not the user, started the command: it received an argument this extension's own UI
+ * did not build. The palette, a view's title button, the status bar and the walkthrough pass none.
+ */
+export function startedByCaller(arg: unknown): boolean {
+  if (arg === undefined || arg === null) return false;
+  return !(typeof arg === 'object' && ownUiArguments.has(arg));
+}
+
+/**
  * Registers a command with the extension's house rules: the failure of a command is logged and shown
  * with a "Show Logs" action, a user cancellation ends quietly, and the result is returned to callers
  * of `executeCommand` (tests and automation use that).

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile, Plan } from '../core/gateway';
-import type { ProxySettings } from '../core/gateway';
+import type { NetworkSettings } from '../core/gateway';
 import { networkNameProblem } from '../core/gateway/profile';
 
 /** The one place that reads settings. Everything else gets plain values from here. */
@@ -162,19 +162,37 @@ export function eventPageSize(): number {
   return Math.min(100, Math.max(1, section().get<number>('events.pageSize', 25)));
 }
 
-/** VS Code's own proxy settings, handed to the core transport. */
-export function proxySettings(): ProxySettings | undefined {
+/**
+ * VS Code's own network settings (the ones the rest of VS Code's requests follow), for the core network
+ * policy; the environment is added by the caller.
+ */
+export function networkSettings(): Omit<NetworkSettings, 'environment'> {
   const http = vscode.workspace.getConfiguration('http');
-  const url = http.get<string>('proxy');
-  if (!url) return undefined;
-  const authorization = http.get<string>('proxyAuthorization') ?? undefined;
+  const proxy = http.get<string>('proxy');
+  const proxyAuthorization = http.get<string | null>('proxyAuthorization') ?? undefined;
+  const proxySupport = http.get<string>('proxySupport');
   return {
-    url,
-    strictSSL: http.get<boolean>('proxyStrictSSL', true),
-    ...(authorization ? { authorization } : {}),
+    ...(proxy ? { proxy } : {}),
+    ...(proxyAuthorization ? { proxyAuthorization } : {}),
     noProxy: http.get<string[]>('noProxy', []),
+    proxyStrictSSL: http.get<boolean>('proxyStrictSSL', true),
+    ...(proxySupport ? { proxySupport } : {}),
   };
 }
+
+/** `http.systemCertificates`: trust the certificates installed on the machine (default on, as in VS Code). */
+export function systemCertificates(): boolean {
+  return vscode.workspace.getConfiguration('http').get<boolean>('systemCertificates', true);
+}
+
+const NETWORK_SETTINGS = [
+  'http.proxy',
+  'http.proxyAuthorization',
+  'http.proxyStrictSSL',
+  'http.noProxy',
+  'http.proxySupport',
+  'http.systemCertificates',
+];
 
 /** Settings whose change means the client must be rebuilt (others are read live). */
 export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
@@ -182,8 +200,6 @@ export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
     e.affectsConfiguration(`${SECTION}.profiles`) ||
     e.affectsConfiguration(`${SECTION}.activeProfile`) ||
     e.affectsConfiguration(`${SECTION}.cache`) ||
-    e.affectsConfiguration('http.proxy') ||
-    e.affectsConfiguration('http.proxyStrictSSL') ||
-    e.affectsConfiguration('http.noProxy')
+    NETWORK_SETTINGS.some((setting) => e.affectsConfiguration(setting))
   );
 }

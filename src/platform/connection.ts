@@ -18,6 +18,7 @@ import { tokenListNetworkId } from '../core/tokens/network';
 import type { TokenCatalog, TokenMeta, TokenMetaStore } from '../core/tokens';
 import { tokenLists } from './lazyEngine';
 import * as config from './config';
+import { networkOptions } from './network';
 import type { SecretStore } from './secrets';
 import { BuiltinCommands, CommandIds, ContextKeys, StorageKeys } from '../constants';
 
@@ -175,13 +176,12 @@ export class ConnectionManager implements vscode.Disposable {
    */
   async checkApiKey(profile: config.ProfileSetting, key: string): Promise<string> {
     this.redactor.addSecret(key);
-    const proxy = config.proxySettings();
     const probe = new GatewayClient({
       profile: config.toConnectionProfile(profile),
       keyProvider: () => key,
       logger: this.log,
       redactor: this.redactor,
-      ...(proxy ? { proxy } : {}),
+      network: networkOptions(this.log),
       userAgent: 'alephium-gateway-vscode',
     });
     try {
@@ -259,14 +259,13 @@ export class ConnectionManager implements vscode.Disposable {
       };
     }
     try {
-      const proxy = config.proxySettings();
       const client = new GatewayClient({
         profile: config.toConnectionProfile(profile),
         keyProvider: () => this.keyFor(profile),
         logger: this.log,
         redactor: this.redactor,
         cache: { mutableTtlMs: config.mutableCacheSeconds() * 1000 },
-        ...(proxy ? { proxy } : {}),
+        network: networkOptions(this.log),
         userAgent: 'alephium-gateway-vscode',
       });
       client.usage.load(this.globalState.get<UsageRecord[]>(StorageKeys.monthlyUsage, []));

@@ -54,3 +54,31 @@ export function askModal(
 ): Thenable<string | undefined> {
   return show('warning', message, { modal: true, ...(detail ? { detail: detail.text } : {}) }, actions);
 }
+
+/**
+ * A modal for a request a command's caller made (a task, a link, another extension): its default button
+ * is Cancel, so a reflexive Enter refuses. VS Code focuses a modal's first item that is not its close
+ * affordance and always puts the close affordance last, so the first item is a Cancel of this
+ * extension's own and the close affordance (Escape, the dialog's X) is "Close". Resolves with `action`
+ * only when that button was chosen.
+ */
+export async function askModalCancelFirst(
+  message: Inert,
+  detail: Inert | undefined,
+  action: string,
+): Promise<string | undefined> {
+  const items: vscode.MessageItem[] = [
+    { title: CANCEL_FIRST },
+    { title: action },
+    { title: 'Close', isCloseAffordance: true },
+  ];
+  const choice = await vscode.window.showWarningMessage(
+    message.text,
+    { modal: true, ...(detail ? { detail: detail.text } : {}) },
+    ...items,
+  );
+  return choice?.title === action ? action : undefined;
+}
+
+/** The default button of {@link askModalCancelFirst}. */
+export const CANCEL_FIRST = 'Cancel';

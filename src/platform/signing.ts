@@ -21,7 +21,9 @@ import type { SecretStore } from './secrets';
 import { argValue } from './prompts';
 import { runMode } from './automation';
 import { actionsEngine } from './lazyEngine';
-import { askModal } from './notify';
+import { askModal, askModalCancelFirst } from './notify';
+import { startedByCaller } from './commands';
+import { callerChoices, type SigningFlow } from '../core/signing/confirmPolicy';
 
 export interface SignerContext {
   readonly client: GatewayClient;
@@ -72,7 +74,8 @@ export async function networkPinFor(ctx: SignerContext): Promise<VerifyOptions> 
 /**
  * The modal confirmation. Its text is inert (names and values from the workspace or the chain cannot
  * form links). A confirmation that moves everything an address holds also asks for the destination's
- * last characters to be typed: a habit's Enter cannot accept it.
+ * last characters to be typed: a habit's Enter cannot accept it. One a caller asked for (the policy set
+ * `askedBy`) says so first and has Cancel as its default button.
  */
 async function confirmInModal(
   confirmation: Confirmation,
@@ -84,7 +87,9 @@ async function confirmInModal(
       ? confirmation.title
       : `Second confirmation: ${confirmation.secondConfirmationReason ?? ''}`;
   const button = stage === 'first' ? action : `Yes, sign on ${confirmation.network.name}`;
-  const choice = await askModal(inert`${title}`, inertLines(confirmation.lines), button);
+  const lines = confirmation.askedBy ? [confirmation.askedBy, ...confirmation.lines] : confirmation.lines;
+  const ask = confirmation.askedBy ? askModalCancelFirst : askModal;
+  const choice = await ask(inert`${title}`, inertLines(lines), button);
   if (choice !== button) return false;
   if (stage === 'first' && confirmation.movesEverything)
     return typedConfirmation(confirmation.movesEverything.to);
@@ -108,13 +113,15 @@ async function typedConfirmation(destination: string): Promise<boolean> {
 /**
  * The signing path's deps for one command: the key (public part now, private part read by core after the
  * confirmation), the modal, and the policy's facts. `args` is the command's argument object: its
- * `confirm: false` counts only in the extension's own test runs (core/signing/confirmPolicy.ts).
+ * `confirm: false` counts only in the extension's own test runs, and when a caller rather than the
+ * extension's own UI passed it, what it chose decides with the policy (core/signing/confirmPolicy.ts).
  */
 export function signingDeps(
   deps: SigningGlueDeps,
   ctx: SignerContext,
   args: unknown,
   action: string,
+  flow: SigningFlow,
   signal?: AbortSignal,
 ): SigningDeps {
   return {
@@ -124,6 +131,7 @@ export function signingDeps(
       skipBySetting: !config.confirmBeforeSigning(),
       skipByArgument: argValue(args, 'confirm') === false,
       mode: runMode(),
+      ...(startedByCaller(args) ? { caller: { flow, chose: callerChoices(args) } } : {}),
     },
     log: (line) => deps.log.info(line),
     ...(signal ? { signal } : {}),

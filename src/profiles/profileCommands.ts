@@ -16,8 +16,9 @@ import type { Redactor } from '../core/util/redact';
 import { apiKeyPromptWords } from '../core/gateway/keyBinding';
 import { inert, inertLines, type Inert } from '../core/text/inert';
 import { argumentsMayActForUser } from '../platform/automation';
-import { askModal, showError, showInfo } from '../platform/notify';
-import type { CommandContext, CommandTable } from '../platform/commands';
+import { askModal, askModalCancelFirst, showError, showInfo } from '../platform/notify';
+import { startedByCaller, type CommandContext, type CommandTable } from '../platform/commands';
+import { callerAsked } from '../core/signing/confirmPolicy';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import { keyDerivation, projectsEngine } from '../platform/lazyEngine';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
@@ -66,6 +67,23 @@ async function confirmArgumentChange(message: Inert, detail: Inert, action: stri
   if ((await askModal(message, detail, action)) !== action) throw new UserCancelledError();
 }
 
+/**
+ * A command that acts on a target its caller named (the profile to switch to, the key to remove) asks
+ * first, in a modal that says a caller asked and whose default button is Cancel; picked by the user, or
+ * in the extension's own tests (platform/automation.ts), it does not. Cancelling ends it quietly.
+ */
+async function confirmCallerTarget(
+  args: unknown,
+  message: Inert,
+  request: string,
+  facts: Inert,
+  action: string,
+): Promise<void> {
+  if (!startedByCaller(args) || argumentsMayActForUser()) return;
+  const detail = inertLines([inert`${callerAsked(request)}`, facts]);
+  if ((await askModalCancelFirst(message, detail, action)) !== action) throw new UserCancelledError();
+}
+
 /** Why the dialog shows values the user did not type. */
 const NOT_TYPED_BY_YOU = inert`These values come from the command's caller (an extension, a task, a keybinding or a link), not from you.`;
 
@@ -101,16 +119,13 @@ async function chooseKind(
   const kindArg = argString(args, 'kind');
   if (kindArg !== undefined) return { kind: kindArg as 'gateway' | 'node' };
   const preset = await workspaceDevnetPreset(deps);
-  const { devnetPresetLabel } = await projectsEngine();
+  const { devnetPresetLabel, devnetPresetDescription } = await projectsEngine();
   const chosen = await pick(
     [
       { label: 'gateway', description: 'Node Gateway API: base URL + slug, Bearer key, plan limits' },
       {
         label: devnetPresetLabel(preset),
-        description:
-          preset.from === 'workspace'
-            ? "from this workspace's alephium.config: a node profile, no more steps"
-            : 'a node profile for @alephium/cli devnet: no more steps',
+        description: devnetPresetDescription(preset, vscode.env.remoteName),
         preset,
       },
       { label: 'node', description: 'A full node directly (local devnet): optional X-API-KEY' },
@@ -253,6 +268,16 @@ async function chooseProfile(args: unknown, placeHolder: string): Promise<config
 
 async function switchProfile(deps: ProfileDeps, args: unknown): Promise<string> {
   const profile = await chooseProfile(args, 'Switch to profile');
+  const named = argString(args, 'name') ?? argString(args, 'profile');
+  if (named !== undefined && profile.name !== config.activeProfileName()) {
+    await confirmCallerTarget(
+      args,
+      inert`Switch the active profile to "${profile.name}"?`,
+      `to switch the active profile to "${profile.name}"`,
+      inert`${profile.kind} · ${profile.network} · ${profile.baseUrl}`,
+      'Switch Profile',
+    );
+  }
   await config.setActiveProfile(profile.name);
   deps.log.info(`Active profile: "${profile.name}"`);
   return profile.name;
@@ -357,9 +382,17 @@ function redactedMessage(deps: ProfileDeps, error: unknown): string {
 }
 
 async function removeApiKey(deps: ProfileDeps, args: unknown): Promise<void> {
-  const profile = argString(args, 'profile')
-    ? await chooseProfile({ name: argString(args, 'profile') }, '')
-    : activeOrThrow();
+  const named = argString(args, 'profile');
+  const profile = named ? await chooseProfile({ name: named }, '') : activeOrThrow();
+  if (named) {
+    await confirmCallerTarget(
+      args,
+      inert`Remove the API key of "${profile.name}"?`,
+      `to remove the API key of the profile "${profile.name}"`,
+      inert`It is deleted from SecretStorage; "Alephium: Set API Key" stores one again.`,
+      'Remove API Key',
+    );
+  }
   await deps.secrets.deleteApiKey(profile.name);
   deps.log.info(`Removed the API key of "${profile.name}"`);
 }

@@ -81,12 +81,13 @@ function sendDeps(
   deps: TransactionCommandDeps,
   ctx: SignerContext,
   args: unknown,
+  flow: 'transfer' | 'sweep',
   verify: VerifyOptions,
   report: (s: ProgressStep) => void,
   signal: AbortSignal,
 ): SendDeps {
   return {
-    ...signingDeps(deps, ctx, args, 'Sign and Send', signal),
+    ...signingDeps(deps, ctx, args, 'Sign and Send', flow, signal),
     client: ctx.client,
     confirmation: { profileNetwork: ctx.network },
     verify,
@@ -171,7 +172,7 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
   try {
     sent = await withSendProgress('Alephium: Send Transfer', async (report, signal) =>
       (await actionsEngine()).sendTransfer(
-        sendDeps(deps, ctx, args, await networkPinFor(ctx), report, signal),
+        sendDeps(deps, ctx, args, 'transfer', await networkPinFor(ctx), report, signal),
         request,
       ),
     );
@@ -214,11 +215,14 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   let swept;
   try {
     swept = await withSendProgress('Alephium: Sweep Address', async (report, signal) =>
-      (await actionsEngine()).sendSweep(sendDeps(deps, ctx, args, await networkPinFor(ctx), report, signal), {
-        fromPublicKey: ctx.publicKey,
-        toAddress: to,
-        ...(gasPrice !== undefined ? { gasPrice } : {}),
-      }),
+      (await actionsEngine()).sendSweep(
+        sendDeps(deps, ctx, args, 'sweep', await networkPinFor(ctx), report, signal),
+        {
+          fromPublicKey: ctx.publicKey,
+          toAddress: to,
+          ...(gasPrice !== undefined ? { gasPrice } : {}),
+        },
+      ),
     );
   } catch (error) {
     if (error instanceof (await actionsEngine()).SweepIncompleteError) {

@@ -6,7 +6,7 @@
  */
 import { DEVNET_ID, networkMismatch } from '../node/networkCheck';
 import type { ProjectConfig } from '../artifacts/projectConfig';
-import { baseUrlProblem } from './profile';
+import { baseUrlProblem, isLoopbackHost } from './profile';
 
 /** Where `@alephium/cli`'s devnet (and a full node's default REST port) answers. */
 export const DEFAULT_DEVNET_URL = 'http://127.0.0.1:22973';
@@ -71,4 +71,39 @@ function withoutTrailingSlashes(url: string): string {
 /** The picker's words: "Local devnet (http://127.0.0.1:22973, network id 4)". */
 export function devnetPresetLabel(preset: DevnetPreset): string {
   return `Local devnet (${preset.baseUrl}, network id ${preset.networkId})`;
+}
+
+/** What VS Code's `env.remoteName` names, as people say it (a resolver's own name is left unsaid). */
+const REMOTE_NAMES: Readonly<Record<string, string>> = {
+  'ssh-remote': 'SSH',
+  wsl: 'WSL',
+  'dev-container': 'Dev Container',
+  'attached-container': 'Dev Container',
+  codespaces: 'Codespaces',
+  tunnel: 'Remote Tunnel',
+};
+
+/**
+ * The picker's line under the preset. In a remote window (SSH, WSL, a container, Codespaces) the
+ * extension runs where the workspace is (`extensionKind: workspace`), so a loopback address is that
+ * machine's, not the one in front of the person: the line says so.
+ */
+export function devnetPresetDescription(preset: DevnetPreset, remoteName: string | undefined): string {
+  const where = remoteName && isOnThisMachine(preset.baseUrl) ? onWorkspaceMachine(remoteName) : '';
+  return preset.from === 'workspace'
+    ? `from this workspace's alephium.config${where ? `, ${where}` : ''}: a node profile, no more steps`
+    : `a node profile for @alephium/cli devnet${where ? ` ${where}` : ''}: no more steps`;
+}
+
+function onWorkspaceMachine(remoteName: string): string {
+  const known = Object.hasOwn(REMOTE_NAMES, remoteName) ? REMOTE_NAMES[remoteName] : undefined;
+  return `on the machine where the workspace runs${known ? ` (${known})` : ''}`;
+}
+
+function isOnThisMachine(baseUrl: string): boolean {
+  try {
+    return isLoopbackHost(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
 }

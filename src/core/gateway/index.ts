@@ -54,15 +54,27 @@ export { Emitter, type Event, type Disposable } from '../util/emitter';
 export { systemClock, type Clock } from '../util/clock';
 export {
   createUndiciTransport,
-  bypassesProxy,
   type Transport,
   type TransportRequest,
   type TransportResponse,
-  type ProxySettings,
+  type NetworkOptions,
   type UndiciTransportOptions,
   type ClosableTransport,
   type HttpMethod,
 } from './transport';
+export {
+  networkPolicy,
+  routeFor,
+  verifiesCertificates,
+  matchesNoProxy,
+  certificateSources,
+  certificatesBeyond,
+  type NetworkSettings,
+  type NetworkPolicy,
+  type ProxyChoice,
+  type Route,
+  type CertificateSources,
+} from './networkPolicy';
 export { callContracts, MulticallBatcher, type CallOutcome } from './batching';
 export {
   contractEventPages,

@@ -33,7 +33,7 @@ import {
   createUndiciTransport,
   DEFAULT_MAX_BODY_BYTES,
   type HttpMethod,
-  type ProxySettings,
+  type NetworkOptions,
   type Transport,
   type TransportResponse,
 } from './transport';
@@ -73,10 +73,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 export interface PipelineOptions {
   readonly profile: ConnectionProfile;
   readonly keyProvider: KeyProvider;
-  /** Defaults to undici with keep-alive (and a ProxyAgent when `proxy` is set). */
+  /** Defaults to undici with keep-alive (and a ProxyAgent when `network` names a proxy). */
   readonly transport?: Transport;
-  /** VS Code's `http.proxy` settings, for the default transport. */
-  readonly proxy?: ProxySettings;
+  /** VS Code's proxy and certificates, for the default transport (core/gateway/networkPolicy.ts). */
+  readonly network?: NetworkOptions;
   readonly clock?: Clock;
   /** Uniform in [0, 1); used for backoff jitter. */
   readonly random?: () => number;
@@ -198,7 +198,7 @@ export class RequestPipeline {
     if (options.transport) {
       this.transport = options.transport;
     } else {
-      const undici = createUndiciTransport(options.proxy ? { proxy: options.proxy } : {});
+      const undici = createUndiciTransport(options.network ? { network: options.network } : {});
       this.transport = undici.send;
       this.closeTransport = () => undici.close();
     }

@@ -1,11 +1,13 @@
 /**
  * The transport is the only place that touches the network. The client takes it as a function so that
- * tests inject a fake one; the default implementation uses undici with a keep-alive agent, or a
- * ProxyAgent when the VS Code side passes its `http.proxy` settings.
+ * tests inject a fake one; the default implementation uses undici with a keep-alive agent, and a
+ * ProxyAgent for the requests core/gateway/networkPolicy.ts routes through VS Code's proxy.
  */
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
+import * as tls from 'node:tls';
 import { ResponseTooLargeError } from './errors';
+import { certificatesBeyond, routeFor, verifiesCertificates, type NetworkPolicy } from './networkPolicy';
 
 /** Largest response body read (the node's biggest answers, blocks of a range, are a few MB). */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -39,25 +41,16 @@ export interface TransportResponse {
 
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
-/** Proxy settings as VS Code holds them (`http.proxy`, `http.proxyStrictSSL`, `http.noProxy`, ...). */
-export interface ProxySettings {
-  /** e.g. `http://proxy.corp:3128`; credentials in the URL are supported. */
-  readonly url: string;
-  /** `http.proxyStrictSSL`: verify the TLS certificate of the target through the proxy. Default true. */
-  readonly strictSSL?: boolean;
-  /** `http.proxyAuthorization`: sent as Proxy-Authorization. */
-  readonly authorization?: string;
-  /** `http.noProxy`: hosts (or `.suffix` domains) that bypass the proxy. */
-  readonly noProxy?: readonly string[];
-  /**
-   * Loopback (a local devnet) bypasses the proxy by default: a corporate proxy cannot reach the
-   * developer's machine. False sends loopback through the proxy too.
-   */
-  readonly bypassLoopback?: boolean;
+/** How requests reach the network: the policy (proxy, noProxy, strictness) and whom TLS trusts. */
+export interface NetworkOptions {
+  readonly policy: NetworkPolicy;
+  /** PEM certificates trusted besides Node's built-in roots (the system's, `NODE_EXTRA_CA_CERTS`). */
+  readonly extraCertificates?: readonly string[];
 }
 
 export interface UndiciTransportOptions {
-  readonly proxy?: ProxySettings;
+  /** Default: straight to the target, trusting Node's built-in roots. */
+  readonly network?: NetworkOptions;
   /** How long an idle keep-alive socket is kept. */
   readonly keepAliveTimeoutMs?: number;
   /** Maximum sockets per origin. */
@@ -76,28 +69,36 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Clo
     readonly proxy: Dispatcher | undefined;
     readonly request: typeof Undici.request;
   }
+  const policy = options.network?.policy ?? DIRECT;
   let dispatchers: Promise<Dispatchers> | undefined;
   const ready = (): Promise<Dispatchers> =>
-    (dispatchers ??= loadUndici().then(({ Agent, ProxyAgent, request }) => ({
-      direct: new Agent({
+    (dispatchers ??= loadUndici().then(({ Agent, ProxyAgent, request }) => {
+      const pooling = {
         keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
         connections: options.connections ?? 16,
-      }),
-      proxy: options.proxy
-        ? new ProxyAgent({
-            uri: options.proxy.url,
-            ...(options.proxy.authorization ? { token: options.proxy.authorization } : {}),
-            requestTls: { rejectUnauthorized: options.proxy.strictSSL !== false },
-          })
-        : undefined,
-      request,
-    })));
+      };
+      const trust = trustOptions(options.network?.extraCertificates ?? []);
+      const proxied = policy.proxy && { via: 'proxy' as const, proxy: policy.proxy };
+      return {
+        direct: new Agent({ ...pooling, connect: { ...trust } }),
+        proxy: proxied
+          ? new ProxyAgent({
+              ...pooling,
+              uri: proxied.proxy.url,
+              ...(proxied.proxy.authorization ? { token: proxied.proxy.authorization } : {}),
+              // Always a CONNECT tunnel (only https is routed here): the proxy never reads a request or its key.
+              proxyTunnel: true,
+              requestTls: { ...trust, rejectUnauthorized: verifiesCertificates(policy, proxied) },
+              proxyTls: { ...trust, rejectUnauthorized: verifiesCertificates(policy, proxied) },
+            })
+          : undefined,
+        request,
+      };
+    }));
 
   const send: Transport = async (req) => {
     const { direct, proxy, request } = await ready();
-    const viaProxy =
-      proxy &&
-      !bypassesProxy(new URL(req.url).hostname, options.proxy?.noProxy ?? [], options.proxy?.bypassLoopback);
+    const viaProxy = proxy !== undefined && routeFor(policy, new URL(req.url)).via === 'proxy';
     const response = await request(req.url, {
       method: req.method,
       headers: req.headers,
@@ -142,14 +143,21 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Clo
   };
 }
 
-export function bypassesProxy(hostname: string, noProxy: readonly string[], bypassLoopback = true): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bypassLoopback && (host === 'localhost' || host === '::1' || host.startsWith('127.'))) return true;
-  return noProxy.some((entry) => {
-    const rule = entry.trim().toLowerCase();
-    if (!rule) return false;
-    if (rule === '*') return true;
-    const suffix = rule.startsWith('.') ? rule : rule.startsWith('*.') ? rule.slice(1) : undefined;
-    return suffix ? host.endsWith(suffix) || host === suffix.slice(1) : host === rule;
-  });
+const DIRECT: NetworkPolicy = { proxy: undefined, noProxy: [], strictSSL: true };
+
+/**
+ * TLS options that trust `extra` besides Node's built-in roots (a `ca` list replaces them, so they are
+ * listed too); none when `extra` adds nothing (a system bundle is mostly Node's roots again). Building
+ * a secure context of a few hundred roots takes tens of milliseconds, so the last one is kept for the
+ * next client (a profile switch, a key check) rather than built again.
+ */
+function trustOptions(extra: readonly string[]): { secureContext?: tls.SecureContext } {
+  const added = certificatesBeyond(tls.rootCertificates, extra);
+  if (added.length === 0) return {};
+  const key = added.join('\n');
+  if (lastContext?.key !== key)
+    lastContext = { key, context: tls.createSecureContext({ ca: [...tls.rootCertificates, ...added] }) };
+  return { secureContext: lastContext.context };
 }
+
+let lastContext: { readonly key: string; readonly context: tls.SecureContext } | undefined;

@@ -22,7 +22,7 @@ import {
   type VerifiedTransfer,
   type VerifyOptions,
 } from './verify';
-import { confirmationDecision, type NetworkText, type RunMode } from './confirmPolicy';
+import { confirmationDecision, type CallerStart, type NetworkText, type RunMode } from './confirmPolicy';
 import { acceptedNetworkIds } from '../node/networkCheck';
 import { TransferDeclinedError, type ConfirmStage } from './refusals';
 
@@ -53,6 +53,11 @@ export interface Confirmation {
   readonly secondQuestion?: string;
   /** The transaction moves everything an address holds (a sweep) to `to`: asked in a way Enter cannot accept. */
   readonly movesEverything?: { readonly to: string };
+  /**
+   * Set by the policy when a caller, not the user, started the flow: who asked, in words, shown first;
+   * the confirmation's default button is then Cancel.
+   */
+  readonly askedBy?: string;
 }
 
 /** The facts the confirmation policy decides on, besides the network (which comes from the bytes). */
@@ -62,6 +67,8 @@ export interface SigningPolicy {
   /** The command's caller passed `confirm: false`. */
   readonly skipByArgument: boolean;
   readonly mode: RunMode;
+  /** Present when a caller (a task, a link, another extension) started the flow with arguments. */
+  readonly caller?: CallerStart;
 }
 
 export interface SigningDeps {
@@ -124,15 +131,17 @@ export async function confirmAndSign(
     skipBySetting: deps.policy?.skipBySetting ?? false,
     skipByArgument: deps.policy?.skipByArgument ?? false,
     mode: deps.policy?.mode ?? 'production',
+    ...(deps.policy?.caller ? { caller: deps.policy.caller } : {}),
   });
   if (decision.reason)
     deps.log?.(`${decision.reason}\n${[confirmation.title, ...confirmation.lines].join('\n')}`);
   if (decision.ask) {
+    const shown = decision.askedBy ? { ...confirmation, askedBy: decision.askedBy } : confirmation;
     deps.onProgress?.('confirming');
-    if (!(await deps.confirm(confirmation, 'first'))) throw new TransferDeclinedError('first');
+    if (!(await deps.confirm(shown, 'first'))) throw new TransferDeclinedError('first');
     if (confirmation.requiresSecondConfirmation) {
       throwIfAborted(deps.signal);
-      if (!(await deps.confirm(secondConfirmation(confirmation), 'second')))
+      if (!(await deps.confirm(secondConfirmation(shown), 'second')))
         throw new TransferDeclinedError('second');
     }
   }

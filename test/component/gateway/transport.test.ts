@@ -1,17 +1,12 @@
 /**
- * The real undici transport over HTTP on 127.0.0.1: keep-alive, proxy (CONNECT tunnel), cancellation;
+ * The real undici transport over HTTP on 127.0.0.1: keep-alive, cancellation (the proxy and TLS: proxyTls.test.ts);
  * plus URL building, authentication headers for both kinds of profile, and redaction of the key in logs.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { GatewayClient } from '../../../src/core/gateway/client';
-import {
-  bypassesProxy,
-  createUndiciTransport,
-  type ClosableTransport,
-} from '../../../src/core/gateway/transport';
+import { createUndiciTransport } from '../../../src/core/gateway/transport';
 import { KEY, harness, json, outcome } from '../../unit/gateway/helpers';
 
 interface Seen {
@@ -37,37 +32,6 @@ async function startServer(handler: (req: http.IncomingMessage, res: http.Server
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
-  };
-}
-
-/** A minimal CONNECT proxy that counts its tunnels. */
-async function startProxy() {
-  let tunnels = 0;
-  const sockets = new Set<net.Socket>();
-  const proxy = http.createServer((_req, res) => res.writeHead(405).end());
-  proxy.on('connect', (req: http.IncomingMessage, client: net.Socket) => {
-    tunnels++;
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => undefined);
-      s.on('close', () => sockets.delete(s));
-    }
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    tunnels: () => tunnels,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        proxy.close(() => resolve());
       }),
   };
 }
@@ -143,33 +107,6 @@ describe('gateway transport (undici, real HTTP on 127.0.0.1)', () => {
     );
   });
 
-  it('goes through the configured proxy (CONNECT tunnel), and bypasses it for loopback by default', async () => {
-    const server = await startServer((_req, res) => ok(res, { version: 'v9' }));
-    const proxy = await startProxy();
-    const viaProxy: ClosableTransport = createUndiciTransport({
-      proxy: { url: proxy.url, bypassLoopback: false },
-    });
-    const direct: ClosableTransport = createUndiciTransport({ proxy: { url: proxy.url } });
-    cleanups.push(
-      () => server.close(),
-      () => proxy.close(),
-      () => viaProxy.close(),
-      () => direct.close(),
-    );
-    const request = {
-      method: 'GET' as const,
-      url: `${server.url}/x`,
-      headers: {},
-      signal: new AbortController().signal,
-    };
-    const res = await viaProxy.send(request);
-    assert.equal(res.status, 200);
-    assert.equal(proxy.tunnels(), 1);
-    await direct.send(request);
-    assert.equal(proxy.tunnels(), 1);
-    assert.equal(server.seen.length, 2);
-  });
-
   it('returns status, lower-case headers and the body text; aborts on the signal', async () => {
     const server = await startServer((req, res) => {
       if (req.url === '/slow') return; // never answers
@@ -198,16 +135,6 @@ describe('gateway transport (undici, real HTTP on 127.0.0.1)', () => {
     });
     controller.abort();
     await assert.rejects(pending);
-  });
-
-  it('bypassesProxy follows http.noProxy', () => {
-    assert.equal(bypassesProxy('127.0.0.1', []), true);
-    assert.equal(bypassesProxy('127.0.0.1', [], false), false);
-    assert.equal(bypassesProxy('gw.example.com', ['.example.com']), true);
-    assert.equal(bypassesProxy('example.com', ['.example.com']), true);
-    assert.equal(bypassesProxy('gw.example.org', ['.example.com', 'other.net']), false);
-    assert.equal(bypassesProxy('other.net', ['other.net']), true);
-    assert.equal(bypassesProxy('anything', ['*']), true);
   });
 });
 

@@ -103,7 +103,7 @@ describe('npm run package (scripts/package.mjs)', function () {
 
   it("pins every image to the release's tag, each an existing file of docs/images/", () => {
     const page = entries.get('extension/readme.md')?.toString('utf8') ?? '';
-    const images = [...page.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]);
+    const images = [...page.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1] ?? '');
     assert.equal(images.length, 3, 'three screenshots');
     const base = pinnedBaseUrls().images;
     assert.ok(base.includes(`/raw/v${manifest.version}/`));
