@@ -226,18 +226,24 @@ describe('UI journeys: every figure is fresh or says its age; the quota lock lif
       await setSection(ui.page, /^Transactions/i, true).catch(() => undefined);
     });
 
-    it('a 503 shows as "syncing" in the Node view within 60 s, and synced again once the node is', async function () {
+    it('a 503 met by any request shows as "syncing" in the Node view within 45 s, and clears by itself', async function () {
       this.timeout(240_000);
       const page = ui.page;
       const sync = rowText(page, /^Sync/);
       await watchUntil(page, 'the Node view shows synced', sync, (t) => /Sync\s*synced/.test(t), 60_000);
-      await sandboxControl('/faults', { path: '/infos/*', kind: '503' });
+      // The contracts' reads answer 503 (the sandbox's self-clique says unsynced while the fault holds).
+      // The request that meets it is one the test starts now, not the view's own check 40 s apart, so
+      // the bound below is far from any interval of the extension: a node that starts syncing is named
+      // by whichever request meets it first. (The view's own pace under the budget is a unit test.)
+      await sandboxControl('/faults', { path: '/contracts/*', kind: '503' });
       try {
-        await watchUntil(page, 'the Node view shows syncing', sync, (t) => /Sync\s*syncing/.test(t), 60_000);
+        await runCommandByTitle(page, 'Alephium: Refresh Watched Contracts');
+        await watchUntil(page, 'the Node view shows syncing', sync, (t) => /Sync\s*syncing/.test(t), 45_000);
       } finally {
         await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: 'DELETE' });
       }
-      await watchUntil(page, 'the Node view is back to synced', sync, (t) => /Sync\s*synced/.test(t), 60_000);
+      // Hands off: the view re-checks every 10 s while the node is not synced.
+      await watchUntil(page, 'the Node view is back to synced', sync, (t) => /Sync\s*synced/.test(t), 45_000);
     });
 
     it('events triggered on the chain are listed in Watched Contracts within 60 s, without a click', async function () {
