@@ -25,6 +25,7 @@ const cacheRoot =
 export const serverRoot = path.join(cacheRoot, `code-server-${CODE_SERVER_VERSION}`);
 export const vscodeDir = path.join(serverRoot, 'node_modules', 'code-server', 'lib', 'vscode');
 const stampFile = path.join(serverRoot, '.installed');
+const serverMain = path.join(path.dirname(new URL(import.meta.url).pathname), 'vscodeServerMain.mjs');
 
 function log(message) {
   process.stderr.write(`[vscode-server] ${message}\n`);
@@ -135,7 +136,8 @@ export async function startServer({ extensionsDir, logFile } = {}) {
   const child = spawn(
     process.execPath,
     [
-      'out/server-main.js',
+      // VS Code's server-main.js with the secret storage key route of its web workbench (see that file).
+      serverMain,
       '--host',
       '127.0.0.1',
       '--port',

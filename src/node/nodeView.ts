@@ -8,6 +8,7 @@ import {
   nodeStatusChangesAt,
   syncAccessibilityLabel,
   syncDescription,
+  syncTooltip,
   type NodeStatus,
 } from '../core/node/nodeStatus';
 import { NodeStatusModel } from '../core/node/nodeStatusModel';
@@ -265,6 +266,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
         description: 'checking…',
         icon: 'loading~spin',
         a11y,
+        tooltip: syncTooltip(undefined),
       });
       return rows;
     }
@@ -276,7 +278,7 @@ export class NodeTreeProvider extends DisposableBase implements vscode.TreeDataP
       description: syncDescription(s, Date.now()),
       icon: `${icon}|${color}`,
       a11y: syncAccessibilityLabel(s, Date.now()),
-      ...(s.problem ? { tooltip: s.problem } : {}),
+      tooltip: syncTooltip(s),
     });
     if (s.version)
       rows.push({ kind: 'row', id: 'version', label: 'Version', description: s.version, icon: 'versions' });

@@ -349,7 +349,9 @@ export class GatewayClient {
   async getSelfClique(options?: SelfCliqueOptions): Promise<S.SelfClique> {
     const { waitForSync = true, ...rest } = options ?? {};
     const extra = waitForSync ? {} : { noSyncWait: true };
-    return this.pipeline.get('/infos/self-clique', S.SelfCliqueSchema, rest, extra);
+    const clique = await this.pipeline.get('/infos/self-clique', S.SelfCliqueSchema, rest, extra);
+    this.pipeline.noteSelfClique(clique.synced);
+    return clique;
   }
 
   async getVersion(options?: RequestOptions): Promise<S.NodeVersion> {

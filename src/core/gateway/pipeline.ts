@@ -185,7 +185,10 @@ export class RequestPipeline {
   private readonly unauthorizedEmitter = new Emitter<UnauthorizedEvent>();
   private readonly requestEmitter = new Emitter<RequestRecord>();
 
-  /** `syncing` while a 503 holds requests back until `self-clique` reports synced. */
+  /**
+   * `syncing` as soon as any request meets a 503 (or a self-clique answers not synced), whether it waits
+   * for the sync or not; `synced` once a self-clique reports synced.
+   */
   readonly onSyncState: Event<SyncStateChange> = this.syncEmitter.event;
   /** A 401: the key must be replaced (prompt for a new one). */
   readonly onUnauthorized: Event<UnauthorizedEvent> = this.unauthorizedEmitter.event;
@@ -224,6 +227,15 @@ export class RequestPipeline {
 
   get syncState(): SyncState {
     return this.sync;
+  }
+
+  /**
+   * What a `self-clique` answer said, whoever asked (the Node view's check, the sync wait): the one
+   * source of "synced", so a sync wait that gave up does not leave the state "syncing" for good and the
+   * next 503 is news again.
+   */
+  noteSelfClique(synced: boolean): void {
+    this.setSync(synced ? 'synced' : 'syncing');
   }
 
   /** The key as the key provider gives it now, if any. */
@@ -494,6 +506,8 @@ export class RequestPipeline {
         this.waitForRateWindow(call, error, key, tries.rateLimited++);
         return RETRY;
       case 'unavailable': {
+        // Said at once, by any request: the Node view shows "syncing" without waiting for its own check.
+        this.setSync('syncing');
         if (call.noSyncWait || tries.sync++ >= this.policy.maxSyncRetries) throw error;
         this.log.info(`${call.endpoint}: 503, node syncing; waiting for self-clique to report synced`);
         try {
@@ -627,10 +641,8 @@ export class RequestPipeline {
           { fresh: true },
           { noSyncWait: true },
         );
-        if (clique.synced) {
-          this.setSync('synced');
-          return;
-        }
+        this.noteSelfClique(clique.synced);
+        if (clique.synced) return;
       } catch (error) {
         // Unreachable or still 503: keep polling; anything else (401, schema) ends the wait.
         if (!(error instanceof GatewayHttpError && error.kind === 'unavailable') && !isTransient(error))

@@ -40,6 +40,23 @@ export interface NodeStatus {
 
 const GROUPS = 4;
 
+/**
+ * The Node view's one clock: while the view is visible and the node synced, its sync state is read this
+ * often (one self-clique, a job of the background scheduler at a fixed pace, so the budget never
+ * stretches it), and any request that meets a 503 says "syncing" at once. So a node that starts syncing
+ * shows within {@link NODE_SYNCING_SHOWN_WITHIN_MS}. The code, the Sync row's tooltip and the docs say
+ * this number.
+ */
+export const NODE_SYNC_CHECK_MS = 40_000;
+/** What the view promises: the check's interval and the time to answer and render it. */
+export const NODE_SYNCING_SHOWN_WITHIN_MS = 45_000;
+
+/** The Sync row's tooltip: how the state is kept fresh, after what the last answer said went wrong. */
+export function syncTooltip(status: NodeStatus | undefined): string {
+  const how = `Checked every ${NODE_SYNC_CHECK_MS / 1000} s while this view is visible (one request); any request that meets a 503 shows "syncing" at once, and it clears by itself once the node is synced.`;
+  return status?.problem ? `${status.problem}\n\n${how}` : how;
+}
+
 /** The word for why a read failed. */
 export function readProblemOf(error: unknown): ReadProblem {
   if (error instanceof QuotaExhaustedError) return 'quota';

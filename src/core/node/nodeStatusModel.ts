@@ -5,7 +5,13 @@ import type { BackgroundScheduler } from '../scheduling/backgroundScheduler';
 import type { JobHandle, JobRun } from '../scheduling/jobs';
 import { clientScheduler } from '../scheduling/clientScheduler';
 import { systemTimers, type Timers } from '../util/clock';
-import { fetchChainHeights, fetchNodeStatus, syncStateOfError, type NodeStatus } from './nodeStatus';
+import {
+  fetchChainHeights,
+  fetchNodeStatus,
+  NODE_SYNC_CHECK_MS,
+  syncStateOfError,
+  type NodeStatus,
+} from './nodeStatus';
 
 export interface NodeStatusModelOptions {
   /** Time and its one-shot timers (the scheduler's and the watcher's type); real ones by default. */
@@ -15,13 +21,14 @@ export interface NodeStatusModelOptions {
   /** Between probes while it is not (syncing, unreachable, error): one self-clique, so it can be sooner. */
   readonly recheckMs?: number;
   /**
-   * Between the scheduled self-clique checks while synced and visible: one request each, frequent enough
-   * that a node that starts syncing shows as such within a minute (the chain heights keep `refreshMs`).
+   * Between the scheduled self-clique checks while synced and visible: one request each, at a fixed pace
+   * (the budget plans around it, never stretches it), so a node that starts syncing shows within 45 s
+   * (the chain heights keep `refreshMs`). Default {@link NODE_SYNC_CHECK_MS}.
    */
   readonly syncCheckMs?: number;
   /**
    * The background scheduler of a client. While synced and visible, the view's checks are its jobs: a
-   * self-clique at least `refreshMs` apart, and the 16 chain heights only while the Chains node is open,
+   * self-clique every `syncCheckMs`, and the 16 chain heights only while the Chains node is open,
    * both planned inside the plan's share with everything else in the background. Default: the scheduler
    * shared by everything using that client. `null`: the model's own timer every `refreshMs` (tests).
    */
@@ -72,7 +79,7 @@ export class NodeStatusModel implements Disposable {
     this.timers = options.timers ?? systemTimers;
     this.refreshMs = options.refreshMs ?? 60_000;
     this.recheckMs = options.recheckMs ?? 10_000;
-    this.syncCheckMs = options.syncCheckMs ?? 45_000;
+    this.syncCheckMs = options.syncCheckMs ?? NODE_SYNC_CHECK_MS;
     this.lookStaleMs = options.lookStaleMs ?? 30_000;
     this.schedulerOf = options.scheduler === undefined ? clientScheduler : options.scheduler;
   }
@@ -129,8 +136,10 @@ export class NodeStatusModel implements Disposable {
       ? [
           client.onSyncState((e) => {
             if (e.state === 'syncing') this.markSyncing('The node answered 503: still syncing.');
-            // Other requests saw the node come back: probe now instead of at the next tick.
-            else if (e.state === 'synced' && this.status?.sync !== 'synced') void this.probe();
+            // Other requests saw the node come back: probe now instead of at the next tick (a probe on
+            // its way, whose own self-clique may be what said so, answers it).
+            else if (e.state === 'synced' && this.status?.sync !== 'synced' && !this.inFlight)
+              void this.probe();
           }),
           // Named at once, whoever met the used-up month; and read again as soon as it lifts.
           client.onQuotaExhausted(({ until }) => this.markQuota(until)),
@@ -254,6 +263,8 @@ export class NodeStatusModel implements Disposable {
       kind: 'node',
       label: 'self-clique',
       minIntervalMs: this.syncCheckMs,
+      // The view promises a time bound: the budget plans the other jobs around this one.
+      fixedPace: true,
       run: (signal) => this.checkSync(signal),
     });
     if (this.chainsExpanded)

@@ -17,7 +17,9 @@
  *   at full speed, Σ cost / max(floor, L), is {@link PLAN_UTILISATION} of the pace. Jobs someone looks at
  *   (visible) are planned first, with one round; the others share what is left with another (at least
  *   {@link OTHERS_RESERVE} of the rate, and never faster than the visible ones). When the floors fit,
- *   `L` is 0 and every job runs at its floor.
+ *   `L` is 0 and every job runs at its floor. A job at a fixed pace (the Node view's sync check, whose
+ *   interval the view promises) runs at its floor, not held for tokens, and the rounds are planned with
+ *   what it leaves; only a plan too small to leave the others their reserve stretches it.
  * - **Spend.** A token bucket filled at {@link BUCKET_UTILISATION} of the pace (a little more than the
  *   plan, so cost spikes are absorbed instead of starving a job) holds at most {@link BUCKET_CAPACITY}
  *   requests, and a sliding one-hour log refuses to start a job that would take the last hour over the
@@ -53,6 +55,7 @@ import {
   DEFAULT_MIN_INTERVAL_MS,
   HEARTBEAT_MS,
   MAX_LATE_FRACTION,
+  OTHERS_RESERVE,
   PLAN_UTILISATION,
   STAGGER_FRACTION,
   STARVATION_FRACTION,
@@ -60,6 +63,13 @@ import {
 import { HOUR_MS } from '../util/month';
 
 export { msUntilNextUtcMonth, type ActivityStore, type ActivityRecord } from './monthPace';
+
+/** The plan's round lengths (see {@link planRounds}) and how far the fixed-pace jobs are stretched (1: not). */
+interface Rounds {
+  readonly visible: number;
+  readonly others: number;
+  readonly fixedStretch: number;
+}
 
 export interface BackgroundSchedulerOptions {
   readonly budget?: SchedulerBudget;
@@ -88,7 +98,7 @@ export class BackgroundScheduler implements Disposable {
   /** The paced rate as last computed (every candidate of a pick asks for it at the same moment). */
   private rateCache: { at: number; used: number | undefined; rate: number } | undefined;
   /** The round lengths as last computed, valid until anything they depend on changes. */
-  private roundsCache: { at: number; rounds: { visible: number; others: number } } | undefined;
+  private roundsCache: { at: number; rounds: Rounds } | undefined;
   private timer: unknown;
   private heartbeat: unknown;
   private running: Job | undefined;
@@ -264,7 +274,7 @@ export class BackgroundScheduler implements Disposable {
       roundMs: rounds.others,
       visibleRoundMs: rounds.visible,
       kinds: [...kinds.values()],
-      budgetBound: rounds.others > 0 || rounds.visible > 0,
+      budgetBound: rounds.others > 0 || rounds.visible > 0 || rounds.fixedStretch > 1,
     };
   }
 
@@ -288,19 +298,32 @@ export class BackgroundScheduler implements Disposable {
   }
 
   /** The round lengths of this moment (see {@link planRounds}), computed once per moment. */
-  private rounds(now: number): { visible: number; others: number } {
+  private rounds(now: number): Rounds {
     if (this.roundsCache?.at === now) return this.roundsCache.rounds;
     const rounds = this.computeRounds(now);
     this.roundsCache = { at: now, rounds };
     return rounds;
   }
 
-  private computeRounds(now: number): { visible: number; others: number } {
+  private computeRounds(now: number): Rounds {
     // Other background work of the last hour (tracking, re-reads, a view's first probe) is planned
     // around: the jobs get what it leaves of the planned rate (never less than a tenth of it).
     const planned = this.pacedRate(now) * PLAN_UTILISATION;
     const rate = Math.max(planned / 10, planned - this.otherLastHour(now) / HOUR_MS);
-    return planRounds(this.activeJobs(), rate, (job) => this.costOf(job));
+    // Jobs at a fixed pace take their part first, at their floors while that leaves the others their
+    // reserve; on a plan too small for that (a key used around the clock) they are stretched evenly, so
+    // the share still holds and the interval they report is the one they keep.
+    const active = this.activeJobs();
+    const fixed = active.filter((j) => j.options.fixedPace);
+    const fixedRate = fixed.reduce((sum, j) => sum + this.costOf(j) / Math.max(1, j.minIntervalMs), 0);
+    const fixedRoom = rate * (1 - OTHERS_RESERVE);
+    const fixedStretch = fixedRate > fixedRoom ? fixedRate / fixedRoom : 1;
+    const rounds = planRounds(
+      active.filter((j) => !j.options.fixedPace),
+      rate - fixedRate / fixedStretch,
+      (job) => this.costOf(job),
+    );
+    return { ...rounds, fixedStretch };
   }
 
   /**
@@ -322,8 +345,10 @@ export class BackgroundScheduler implements Disposable {
     const rounds = this.rounds(now);
     const out = new Map<number, number>();
     for (const j of this.jobs.values()) {
-      const round = j.visible ? rounds.visible : rounds.others;
-      out.set(j.id, j.paused ? Infinity : Math.max(j.minIntervalMs, round) * j.slowdown);
+      const interval = j.options.fixedPace
+        ? Math.ceil(j.minIntervalMs * rounds.fixedStretch)
+        : Math.max(j.minIntervalMs, j.visible ? rounds.visible : rounds.others);
+      out.set(j.id, j.paused ? Infinity : interval * j.slowdown);
     }
     return out;
   }
@@ -448,13 +473,14 @@ export class BackgroundScheduler implements Disposable {
       // about one interval: faster, and the second round would find nothing due and idle.
       const first =
         (job.lastRunAt === undefined && !job.options.startNow && !job.options.once) || job.staggering;
-      // Held by nothing but its due time: asked for by the user, or so late that holding it longer
+      // Held by nothing but its due time: asked for by the user, at a fixed pace (its promise is a time
+      // bound), or so late that holding it longer
       // would starve it (only heavy other work, e.g. many tracked sends, can fill the hour like that).
       const starvingAt =
         job.lastRunAt !== undefined && !job.staggering && this.costOf(job) <= jobsRoom
           ? due + STARVATION_FRACTION * interval
           : Infinity;
-      const free = job.urgent || now >= starvingAt;
+      const free = job.urgent || job.options.fixedPace === true || now >= starvingAt;
       const wait = free
         ? this.monthWait(now, this.costOf(job))
         : this.budgetWait(

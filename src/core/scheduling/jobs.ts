@@ -59,6 +59,13 @@ export interface JobOptions {
   readonly slowdown?: number;
   /** Paused from the start (see `setPaused`). */
   readonly paused?: boolean;
+  /**
+   * Runs at its floor (times the slow-down), held by no token or round, only by the month's share:
+   * someone watches it for a change that is promised to show within a stated time (the Node view's sync
+   * check). The other jobs are planned around what it costs; only a plan too small to leave them their
+   * reserve stretches it (and its interval says so).
+   */
+  readonly fixedPace?: boolean;
   readonly run: (signal: AbortSignal) => Promise<JobRun>;
 }
 

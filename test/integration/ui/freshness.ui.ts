@@ -14,42 +14,21 @@ import {
   writeArtifacts,
   writeDeployments,
 } from './sandbox';
-import { answerInput, expandRows, rowText, watchDeployment, watchUntil } from './journeyHelpers';
+import {
+  answerInput,
+  expandRows,
+  rowText,
+  setApiKey,
+  setSection,
+  watchDeployment,
+  watchUntil,
+} from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
 /** The text of the extension's status-bar item. */
 function statusBarText(page: Page): () => Promise<string> {
   return () =>
     page.locator('.statusbar .statusbar-item', { hasText: 'Alephium' }).first().innerText({ timeout: 2_000 });
-}
-
-/** Folds or unfolds a section of the Alephium container by its header. */
-async function setSection(page: Page, title: RegExp, expanded: boolean): Promise<void> {
-  const header = page.locator('.part.sidebar .pane-header', { hasText: title }).first();
-  const now = (await header.getAttribute('aria-expanded').catch(() => null)) === 'true';
-  if (now !== expanded) await header.click();
-}
-
-/** Sets the API key of the active profile through the palette (retried while the settings arrive). */
-async function setApiKey(page: Page, profile: string, key: string): Promise<void> {
-  const saved = page.locator('.notifications-toasts').getByText(`API key saved for "${profile}"`).first();
-  for (let attempt = 1; ; attempt++) {
-    await runCommandByTitle(page, 'Alephium: Set API Key');
-    const input = page.locator('.quick-input-widget input');
-    try {
-      await input.waitFor({ state: 'visible', timeout: 5_000 });
-      const title = await page.locator('.quick-input-widget').innerText();
-      // The prompt names the profile: until the new settings arrive it is the previous one.
-      if (!title.includes(profile)) throw new Error(`the prompt is for another profile: ${title}`);
-      await input.fill(key);
-      await input.press('Enter');
-      await saved.waitFor({ state: 'visible', timeout: 10_000 });
-      return;
-    } catch (error) {
-      if (attempt >= 8) throw error;
-      await page.keyboard.press('Escape');
-    }
-  }
 }
 
 describe('UI journeys: every figure is fresh or says its age; the quota lock lifts by itself', () => {
@@ -247,18 +226,24 @@ describe('UI journeys: every figure is fresh or says its age; the quota lock lif
       await setSection(ui.page, /^Transactions/i, true).catch(() => undefined);
     });
 
-    it('a 503 shows as "syncing" in the Node view within 60 s, and synced again once the node is', async function () {
+    it('a 503 met by any request shows as "syncing" in the Node view within 45 s, and clears by itself', async function () {
       this.timeout(240_000);
       const page = ui.page;
       const sync = rowText(page, /^Sync/);
       await watchUntil(page, 'the Node view shows synced', sync, (t) => /Sync\s*synced/.test(t), 60_000);
-      await sandboxControl('/faults', { path: '/infos/*', kind: '503' });
+      // The contracts' reads answer 503 (the sandbox's self-clique says unsynced while the fault holds).
+      // The request that meets it is one the test starts now, not the view's own check 40 s apart, so
+      // the bound below is far from any interval of the extension: a node that starts syncing is named
+      // by whichever request meets it first. (The view's own pace under the budget is a unit test.)
+      await sandboxControl('/faults', { path: '/contracts/*', kind: '503' });
       try {
-        await watchUntil(page, 'the Node view shows syncing', sync, (t) => /Sync\s*syncing/.test(t), 60_000);
+        await runCommandByTitle(page, 'Alephium: Refresh Watched Contracts');
+        await watchUntil(page, 'the Node view shows syncing', sync, (t) => /Sync\s*syncing/.test(t), 45_000);
       } finally {
         await fetch(`${sandbox.baseUrl}/__sandbox/faults`, { method: 'DELETE' });
       }
-      await watchUntil(page, 'the Node view is back to synced', sync, (t) => /Sync\s*synced/.test(t), 60_000);
+      // Hands off: the view re-checks every 10 s while the node is not synced.
+      await watchUntil(page, 'the Node view is back to synced', sync, (t) => /Sync\s*synced/.test(t), 45_000);
     });
 
     it('events triggered on the chain are listed in Watched Contracts within 60 s, without a click', async function () {

@@ -356,3 +356,32 @@ export async function runCommandRetried(page: Page, title: string): Promise<void
     }
   }
 }
+
+/** Folds or unfolds a section of the Alephium container by its header. */
+export async function setSection(page: Page, title: RegExp, expanded: boolean): Promise<void> {
+  const header = page.locator('.part.sidebar .pane-header', { hasText: title }).first();
+  const now = (await header.getAttribute('aria-expanded').catch(() => null)) === 'true';
+  if (now !== expanded) await header.click();
+}
+
+/** Sets the API key of the active profile through the palette (retried while the settings arrive). */
+export async function setApiKey(page: Page, profile: string, key: string): Promise<void> {
+  const saved = page.locator('.notifications-toasts').getByText(`API key saved for "${profile}"`).first();
+  for (let attempt = 1; ; attempt++) {
+    await runCommandByTitle(page, 'Alephium: Set API Key');
+    const input = page.locator('.quick-input-widget input');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      const title = await page.locator('.quick-input-widget').innerText();
+      // The prompt names the profile: until the new settings arrive it is the previous one.
+      if (!title.includes(profile)) throw new Error(`the prompt is for another profile: ${title}`);
+      await input.fill(key);
+      await input.press('Enter');
+      await saved.waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 8) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}

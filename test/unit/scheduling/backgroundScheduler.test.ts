@@ -217,6 +217,39 @@ describe('background scheduler: one budget', () => {
     s.dispose();
   });
 
+  it('a job at a fixed pace (the Node view sync check) keeps its floor; the others are planned around it', async () => {
+    const timers = new VirtualTimers();
+    // Free at the default pace (8 working hours a day): 187 requests an hour planned.
+    const s = new BackgroundScheduler({ timers, budget: { monthlyLimit: 100_000, share: 0.5 } });
+    const r = record(s);
+    const c = Array.from({ length: 10 }, (_, i) =>
+      s.add({ kind: 'contract', label: `c${i}`, run: costs(1) }),
+    );
+    const fixed = { kind: 'node', label: 'self-clique', minIntervalMs: 40_000, fixedPace: true } as const;
+    const node = s.add({ ...fixed, run: costs(1) });
+    await timers.advance(3 * HOUR);
+    assert.equal(node.intervalMs, 40_000, 'never stretched by the rounds');
+    assert.ok(c[0]!.intervalMs > 40_000, `the contracts are: ${c[0]!.intervalMs}`);
+    const gaps = r.gaps('self-clique');
+    assert.ok(gaps.length > 200 && Math.max(...gaps) <= 40_000, `${gaps.length} gaps, ${Math.max(...gaps)}`);
+    for (const n of r.perHour(3)) assert.ok(n <= FREE_HOURLY_8H / PLAN_UTILISATION, `${n} in an hour`);
+    s.dispose();
+
+    // Around the clock the share is 69 an hour: 90 checks an hour would not leave the others their
+    // reserve. Stretched, and the interval it reports is the one it keeps.
+    const t2 = new VirtualTimers();
+    const small = free(t2);
+    const r2 = record(small);
+    small.add({ kind: 'contract', label: 'c', run: costs(1) });
+    const stretched = small.add({ ...fixed, run: costs(1) });
+    await t2.advance(3 * HOUR);
+    assert.ok(stretched.intervalMs > 40_000, `${stretched.intervalMs}`);
+    assert.ok(Math.max(...r2.gaps('self-clique')) <= stretched.intervalMs + 1);
+    assert.ok(r2.gaps('c').length > 0, 'the contract keeps its reserve');
+    for (const n of r2.perHour(3)) assert.ok(n <= FREE_HOURLY_LIMIT, `${n} in an hour`);
+    small.dispose();
+  });
+
   it('paused jobs take no share; a slowed one runs less often; one-shot jobs run once and are charged', async () => {
     const timers = new VirtualTimers();
     const s = new BackgroundScheduler({ timers });
