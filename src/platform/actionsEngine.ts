@@ -1,5 +1,5 @@
 // The code of money and contract actions, loaded on the first Send, Sweep, Simulate, Execute or Deploy:
-// esbuild builds it as dist/actionsEngine.js (esbuild.js, LAZY_MODULES), so verification, the signing path,
+// Loaded on first use as a chunk of its own (its `import()` in platform/lazyEngine.ts), so verification, the signing path,
 // the script and bytecode code and the deployments file writer are not part of the activation bundle.
 // Everything that signs lives in this one module instance, so a VerifiedTransfer made here is the one its
 // signing path accepts (the brand is a WeakSet of this bundle).

@@ -29,10 +29,10 @@ export abstract class DisposableBase implements vscode.Disposable {
 }
 
 /**
- * A module loaded on first use and kept: `lazyModule(() => import('./x'))`. esbuild builds each module
- * loaded this way as a file of its own next to dist/extension.js (esbuild.js, LAZY_MODULES names them by
- * path), so activation carries none of it; under tsx it is the module itself. A failed load is
- * forgotten, so the next use tries again.
+ * A module loaded on first use and kept: `lazyModule(() => import('./x'))`. esbuild splits each module
+ * loaded this way into a chunk of its own beside dist/extension.mjs (one module runtime: code it shares with
+ * activation or another chunk is in exactly one file), so activation carries none of it; under tsx it is the
+ * module itself. A failed load is forgotten, so the next use tries again.
  */
 export function lazyModule<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;

@@ -1,4 +1,4 @@
-// esbuild builds it as dist/projectsEngine.js (esbuild.js, LAZY_MODULES): reading alephium.config.*
+// Loaded on first use as a chunk of its own (its `import()` in platform/lazyEngine.ts): reading alephium.config.*
 // (a tokenizer) and the devnet preset load with the first read of the workspace's projects, not with
 // activation. Import it only through `projectsEngine()` (lazyEngine.ts).
 export {

@@ -1,6 +1,6 @@
 /**
  * The token catalog and the official token lists (`@alephium/token-list`, about 105 KB of JSON), loaded
- * on first use as dist/tokenLists.js (esbuild.js LAZY_MODULES), so activation carries none of it.
+ * on first use as a chunk of its own (its `import()` in platform/lazyEngine.ts), so activation carries none of it.
  */
 import mainnetList from '@alephium/token-list/dist/tokens/mainnet.json';
 import testnetList from '@alephium/token-list/dist/tokens/testnet.json';

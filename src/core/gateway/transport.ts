@@ -14,7 +14,7 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * undici is most of the extension's code by size (about 300 KB minified), so it is loaded on the first
- * request rather than at activation. The production build keeps it in its own file, dist/undici.js.
+ * request rather than at activation. The build keeps it in one CommonJS file of its own, dist/undici.cjs.
  */
 let undiciModule: Promise<typeof Undici> | undefined;
 const loadUndici = (): Promise<typeof Undici> => (undiciModule ??= import('undici'));

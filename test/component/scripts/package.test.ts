@@ -122,7 +122,8 @@ describe('npm run package (scripts/package.mjs)', function () {
 
   it('holds the bundles, the licence and the notices, and no source map or source', () => {
     const names = [...entries.keys()];
-    assert.ok(names.includes('extension/dist/extension.js'));
+    assert.ok(names.includes('extension/dist/extension.mjs'));
+    assert.ok(names.includes('extension/dist/undici.cjs'));
     assert.ok(names.includes('extension/LICENSE.txt'));
     assert.ok(!names.some((n) => n.endsWith('.map')), 'no source map');
     assert.ok(!names.some((n) => n.startsWith('extension/src/') || n.startsWith('extension/test/')));
