@@ -30,7 +30,7 @@ import {
 import { shortAddress } from '../core/watching/rows';
 import { StorageKeys } from '../constants';
 import * as config from '../platform/config';
-import type { ConnectionManager } from '../platform/connection';
+import { originOf, type ConnectionManager } from '../platform/connection';
 import { DisposableBase } from '../platform/lifecycle';
 import { argString, pickContract } from '../platform/prompts';
 import { EventWatch, type DeliveredEvent } from './eventWatch';
@@ -88,6 +88,7 @@ export class ContractsService extends DisposableBase {
     this.register(connection.onDidChange(() => this.connectionChanged()));
     // The list is read now (cheap, local); the watcher starts only if a client can be built, and the
     // client is built lazily by the connection, so activation sends no request.
+    this.model.useScope(this.scopeNow());
     this.model.setList(this.readList());
     if (this.model.watched.length > 0) this.watch.rebuild();
   }
@@ -150,9 +151,20 @@ export class ContractsService extends DisposableBase {
     await this.watch.unwatch(address);
   }
 
+  /**
+   * What the model's data belongs to: a profile's name, where its requests go and its network. A new
+   * key or proxy changes none of these (nothing read is stale); a profile whose URL or network changed
+   * under the same name is another chain, read afresh.
+   */
+  private scopeNow(): string | undefined {
+    const profile = this.deps.connection.state.profile;
+    return profile ? JSON.stringify([profile.name, originOf(profile), profile.network]) : undefined;
+  }
+
   private connectionChanged(): void {
-    // Another profile means another watch list and, possibly, another chain: nothing cached is valid.
-    this.model.resetData();
+    // Another profile means another watch list and, possibly, another chain: its data is put aside and
+    // what was kept of the new one shows again (a switch away and back loses nothing it had read).
+    this.model.useScope(this.scopeNow());
     this.model.setList(this.readList());
     this.watch.rebuild();
   }

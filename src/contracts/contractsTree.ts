@@ -9,6 +9,7 @@ import {
   ROW_LABEL_CHARS,
   ROW_TOOLTIP_CHARS,
   shortAddress,
+  stateDescription,
   stateRows,
   type FieldRow,
   type Row,
@@ -40,6 +41,9 @@ export type ContractNode =
   | { readonly kind: 'loadMore'; readonly id: string; readonly address: string }
   | { readonly kind: 'message'; readonly id: string; readonly row: Row };
 
+/** How many open node ids the tree remembers for a switch back (the oldest are let go first). */
+const OPEN_IDS_KEPT = 2000;
+
 const ContextValues = {
   contract: TreeItemContexts.contract,
   contractDrift: TreeItemContexts.contractDrift,
@@ -63,6 +67,11 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
   private readonly nodes = new Map<string, ContractNode>();
   /** Contracts whose node is expanded (their State and Events rows show). */
   private readonly expanded = new Set<string>();
+  /**
+   * Every node id the person left open, also of contracts not listed now: VS Code forgets a row's
+   * expansion once the row is gone (another profile's list), so a switch back opens them again from here.
+   */
+  private readonly openIds = new Set<string>();
   private viewVisible = false;
   private readonly lookedAtEmitter = this.register(new vscode.EventEmitter<readonly string[]>());
   /** The contracts the user looks at changed (see {@link lookedAt}). */
@@ -93,6 +102,8 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     );
     this.register(view.onDidExpandElement((e) => this.setExpanded(e.element, true)));
     this.register(view.onDidCollapseElement((e) => this.setExpanded(e.element, false)));
+    this.register(view.onDidExpandElement((e) => this.rememberOpen(e.element.id, true)));
+    this.register(view.onDidCollapseElement((e) => this.rememberOpen(e.element.id, false)));
   }
 
   /** Contracts whose state or events show in the visible view: their nodes are expanded. */
@@ -100,6 +111,24 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     if (!this.viewVisible) return [];
     const listed = new Set(this.model.watched.map((w) => w.address));
     return [...this.expanded].filter((a) => listed.has(a));
+  }
+
+  private rememberOpen(id: string, open: boolean): void {
+    this.openIds.delete(id);
+    if (!open) return;
+    this.openIds.add(id);
+    // Bounded: the oldest ids go first (a set keeps insertion order).
+    for (const old of this.openIds) {
+      if (this.openIds.size <= OPEN_IDS_KEPT) break;
+      this.openIds.delete(old);
+    }
+  }
+
+  /** How a node with children starts: open when the person left it open. */
+  private collapsible(id: string): vscode.TreeItemCollapsibleState {
+    return this.openIds.has(id)
+      ? vscode.TreeItemCollapsibleState.Expanded
+      : vscode.TreeItemCollapsibleState.Collapsed;
   }
 
   private setExpanded(n: ContractNode, expanded: boolean): void {
@@ -187,7 +216,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     switch (n.kind) {
       case 'contract': {
         const row = this.contractRowOf(n.address);
-        const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(row.label, this.collapsible(n.id));
         return this.decorate(
           item,
           n.id,
@@ -199,10 +228,11 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
         // The state is read when events arrive or someone looks: between those it says how old it is.
         const readAt = this.model.stateOf(n.address)?.readAt;
         const age = asOfSuffix(readAt, Date.now()).replace(/^, /, '');
+        const description = stateDescription(age, this.model.stateBehindEvents(n.address));
         return this.decorate(
-          new vscode.TreeItem('State', vscode.TreeItemCollapsibleState.Collapsed),
+          new vscode.TreeItem('State', this.collapsible(n.id)),
           n.id,
-          { label: 'State', icon: 'symbol-field', ...(age ? { description: age } : {}) },
+          { label: 'State', icon: 'symbol-field', ...(description ? { description } : {}) },
           ContextValues.state,
         );
       }
@@ -210,7 +240,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
         const f = this.model.feedIfAny(n.address);
         const header = f?.loaded ? eventsHeader(f.size, f.count) : undefined;
         const age = asOfSuffix(this.model.eventsCheckedAt(n.address), Date.now());
-        const item = new vscode.TreeItem('Events', vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem('Events', this.collapsible(n.id));
         return this.decorate(
           item,
           n.id,
@@ -234,9 +264,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
       case 'event': {
         const item = new vscode.TreeItem(
           n.row.label,
-          n.row.fields.length
-            ? vscode.TreeItemCollapsibleState.Collapsed
-            : vscode.TreeItemCollapsibleState.None,
+          n.row.fields.length ? this.collapsible(n.id) : vscode.TreeItemCollapsibleState.None,
         );
         return this.decorate(item, n.id, n.row, ContextValues.event);
       }
@@ -289,6 +317,7 @@ export class ContractsTreeProvider extends DisposableBase implements vscode.Tree
     // VS Code asks for a contract's children when its node is expanded, also when it restores the node
     // expanded after a reload (which fires no expand event).
     if (n?.kind === 'contract') this.setExpanded(n, true);
+    if (n) this.rememberOpen(n.id, true);
     return this.childrenOf(n);
   }
 

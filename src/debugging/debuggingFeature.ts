@@ -10,7 +10,14 @@
 import * as vscode from 'vscode';
 import type { ArtifactRegistry, ContractArtifact } from '../core/artifacts';
 import type { FailureContext, FailureExplanation, FailureLookup } from '../core/debugging/explain';
-import type { Instance, Lens, LensData, SeenEvent } from '../core/debugging/lensModel';
+import {
+  seenEventsOf,
+  type Instance,
+  type Lens,
+  type LensData,
+  type SeenEvent,
+  type SeenEvents,
+} from '../core/debugging/lensModel';
 import type { ContractEvent } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../core/protocol';
@@ -358,20 +365,10 @@ export function registerDebuggingEditor(
     }
     return [...out.values()];
   };
-  const seenEvents = (address: string): SeenEvent[] => {
+  // The lens counts the rows the Events node lists when they are loaded (core: seenEventsOf).
+  const seenEvents = (address: string): SeenEvents => {
     const feed = contracts.model.feedIfAny(address);
-    const fromFeed: SeenEvent[] =
-      feed?.loaded === true
-        ? feed.items().map((i) => ({
-            txId: i.event.txId,
-            eventIndex: i.event.eventIndex,
-            key: i.id,
-            ...(i.event.timestamp !== undefined ? { timestamp: i.event.timestamp } : {}),
-          }))
-        : [];
-    // A loaded feed already holds what the watcher delivered since it loaded; the deliveries count
-    // when it is not loaded (the Events node was never opened), so either source alone would be short.
-    return feed?.loaded === true ? fromFeed : (seen.get(address) ?? []);
+    return seenEventsOf(feed?.loaded === true ? feed.items() : undefined, seen.get(address) ?? []);
   };
   const lenses = new RalphLenses(
     async () => {

@@ -13,6 +13,7 @@ export {
   gasReportRows,
   gasReportRecords,
   gasReportMarkdown,
+  measuredCode,
 } from '../core/debugging/gasReport';
 export {
   EXPLAIN_COST,

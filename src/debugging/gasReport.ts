@@ -52,11 +52,19 @@ export async function gasReport(deps: GasReportDeps, args: unknown): Promise<Gas
   }
   const signer = deps.secrets ? await signerAddressIfAny(deps.secrets) : undefined;
   const engine = await loadEngine();
-  const plan = engine.planGasReport(contracts.gas, artifact, {
-    address: w.address,
-    group: w.group,
-    ...(signer !== undefined && groupOfAddress(signer) === w.group ? { callerAddress: signer } : {}),
-  });
+  // A devnet deploy runs the debug build: its code hash (`.project.json`) is what the tree shows.
+  const release = artifact.codeHash.toLowerCase();
+  const debugCodeHash = registryNow.codeHashesOf(artifact).find((h) => h !== release);
+  const plan = engine.planGasReport(
+    contracts.gas,
+    artifact,
+    {
+      address: w.address,
+      group: w.group,
+      ...(signer !== undefined && groupOfAddress(signer) === w.group ? { callerAddress: signer } : {}),
+    },
+    debugCodeHash,
+  );
   if (plan.reruns.length === 0) {
     throw new Error(
       `No method of ${artifact.name} has remembered arguments yet: Simulate or Execute one first (its arguments are kept for the report).`,
@@ -85,7 +93,10 @@ export async function gasReport(deps: GasReportDeps, args: unknown): Promise<Gas
     `Gas Report of ${artifact.name}: ${rows.length} method(s) in ${plan.cost.max} request(s), ${rows.filter((r) => r.error !== undefined).length} failed`,
   );
   if (argValue(args, 'show') !== 'none')
-    await showResult(`Gas Report ${artifact.name}`, engine.gasReportMarkdown(plan, rows, plan.cost.max));
+    await showResult(
+      `Gas Report ${artifact.name}`,
+      engine.gasReportMarkdown(plan, rows, plan.cost.max, engine.measuredCode(plan, outcomes)),
+    );
   return {
     contract: artifact.name,
     requests: plan.cost.max,

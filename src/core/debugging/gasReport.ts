@@ -32,8 +32,10 @@ export interface PlannedRerun {
 export interface GasReportPlan {
   readonly contract: string;
   readonly address: string;
-  /** The artifact's code hash now: the report measures this code. */
+  /** The artifact's code hash now (its release build): the gas memory keeps figures under it. */
   readonly codeHash: string;
+  /** Its debug build's code hash (`codeHashDebug` of `.project.json`), which a devnet deploy runs. */
+  readonly debugCodeHash?: string;
   readonly reruns: readonly PlannedRerun[];
   /** Remembered methods that cannot run on this code (gone, or no longer public), with why. */
   readonly skipped: readonly { readonly method: string; readonly reason: string }[];
@@ -45,6 +47,7 @@ export function planGasReport(
   memory: Pick<GasMemory, 'rerunnable'>,
   artifact: ContractArtifact,
   target: GasReportTarget,
+  debugCodeHash?: string,
 ): GasReportPlan {
   const reruns: PlannedRerun[] = [];
   const skipped: { method: string; reason: string }[] = [];
@@ -78,6 +81,9 @@ export function planGasReport(
     contract: artifact.name,
     address: target.address,
     codeHash: artifact.codeHash,
+    ...(debugCodeHash !== undefined && debugCodeHash.toLowerCase() !== artifact.codeHash.toLowerCase()
+      ? { debugCodeHash: debugCodeHash.toLowerCase() }
+      : {}),
     reruns,
     skipped,
     cost: batchCost(reruns.length, 1, GAS_REPORT_CALLS_PER_REQUEST),
@@ -130,6 +136,41 @@ export function gasReportRows(
   });
 }
 
+/** Which build of the artifact the simulations ran on, as the node said (the code at the address). */
+export type MeasuredCode =
+  { readonly build: 'release' | 'debug'; readonly codeHash: string } | { readonly build: 'unknown' };
+
+/**
+ * The code the report measured: the code hash a successful run names for the contract's address (the
+ * one the tree shows), told apart as the artifact's release build or its debug build.
+ */
+export function measuredCode(plan: GasReportPlan, outcomes: readonly CallOutcome[]): MeasuredCode {
+  for (const outcome of outcomes) {
+    if (!outcome?.ok) continue;
+    const ran = outcome.result.contracts.find((c) => c.address === plan.address)?.codeHash.toLowerCase();
+    if (ran === plan.codeHash.toLowerCase()) return { build: 'release', codeHash: ran };
+    if (ran !== undefined && ran === plan.debugCodeHash) return { build: 'debug', codeHash: ran };
+  }
+  return { build: 'unknown' };
+}
+
+/** The report's line that names the code it measured, and why it is not the artifact's code hash. */
+function measuredLine(plan: GasReportPlan, measured: MeasuredCode): string {
+  const name = markdownText(plan.contract);
+  switch (measured.build) {
+    case 'debug':
+      return (
+        `- code measured: ${codeSpan(measured.codeHash)}, the debug build of ${name} deployed here: a devnet ` +
+        `deploy runs the debug build (with its Debug messages), whose code hash is the artifact's ` +
+        `codeHashDebug in .project.json, not the release build's ${codeSpan(plan.codeHash)}`
+      );
+    case 'release':
+      return `- code measured: ${codeSpan(measured.codeHash)}, the release build of ${name} in the artifact`;
+    case 'unknown':
+      return `- code hash: ${codeSpan(plan.codeHash)}, the release build of ${name} in the artifact (no run said which code it measured)`;
+  }
+}
+
 /** What the report's runs leave in the memory: the figures it measured, on today's code. */
 export function gasReportRecords(
   plan: GasReportPlan,
@@ -158,13 +199,14 @@ export function gasReportMarkdown(
   plan: GasReportPlan,
   rows: readonly GasReportRow[],
   requestsSpent: number,
+  measured: MeasuredCode = { build: 'unknown' },
 ): string {
   const cell = (text: string) => markdownText(text);
   const lines = [
     `# Gas Report: ${markdownText(plan.contract)}`,
     '',
     `- contract: ${codeSpan(plan.address)}`,
-    `- code hash: ${codeSpan(plan.codeHash)}`,
+    measuredLine(plan, measured),
     `- ${rows.length} method(s) simulated again with their remembered arguments, in ${requestsSpent} request(s); nothing was signed or sent`,
     '- ALPH: the gas at the minimum gas price; a transaction adds its base gas (1,000 + 2,000 per input + 4,500 per output, at least 20,000)',
     '- change: from the last run on the code before the last change',

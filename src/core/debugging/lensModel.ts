@@ -28,13 +28,47 @@ export interface SeenEvent {
   readonly key?: string;
 }
 
+/** The events a watched contract's lenses count, and where they come from (the tooltip says which). */
+export interface SeenEvents {
+  readonly events: readonly SeenEvent[];
+  /** `listed`: the events the Watched Contracts view lists; `delivered`: only what the watcher brought. */
+  readonly from: 'listed' | 'delivered';
+}
+
+/** An event as the Watched Contracts view lists it (its feed's id and the event). */
+export interface ListedEvent {
+  readonly id: string;
+  readonly event: { readonly txId: string; readonly eventIndex: number; readonly timestamp?: number };
+}
+
+/**
+ * What the lenses count for a watched contract: the very events its Events node lists, when that list is
+ * loaded, so a lens never says fewer (or more) than the rows beside it; otherwise the watcher's
+ * deliveries of this session (the list, once opened, holds them too).
+ */
+export function seenEventsOf(
+  listed: readonly ListedEvent[] | undefined,
+  delivered: readonly SeenEvent[],
+): SeenEvents {
+  if (listed === undefined) return { events: delivered, from: 'delivered' };
+  return {
+    events: listed.map((i) => ({
+      txId: i.event.txId,
+      eventIndex: i.event.eventIndex,
+      key: i.id,
+      ...(i.event.timestamp !== undefined ? { timestamp: i.event.timestamp } : {}),
+    })),
+    from: 'listed',
+  };
+}
+
 export interface LensData {
   readonly registry: ArtifactRegistry;
   readonly network: string | undefined;
   /** Instances of an artifact: deployments of the network and watched contracts it describes. */
   instancesOf(artifact: ContractArtifact): Instance[];
   /** Events seen for a watched address (empty when none were loaded or delivered). */
-  seenEvents(address: string): readonly SeenEvent[];
+  seenEvents(address: string): readonly SeenEvent[] | SeenEvents;
   /** What each method cost when it last ran (core/debugging/gasMemory.ts); no gas lenses without it. */
   readonly gas?: Pick<GasMemory, 'latest' | 'before'>;
 }
@@ -159,7 +193,9 @@ export function lensesFor(
       const index = artifact.eventsSig.findIndex((e) => e.name === d.name);
       if (index < 0) continue;
       for (const i of instances(artifact).filter((x) => x.watched)) {
-        const { count, last } = tallyEvents(data.seenEvents(i.address), index);
+        const seen = data.seenEvents(i.address);
+        const { events, from } = 'from' in seen ? seen : { events: seen, from: undefined };
+        const { count, last } = tallyEvents(events, index);
         const where =
           instances(artifact).filter((x) => x.watched).length > 1 ? ` at ${short(i.address)}` : '';
         lenses.push({
@@ -168,7 +204,12 @@ export function lensesFor(
             count === 0
               ? `no ${d.name} seen yet${where}`
               : `${count} ${d.name} seen${where}${last !== undefined ? ` · last ${ago(last, options.now)}` : ''}`,
-          tooltip: 'Counted from the events this window loaded or the watcher delivered (no extra request).',
+          tooltip:
+            from === 'listed'
+              ? 'Counted from the events listed under Events in Watched Contracts (no extra request).'
+              : from === 'delivered'
+                ? "Counted from the events the watcher delivered since this window opened: open the contract's Events in Watched Contracts to count the ones listed there (no extra request)."
+                : 'Counted from the events this window loaded or the watcher delivered (no extra request).',
           command: { kind: 'showEvents', address: i.address },
           ...(count > 0 && last !== undefined ? { changesAt: ageChangesAt(last, options.now) } : {}),
         });

@@ -144,6 +144,8 @@ interface InFlight {
   readonly controller: AbortController;
   readonly ticket: Ticket;
   joined: number;
+  /** Its first attempt left: its answer may predate what a `fresh` caller knows of the chain. */
+  sent: boolean;
 }
 
 /** What one request has been through so far: its retries by row of the error table. */
@@ -300,6 +302,9 @@ export class RequestPipeline {
     let entry = shareKey !== undefined ? this.inFlight.get(shareKey) : undefined;
     // A request abandoned by all its callers is on its way out: a new caller must not join it.
     if (entry?.controller.signal.aborted) entry = undefined;
+    // A fresh read wants an answer from after it was asked (a state re-read after new events): a request
+    // already sent may have been answered from before them. It is only joined while it still waits.
+    if (entry?.sent && options.fresh) entry = undefined;
     if (entry) {
       if (priority === 'user') entry.ticket.priority = 'user';
     } else {
@@ -355,13 +360,19 @@ export class RequestPipeline {
     const controller = new AbortController();
     const ticket: Ticket = { priority };
     this.active.add(controller);
-    const promise = this.execute(call, options, ticket, controller.signal).finally(() => {
+    const promise = this.execute(
+      call,
+      options,
+      ticket,
+      controller.signal,
+      () => (created.sent = true),
+    ).finally(() => {
       this.active.delete(controller);
       if (shareKey !== undefined && this.inFlight.get(shareKey) === created) this.inFlight.delete(shareKey);
     });
     // Each caller observes the outcome through its own race; this copy only silences Node.
     promise.catch(() => undefined);
-    const created: InFlight = { promise, controller, ticket, joined: 0 };
+    const created: InFlight = { promise, controller, ticket, joined: 0, sent: false };
     if (shareKey !== undefined) this.inFlight.set(shareKey, created);
     return created;
   }
@@ -372,6 +383,7 @@ export class RequestPipeline {
     options: RequestOptions,
     ticket: Ticket,
     signal: AbortSignal,
+    onSent: () => void = () => undefined,
   ): Promise<T> {
     const attempts: Attempts = {
       tries: { server: 0, rateLimited: 0, network: 0, sync: 0 },
@@ -386,6 +398,7 @@ export class RequestPipeline {
       const quotaEnd = this.quota.endFor(key, ticket.priority);
       if (quotaEnd !== undefined) throw new QuotaExhaustedError(call.endpoint, quotaEnd);
       const settle = await this.slot(ticket, signal, call.endpoint);
+      onSent();
       attempts.count++;
       const started = this.clock.now();
       this.log.debug(

@@ -26,7 +26,10 @@ export interface RequestOptions {
   /** `user` (default) goes before `background` polling. */
   readonly priority?: Priority;
   readonly timeoutMs?: number;
-  /** Skip reading the cache (the fresh answer is still cached). */
+  /**
+   * Skip reading the cache (the fresh answer is still cached), and join no identical request that was
+   * already sent: its answer may be from before what the caller knows (a state re-read after new events).
+   */
   readonly fresh?: boolean;
   /**
    * What a request is for, for the request ledger (usage.ts): `contracts`, `node` or `tracking` for

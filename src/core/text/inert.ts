@@ -125,12 +125,21 @@ export function plainIndentedLine(line: string, max = MAX_VALUE_CHARS): string {
 /** Every ASCII punctuation character, each of which CommonMark allows to be backslash-escaped. */
 const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 
+function isDigit(ch: string | undefined): boolean {
+  return ch !== undefined && ch >= '0' && ch <= '9';
+}
+
 /**
  * Outside text for a Markdown surface: clean, one line, capped, and every ASCII punctuation character
- * backslash-escaped, so no link, image, autolink, HTML tag, entity, heading or emphasis can form.
+ * backslash-escaped, so no link, image, autolink, HTML tag, entity, heading or emphasis can form. A
+ * comma or period between two digits is left as it is: inside a number it starts no Markdown (a list
+ * marker needs a space after it, a link or tag other characters), and result documents are read as
+ * source, where `1\,000\,000` would be shown with its backslashes.
  */
 export function markdownText(value: unknown, max = MAX_VALUE_CHARS): string {
-  return cleanText(value, max).replace(MARKDOWN_PUNCTUATION, '\\$&');
+  return cleanText(value, max).replace(MARKDOWN_PUNCTUATION, (ch: string, at: number, text: string) =>
+    (ch === ',' || ch === '.') && isDigit(text[at - 1]) && isDigit(text[at + 1]) ? ch : `\\${ch}`,
+  );
 }
 
 /**

@@ -135,6 +135,16 @@ export function eventsHeader(
   };
 }
 
+/**
+ * The State node's description: its age once it is not fresh (`asOf`, from core/text/age.ts) and, while
+ * events newer than its read are listed beside it, that it is older than they are (its re-read is under
+ * way, or failed and the age says since when).
+ */
+export function stateDescription(asOf: string, behindEvents: boolean): string | undefined {
+  const parts = [asOf, behindEvents ? 'older than the newest event' : ''].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : undefined;
+}
+
 const DRIFT_ICON: Record<DriftCheck['status'], string> = {
   match: 'symbol-class',
   drift: 'warning|list.warningForeground',

@@ -35,9 +35,28 @@ export interface StateEntry {
   error?: string;
   errorBadge?: string;
   loading?: Promise<void>;
+  /** When the read under way (`loading`) was asked for (the model's order, as `askedAt`). */
+  pendingSince?: number;
   /** When the state shown was read (ms): the view says its age once it is not fresh. */
   readAt?: number;
+  /**
+   * When the request that read it was made, on the model's own order of events (not a clock, which
+   * may stand still between two steps): the state reflects every event the model had received by
+   * then, and may miss any received after (see {@link WatchedContractsModel.stateBehindEvents}).
+   */
+  askedAt?: number;
 }
+
+/** What the model holds of one connection while another is active: its states and loaded feeds. */
+interface HeldData {
+  readonly states: Map<string, StateEntry>;
+  readonly feeds: Map<string, EventFeed<ContractEvent>>;
+  readonly feedCheckedAt: Map<string, number>;
+  readonly eventsArrivedAt: Map<string, number>;
+}
+
+/** How many other connections' data is kept for a switch back (the oldest is let go first). */
+export const HELD_SCOPES = 4;
 
 /**
  * The data of the Watched Contracts view, as one observable model (no VS Code): the watch list, each
@@ -55,6 +74,19 @@ export class WatchedContractsModel implements Disposable {
   private readonly feedErrors = new Map<string, string>();
   /** When each loaded feed was last known to hold every event up to the contract's count (ms). */
   private readonly feedCheckedAt = new Map<string, number>();
+  /** When events newer than any the model held last arrived for a contract (the model's order). */
+  private readonly eventsArrivedAt = new Map<string, number>();
+  /** The model's order of reads and arrivals: each step takes the next number. */
+  private order = 0;
+  /** The connection whose data the maps hold (a profile on its origin and network). */
+  private scope: string | undefined;
+  /** Other connections' data, by scope, most recently left last. */
+  private readonly held = new Map<string, HeldData>();
+  /**
+   * Moves on every scope change or reset: a read that started before writes nothing, so an answer
+   * from another profile's gateway never lands in this one's view.
+   */
+  private epoch = 0;
 
   constructor(private readonly deps: WatchedContractsModelDeps) {}
 
@@ -119,6 +151,30 @@ export class WatchedContractsModel implements Disposable {
     return this.states.get(address);
   }
 
+  /**
+   * The state shown was asked for before the newest events arrived, so it may not include them yet:
+   * the row says so until the re-read those events started has answered.
+   */
+  stateBehindEvents(address: string): boolean {
+    const entry = this.states.get(address);
+    const arrived = this.eventsArrivedAt.get(address);
+    return entry?.state !== undefined && arrived !== undefined && (entry.askedAt ?? -1) < arrived;
+  }
+
+  /**
+   * Events newer than any held arrived (a first load, a refresh, the watcher): a state that is shown
+   * and was asked for before them is read again (one state read and one getters multicall, in the
+   * background), so State never stays older than the Events beside it.
+   */
+  private eventsArrived(address: string): void {
+    const at = ++this.order;
+    this.eventsArrivedAt.set(address, at);
+    const entry = this.states.get(address);
+    // A read under way was asked for before these events: it may miss them, so one more is asked for
+    // (the client joins it to an identical request that is not sent yet, so a queue costs nothing).
+    if (entry?.state || entry?.loading) void this.loadStates([address], true);
+  }
+
   /** The feed of a contract, created empty (not loaded) on first use. */
   feed(address: string): EventFeed<ContractEvent> {
     let f = this.feeds.get(address);
@@ -146,29 +202,80 @@ export class WatchedContractsModel implements Disposable {
     this.changed.dispose();
   }
 
+  private get maps(): Map<string, unknown>[] {
+    return [
+      this.states,
+      this.feeds,
+      this.feedLoads,
+      this.feedErrors,
+      this.feedCheckedAt,
+      this.eventsArrivedAt,
+    ] as Map<string, unknown>[];
+  }
+
   /** The watch list changed (add, remove, profile switch): forget data of contracts no longer listed. */
   setList(list: readonly WatchedContract[]): void {
     this.list = [...list];
     const keep = new Set(list.map((w) => w.address));
-    for (const map of [this.states, this.feeds, this.feedLoads, this.feedErrors, this.feedCheckedAt] as Map<
-      string,
-      unknown
-    >[])
-      for (const k of [...map.keys()]) if (!keep.has(k)) map.delete(k);
+    for (const map of this.maps) for (const k of [...map.keys()]) if (!keep.has(k)) map.delete(k);
     this.changed.fire(undefined);
+  }
+
+  /**
+   * The connection is now `scope` (a profile on its origin and network; undefined: none). The same
+   * scope keeps everything (a new API key changes no figure on chain). Another scope puts this one's
+   * states and loaded feeds aside and shows what was kept of the new one, if it was active before:
+   * a switch away and back shows the same contracts, artifacts and events at once, each with the age
+   * it was read at, and the watcher (whose cursors persist per profile) brings what happened since.
+   */
+  useScope(scope: string | undefined): void {
+    if (scope === this.scope) return;
+    if (this.scope !== undefined) this.hold(this.scope);
+    this.clearData();
+    const back = scope === undefined ? undefined : this.held.get(scope);
+    if (scope !== undefined) this.held.delete(scope);
+    if (back) {
+      for (const [a, entry] of back.states) this.states.set(a, entry);
+      for (const [a, feed] of back.feeds) this.feeds.set(a, feed);
+      for (const [a, at] of back.feedCheckedAt) this.feedCheckedAt.set(a, at);
+      for (const [a, at] of back.eventsArrivedAt) this.eventsArrivedAt.set(a, at);
+    }
+    this.scope = scope;
+    this.changed.fire(undefined);
+  }
+
+  /** Keeps what is complete of the current scope: read states and loaded feeds, not loads under way. */
+  private hold(scope: string): void {
+    const states = new Map<string, StateEntry>();
+    for (const [a, entry] of this.states) {
+      if (!entry.state) continue;
+      const { loading: _loading, pendingSince: _pending, ...kept } = entry;
+      states.set(a, kept);
+    }
+    const feeds = new Map([...this.feeds].filter(([, f]) => f.loaded));
+    this.held.delete(scope);
+    this.held.set(scope, {
+      states,
+      feeds,
+      feedCheckedAt: new Map(this.feedCheckedAt),
+      eventsArrivedAt: new Map(this.eventsArrivedAt),
+    });
+    while (this.held.size > HELD_SCOPES) this.held.delete(this.held.keys().next().value!);
+  }
+
+  private clearData(): void {
+    this.epoch++;
+    for (const map of this.maps) map.clear();
   }
 
   get watched(): readonly WatchedContract[] {
     return this.list;
   }
 
-  /** Everything cached is dropped (another profile or chain): the next render reads afresh. */
+  /** Everything cached is dropped, also what was kept of other scopes: the next render reads afresh. */
   resetData(): void {
-    this.states.clear();
-    this.feeds.clear();
-    this.feedLoads.clear();
-    this.feedErrors.clear();
-    this.feedCheckedAt.clear();
+    this.clearData();
+    this.held.clear();
     this.changed.fire(undefined);
   }
 
@@ -199,16 +306,58 @@ export class WatchedContractsModel implements Disposable {
     );
     const pending = addresses.map((a) => this.states.get(a)?.loading).filter((p): p is Promise<void> => !!p);
     if (todo.length === 0) return Promise.all(pending).then(() => undefined);
-    const run = this.readStates(todo, fresh, priority);
-    for (const a of todo) this.states.set(a, { ...this.states.get(a), loading: run });
+    const askedAt = ++this.order;
+    const own: { run?: Promise<void> } = {};
+    const run = this.readStates(todo, fresh, priority, askedAt, own);
+    own.run = run;
+    for (const a of todo) this.states.set(a, { ...this.states.get(a), loading: run, pendingSince: askedAt });
     return Promise.all([run, ...pending]).then(() => undefined);
+  }
+
+  /**
+   * Takes one contract's answer, unless the scope changed since it was asked (another profile's
+   * gateway answered) or a read asked for later already answered (two reads crossed on the way).
+   */
+  private settleState(
+    address: string,
+    read: { state: ContractState } | { error: unknown },
+    askedAt: number,
+    own: { run?: Promise<void> },
+  ): boolean {
+    const next: StateEntry = { ...this.states.get(address) };
+    // Another read started later still runs: its mark stays.
+    if (next.loading === own.run) {
+      delete next.loading;
+      delete next.pendingSince;
+    }
+    if (next.state && (next.askedAt ?? -1) > askedAt) {
+      this.states.set(address, next);
+      return false;
+    }
+    if ('state' in read) {
+      delete next.error;
+      delete next.errorBadge;
+      this.states.set(address, { ...next, state: read.state, readAt: this.now(), askedAt });
+    } else {
+      const { loading, pendingSince } = next;
+      this.states.set(address, {
+        ...(loading ? { loading } : {}),
+        ...(pendingSince !== undefined ? { pendingSince } : {}),
+        error: errorMessage(read.error),
+        errorBadge: problemBadge(read.error),
+      });
+    }
+    return true;
   }
 
   private async readStates(
     addresses: readonly string[],
     fresh: boolean,
     priority: 'user' | 'background',
+    askedAt: number,
+    own: { run?: Promise<void> },
   ): Promise<void> {
+    const epoch = this.epoch;
     let client: GatewayClient;
     try {
       client = this.requireClient();
@@ -221,21 +370,19 @@ export class WatchedContractsModel implements Disposable {
     // actions go first (and it does not colour the status bar as if the user had sent it). The ledger
     // counts it for the watched contracts (a user-priority read counts as the user's).
     const options: RequestOptions = { ...(fresh ? { fresh: true } : {}), priority, purpose: 'contracts' };
-    await Promise.all(
+    const taken = await Promise.all(
       addresses.map(async (a) => {
-        try {
-          const state = await client.getContractState(a, options);
-          this.states.set(a, { ...this.states.get(a), state, loading: undefined, readAt: this.now() });
-          delete this.states.get(a)!.error;
-          delete this.states.get(a)!.errorBadge;
-        } catch (e) {
-          this.states.set(a, { error: errorMessage(e), errorBadge: problemBadge(e) });
-        }
+        const read = await client.getContractState(a, options).then(
+          (state) => ({ state }),
+          (error: unknown) => ({ error }),
+        );
+        return epoch === this.epoch && this.settleState(a, read, askedAt, own) ? [a] : [];
       }),
     );
+    if (epoch !== this.epoch) return;
     // The getters go with the state they belong to: a background re-read's multicall is background too.
-    await this.readGetters(client, addresses, options);
-    this.changed.fire(undefined);
+    await this.readGetters(client, taken.flat(), options, { epoch, askedAt });
+    if (epoch === this.epoch) this.changed.fire(undefined);
   }
 
   /**
@@ -247,6 +394,7 @@ export class WatchedContractsModel implements Disposable {
     client: GatewayClient,
     addresses: readonly string[],
     options: RequestOptions,
+    read: { epoch: number; askedAt: number },
   ): Promise<void> {
     const registry = await this.deps.registry();
     const calls: { address: string; name: string; type: string; methodIndex: number; group: number }[] = [];
@@ -268,6 +416,7 @@ export class WatchedContractsModel implements Disposable {
       calls.map((c) => ({ address: c.address, group: c.group, methodIndex: c.methodIndex, args: [] })),
       options,
     );
+    if (read.epoch !== this.epoch) return;
     const byAddress = new Map<string, { name: string; value: string; type: string }[]>();
     outcomes.forEach((o, i) => {
       const c = calls[i]!;
@@ -288,7 +437,8 @@ export class WatchedContractsModel implements Disposable {
     });
     for (const a of addresses) {
       const entry = this.states.get(a);
-      if (entry) entry.getters = byAddress.get(a) ?? [];
+      // Getters go with the state they were read with, never beside a state read later.
+      if (entry?.askedAt === read.askedAt) entry.getters = byAddress.get(a) ?? [];
     }
   }
 
@@ -296,6 +446,7 @@ export class WatchedContractsModel implements Disposable {
   loadLatestEvents(address: string): Promise<void> {
     const running = this.feedLoads.get(address);
     if (running) return running;
+    const epoch = this.epoch;
     const run = (async () => {
       try {
         const client = this.requireClient();
@@ -307,6 +458,7 @@ export class WatchedContractsModel implements Disposable {
           pageSize: this.deps.pageSize(),
           maxEvents: Math.max(1, count - start),
         });
+        if (epoch !== this.epoch) return;
         this.feed(address).setLatest({
           events: slice.events,
           nextStart: Math.max(slice.nextStart, start),
@@ -315,11 +467,14 @@ export class WatchedContractsModel implements Disposable {
         });
         this.feedCheckedAt.set(address, this.now());
         this.feedErrors.delete(address);
+        if (slice.events.length > 0) this.eventsArrived(address);
       } catch (e) {
-        this.feedErrors.set(address, errorMessage(e));
+        if (epoch === this.epoch) this.feedErrors.set(address, errorMessage(e));
       } finally {
-        this.feedLoads.delete(address);
-        this.changed.fire(undefined);
+        if (epoch === this.epoch) {
+          this.feedLoads.delete(address);
+          this.changed.fire(undefined);
+        }
       }
     })();
     this.feedLoads.set(address, run);
@@ -335,6 +490,7 @@ export class WatchedContractsModel implements Disposable {
     const end = f.olderEnd;
     if (end === undefined) return Promise.resolve(0);
     let added = 0;
+    const epoch = this.epoch;
     const run = (async () => {
       try {
         const client = this.requireClient();
@@ -344,12 +500,15 @@ export class WatchedContractsModel implements Disposable {
           pageSize: this.deps.pageSize(),
           maxEvents: Math.max(1, until - start),
         });
+        // A feed put aside by a profile switch still takes its page: it is that profile's.
         added = f.addOlder(slice.events, start);
       } catch (e) {
-        this.feedErrors.set(address, errorMessage(e));
+        if (epoch === this.epoch) this.feedErrors.set(address, errorMessage(e));
       } finally {
-        this.feedLoads.delete(address);
-        this.changed.fire(undefined);
+        if (epoch === this.epoch) {
+          this.feedLoads.delete(address);
+          this.changed.fire(undefined);
+        }
       }
     })();
     this.feedLoads.set(address, run);
@@ -365,9 +524,11 @@ export class WatchedContractsModel implements Disposable {
     const f = this.feeds.get(address);
     if (!f?.loaded) return 0;
     await this.feedLoads.get(address);
+    const epoch = this.epoch;
     const client = this.requireClient();
     const count = knownCount ?? (await client.getContractEventCount(address));
     const checkedAt = this.now();
+    if (epoch !== this.epoch) return 0;
     if (count <= (f.count ?? 0)) {
       this.feedCheckedAt.set(address, checkedAt);
       this.changed.fire(undefined);
@@ -378,12 +539,13 @@ export class WatchedContractsModel implements Disposable {
       pageSize: 100,
       maxEvents: MAX_FEED_EVENTS,
     });
+    if (epoch !== this.epoch) return 0;
     const complete = slice.nextStart >= count || slice.events.length < MAX_FEED_EVENTS;
     const added = f.addNewer(slice.events, { nextStart: slice.nextStart, ...(complete ? { count } : {}) });
     if (complete) this.feedCheckedAt.set(address, checkedAt);
-    this.changed.fire(undefined);
     // New events may have changed the state shown beside them.
-    if (added > 0 && this.states.get(address)?.state) void this.loadStates([address], true);
+    if (added > 0) this.eventsArrived(address);
+    this.changed.fire(undefined);
     return added;
   }
 
@@ -398,6 +560,6 @@ export class WatchedContractsModel implements Disposable {
     // The watcher delivers everything up to the count it just read: the feed is complete as of now.
     if (f?.loaded) this.feedCheckedAt.set(address, this.now());
     if (f?.loaded && f.addNewer(events) > 0) this.changed.fire(undefined);
-    if (this.states.get(address)?.state) void this.loadStates([address], true);
+    this.eventsArrived(address);
   }
 }

@@ -167,6 +167,11 @@ describe('Watched contracts against the sandbox gateway', function () {
   });
 
   it('pages older events with "Load more…" (nextStart inside each window)', async () => {
+    // The list read when the Counter had no event yet holds its whole history since (the watch rebuilds
+    // above keep it): nothing older to load. Watched afresh, its Events start from the latest window of
+    // 3 offsets, as a newly watched contract's do.
+    await vscode.commands.executeCommand(CommandIds.unwatchContract, { address: counter });
+    await vscode.commands.executeCommand(CommandIds.watchContract, { deployment: 'Counter' });
     let c = await snapshotOf(counter);
     const shown = c.events.filter((e) => e.contextValue === 'alephium.event').length;
     assert.ok(
