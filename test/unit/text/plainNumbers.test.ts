@@ -6,7 +6,8 @@
 import { strict as assert } from 'node:assert';
 import { markdownText } from '../../../src/core/text/inert';
 import { addressInfo, addressInfoMarkdown, checkAddress } from '../../../src/core/node/nodeQueries';
-import { addressFromPublicKey, publicKeyFromPrivateKey } from '../../../src/core/protocol';
+import { addressFromPublicKey } from '../../../src/core/protocol';
+import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import type { Balance } from '../../../src/core/gateway/schemas';
 import type { TokenMeta } from '../../../src/core/tokens';
 
