@@ -24,6 +24,7 @@ import { SecretStore } from './platform/secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommand } from './platform/commands';
+import { registerExplorer, txDetailsExplorer } from './explorer';
 import { registerResultsDocuments } from './platform/resultsDocument';
 import { showWarning } from './platform/notify';
 import { inert } from './core/text/inert';
@@ -100,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     registerStatusBarActions(),
     ...registerProfileCommands({ ...deps, projects, nodeNetworkId: () => nodeTree.current?.networkId }),
     ...registerNodeCommands(deps),
+    ...registerExplorer(deps),
   );
 
   // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
@@ -131,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     ...deps,
     eventDecoder: () => contracts.eventDecoder(),
     explanations: failures.explanations,
+    explorer: txDetailsExplorer,
   });
   // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
   const actionDeps = { ...deps, artifacts, store: trackedTransactions, failures, contracts };

@@ -21,7 +21,7 @@ describe('status bar: which network', () => {
       ...base,
       profileName: 'testnet',
       network: 'testnet',
-      headroom: { limit: 5, remaining: 4, resetAt: now + 500 },
+      headroom: { limit: 5, remaining: 4, resetAt: now + 500, observedAt: now },
     });
     // One word when the profile is named after its network.
     assert.match(view.text, /^\$\(pulse\) Alephium: testnet · 4\/5 req\/s · resets \d\d:\d\d:\d\d$/);
