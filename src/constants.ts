@@ -106,6 +106,8 @@ export const StorageKeys = {
   eventCursorPrefix: (profileName: string): string => `alephium.eventCursor.${profileName}.`,
   /** workspaceState: what each method cost when it last ran, per code hash (lenses and the Gas Report). */
   gasMemory: 'alephium.gasMemory',
+  /** globalState: whether the Ralph extension was offered once (it is never offered again). */
+  ralphExtensionOffered: 'alephium.ralphExtensionOffered',
   /** globalState: the request ledger of every key. */
   monthlyUsage: 'alephium.monthlyUsage',
   /** globalState: this month's background activity and spending of a profile (the scheduler's pace). */

@@ -25,6 +25,7 @@ import { registerStatusBarActions, StatusBarController } from './statusBar/statu
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommand } from './platform/commands';
 import { registerExplorer, txDetailsExplorer } from './explorer';
+import { registerRalphTooling } from './tooling';
 import { registerResultsDocuments } from './platform/resultsDocument';
 import { showWarning } from './platform/notify';
 import { inert } from './core/text/inert';
@@ -103,6 +104,9 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     ...registerNodeCommands(deps),
     ...registerExplorer(deps),
   );
+
+  // The CLI's compile, test and deploy tasks per project; the Ralph extension offered once.
+  context.subscriptions.push(...registerRalphTooling({ log, projects, globalState: context.globalState }));
 
   // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
   const artifacts = new WorkspaceArtifacts(log, projects);

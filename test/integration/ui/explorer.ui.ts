@@ -96,6 +96,10 @@ describe('UI: the network and the explorer', () => {
     const row = page.locator('.part.sidebar .monaco-list-row', { hasText: shortTxId(txId) }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
 
+    // In the browser workbench openExternal opens a new page: its URL is read (and it may reach the server).
+    const opened: string[] = [];
+    const onPage = (p: { url(): string }) => opened.push(p.url());
+    page.context().on('page', onPage);
     await runFromContextMenu(page, row, 'Open in Explorer');
     // VS Code may ask before it opens a website: the dialog names the URL, and "Open" goes on.
     const dialog = page.locator('.monaco-dialog-box');
@@ -109,15 +113,30 @@ describe('UI: the network and the explorer', () => {
           assert.ok(text.includes(`${explorer.url}${wanted}`), text);
           await dialog.getByRole('button', { name: 'Open', exact: true }).click();
         }
-        return explorer.paths.join('\n');
+        const live = page
+          .context()
+          .pages()
+          .map((p) => p.url());
+        return [...explorer.paths, ...opened, ...live].join('\n');
       },
-      (paths) => paths.split('\n').some((p) => p.endsWith(wanted)),
+      (urls) => urls.split('\n').some((u) => u.endsWith(wanted)),
       60_000,
     );
+    page.context().off('page', onPage);
+    const seen = [
+      ...explorer.paths,
+      ...opened,
+      ...page
+        .context()
+        .pages()
+        .map((p) => p.url()),
+    ];
+    // The page opened is the profile's explorer at the transaction's path (the server may see it too).
     assert.ok(
-      explorer.paths.some((p) => p.endsWith(wanted)),
-      `the explorer got ${explorer.paths.join(', ')}`,
+      seen.some((u) => u === `${explorer.url}${wanted}` || u.endsWith(wanted)),
+      `opened: ${seen.join(', ')}`,
     );
+    for (const p of page.context().pages()) if (p !== page) await p.close();
   });
 
   it('a mainnet profile shows "mainnet" in the status bar in its own colour', async function () {
