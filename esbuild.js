@@ -7,6 +7,7 @@
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeThirdPartyNotices } = require('./scripts/thirdPartyNotices.cjs');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -220,7 +221,9 @@ async function main() {
   // A production build starts from an empty dist/, so no source map of an earlier development build
   // lingers into the package.
   if (production) fs.rmSync('dist', { recursive: true, force: true });
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+  const results = await Promise.all(targets.map((t) => esbuild.build(t)));
+  // The licenses of exactly the packages the bundles hold, for the .vsix (see .vscodeignore).
+  writeThirdPartyNotices(results.map((r) => r.metafile));
   console.log(`bundles (${production ? 'production' : 'development'}):`);
   printSizes();
 }

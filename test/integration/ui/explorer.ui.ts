@@ -1,6 +1,4 @@
 import { strict as assert } from 'node:assert';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { shortTxId, signTxId, txIdFromUnsignedTx } from '../../../src/core/protocol';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
@@ -8,20 +6,21 @@ import { answerInput, runCommandRetried, runFromContextMenu, watchUntil } from '
 import { mergeWorkspaceSettings, sandboxApi, sandboxProfile, UI_PROFILE } from './sandbox';
 import { runCommandByTitle } from './workbench';
 
-/** A stand-in explorer on 127.0.0.1 that records the paths it was asked for (nothing goes to the internet). */
+/**
+ * A stand-in explorer: the browser's requests to it are answered by the test (Playwright's routing), so
+ * nothing leaves the machine and the opened URL is read exactly. (A 127.0.0.1 explorer would not do: the
+ * browser workbench of code-server rewrites a loopback URL to its own port-forwarding proxy, path dropped.)
+ */
 async function startExplorer(): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  // Every URL the browser asked of the explorer, whole.
+  const url = 'https://explorer.invalid';
   const paths: string[] = [];
-  const server = http.createServer((req, res) => {
-    paths.push(req.url ?? '');
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>explorer</title>explorer');
+  const pattern = /^https:\/\/explorer\.invalid\//;
+  await ui.page.context().route(pattern, async (route) => {
+    paths.push(route.request().url());
+    await route.fulfill({ status: 200, contentType: 'text/html', body: '<title>explorer</title>explorer' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    paths,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url, paths, close: () => ui.page.context().unroute(pattern) };
 }
 
 /** A plain transfer from account 0 to account 1, built by the gateway, signed with the test key. */
@@ -65,7 +64,7 @@ describe('UI: the network and the explorer', () => {
   it('Open in Explorer on a Transactions row opens the explorer URL of that tx', async function () {
     this.timeout(240_000);
     const page = ui.page;
-    // The UI profile (a devnet: no public explorer) with an explorer of its own, on this machine.
+    // The UI profile (a devnet: no public explorer) with an explorer of its own.
     restore = mergeWorkspaceSettings(ui.workspace, {
       'alephium.profiles': [
         {
@@ -96,47 +95,33 @@ describe('UI: the network and the explorer', () => {
     const row = page.locator('.part.sidebar .monaco-list-row', { hasText: shortTxId(txId) }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
 
-    // In the browser workbench openExternal opens a new page: its URL is read (and it may reach the server).
-    const opened: string[] = [];
-    const onPage = (p: { url(): string }) => opened.push(p.url());
-    page.context().on('page', onPage);
     await runFromContextMenu(page, row, 'Open in Explorer');
-    // VS Code may ask before it opens a website: the dialog names the URL, and "Open" goes on.
+    // VS Code asks before it opens a website it does not trust: the dialog names the URL; "Open" goes on.
     const dialog = page.locator('.monaco-dialog-box');
     const wanted = `/transactions/${txId}`;
+    let asked = '';
     await watchUntil(
       page,
       'the explorer to be asked for the transaction',
       async () => {
         if (await dialog.isVisible().catch(() => false)) {
-          const text = await dialog.innerText();
-          assert.ok(text.includes(`${explorer.url}${wanted}`), text);
+          asked = await dialog.innerText();
           await dialog.getByRole('button', { name: 'Open', exact: true }).click();
         }
-        const live = page
-          .context()
-          .pages()
-          .map((p) => p.url());
-        return [...explorer.paths, ...opened, ...live].join('\n');
+        return explorer.paths.join('\n');
       },
-      (urls) => urls.split('\n').some((u) => u.endsWith(wanted)),
+      () => explorer.paths.some((u) => u.endsWith(wanted)),
       60_000,
     );
-    page.context().off('page', onPage);
-    const seen = [
-      ...explorer.paths,
-      ...opened,
-      ...page
-        .context()
-        .pages()
-        .map((p) => p.url()),
-    ];
-    // The page opened is the profile's explorer at the transaction's path (the server may see it too).
-    assert.ok(
-      seen.some((u) => u === `${explorer.url}${wanted}` || u.endsWith(wanted)),
-      `opened: ${seen.join(', ')}`,
-    );
-    for (const p of page.context().pages()) if (p !== page) await p.close();
+    if (asked) assert.ok(asked.includes(`${explorer.url}${wanted}`), asked);
+    // The browser was sent to the explorer's page of that transaction, and to nothing else.
+    const pages = explorer.paths.filter((u) => !u.endsWith('/favicon.ico'));
+    assert.deepEqual(pages, [`${explorer.url}${wanted}`]);
+    const opened = page
+      .context()
+      .pages()
+      .filter((p) => p !== page);
+    for (const p of opened) await p.close();
   });
 
   it('a mainnet profile shows "mainnet" in the status bar in its own colour', async function () {

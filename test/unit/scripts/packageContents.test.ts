@@ -6,7 +6,13 @@ import { PackageManager, listFiles } from '@vscode/vsce';
 const ROOT = path.join(__dirname, '..', '..', '..');
 
 /** What the installed extension needs; anything else in the .vsix is a leak or dead weight. */
-const ALLOWED = [/^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE$/];
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^CHANGELOG\.md$/,
+  /^LICENSE$/,
+  /^ThirdPartyNotices\.txt$/,
+];
 const ALLOWED_DIRS = ['dist/', 'media/', 'schemas/'];
 
 /** The bundles esbuild.js writes into dist/ (the `out:` of each entry), whether or not dist/ is built. */
@@ -44,6 +50,12 @@ describe('.vscodeignore: what npm run package puts into the .vsix', () => {
       if (!existsSync(path.join(ROOT, 'dist', name))) continue; // not built here: nothing to list
       assert.ok(files.includes(`dist/${name}`), `dist/${name} is built but not packaged`);
     }
+  });
+
+  it('packages the third-party notices that every build writes', () => {
+    // esbuild.js writes it on every build; a clone that never built has none to list.
+    if (!existsSync(path.join(ROOT, 'ThirdPartyNotices.txt'))) return;
+    assert.ok(files.includes('ThirdPartyNotices.txt'), 'ThirdPartyNotices.txt is not packaged');
   });
 
   it('packages the icon, every jsonValidation schema and every walkthrough image', () => {
