@@ -45,7 +45,7 @@ export function contractReferenceProblem(text: string): string | undefined {
   if (CONTRACT_ID.test(text.trim())) return undefined;
   const problem = contractAddressProblem(text);
   return problem && /^Not a valid/.test(problem)
-    ? 'Not a contract address (base58) or a contract id (64 hex digits).'
+    ? 'Not a valid contract address (base58) or contract id (64 hex digits).'
     : problem;
 }
 
