@@ -9,6 +9,7 @@
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeThirdPartyNotices } = require('./scripts/thirdPartyNotices.cjs');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -161,6 +162,11 @@ async function main() {
       if (/\.mjs(\.map)?$/.test(file)) fs.rmSync(path.join(outDir, file));
   const results = await Promise.all(targets.map((t) => esbuild.build(t)));
   fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify(results[0].metafile));
+  // The licenses of exactly the packages the bundles hold, beside dist/ (the package's root: see .vscodeignore).
+  writeThirdPartyNotices(
+    results.map((r) => r.metafile),
+    path.join(outDir, '..', 'ThirdPartyNotices.txt'),
+  );
   console.log(`bundles (${production ? 'production' : 'development'}):`);
   printSizes(results);
 }

@@ -46,6 +46,7 @@ export const CommandIds = {
   gasReport: 'alephium.gasReport',
   explainTransaction: 'alephium.explainTransaction',
   eventWhatChanged: 'alephium.eventWhatChanged',
+  openInExplorer: 'alephium.openInExplorer',
   // node and status bar
   refreshNode: 'alephium.refreshNode',
   addressInfo: 'alephium.addressInfo',
@@ -65,6 +66,8 @@ export const BuiltinCommands = {
 export const ContextKeys = {
   /** True while the active profile has (or can have) a client. */
   connected: 'alephium.connected',
+  /** True while the active profile has an explorer (its own `explorerUrl`, or mainnet's and testnet's). */
+  explorerKnown: 'alephium.explorerKnown',
   // The "Get started" walkthrough's steps complete on these (`onContext:`), set in src/onboarding.
   walkthroughConnected: 'alephium.walkthrough.connected',
   walkthroughSigner: 'alephium.walkthrough.signer',
@@ -103,6 +106,8 @@ export const StorageKeys = {
   eventCursorPrefix: (profileName: string): string => `alephium.eventCursor.${profileName}.`,
   /** workspaceState: what each method cost when it last ran, per code hash (lenses and the Gas Report). */
   gasMemory: 'alephium.gasMemory',
+  /** globalState: whether the Ralph extension was offered once (it is never offered again). */
+  ralphExtensionOffered: 'alephium.ralphExtensionOffered',
   /** globalState: the request ledger of every key. */
   monthlyUsage: 'alephium.monthlyUsage',
   /** globalState: this month's background activity and spending of a profile (the scheduler's pace). */

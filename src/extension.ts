@@ -24,6 +24,8 @@ import { SecretStore } from './platform/secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommand } from './platform/commands';
+import { registerExplorer, txDetailsExplorer } from './explorer';
+import { registerRalphTooling } from './tooling';
 import { registerResultsDocuments } from './platform/resultsDocument';
 import { showWarning } from './platform/notify';
 import { inert } from './core/text/inert';
@@ -100,7 +102,11 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     registerStatusBarActions(),
     ...registerProfileCommands({ ...deps, projects, nodeNetworkId: () => nodeTree.current?.networkId }),
     ...registerNodeCommands(deps),
+    ...registerExplorer(deps),
   );
+
+  // The CLI's compile, test and deploy tasks per project; the Ralph extension offered once.
+  context.subscriptions.push(...registerRalphTooling({ log, projects, globalState: context.globalState }));
 
   // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
   const artifacts = new WorkspaceArtifacts(log, projects);
@@ -131,6 +137,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     ...deps,
     eventDecoder: () => contracts.eventDecoder(),
     explanations: failures.explanations,
+    explorer: txDetailsExplorer,
   });
   // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
   const actionDeps = { ...deps, artifacts, store: trackedTransactions, failures, contracts };

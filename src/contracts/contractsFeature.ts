@@ -4,7 +4,12 @@ import { fetchLatestEvents, type Val } from '../core/gateway';
 import { validate } from '../core/gateway';
 import type { CallSummary } from '../core/contracts/call';
 import { actionsEngine } from '../platform/lazyEngine';
-import { contractAddressProblem, makeWatched, type WatchedContract } from '../core/watching/watchList';
+import {
+  contractAddressOf,
+  contractReferenceProblem,
+  makeWatched,
+  type WatchedContract,
+} from '../core/watching/watchList';
 import { latestEventsTitle, shortAddress } from '../core/watching/rows';
 import { decodeListing, eventsMarkdown } from '../core/watching/eventsMarkdown';
 import { costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
@@ -134,7 +139,7 @@ async function watchContract(deps: ContractCommandDeps, args: unknown): Promise<
   if (!address) {
     const watched = new Set(contracts.watched.map((w) => w.address));
     const deployed = registry.deployments(network).filter((d) => !watched.has(d.address));
-    const manual = { label: '$(edit) Enter a contract address…', manual: true as const };
+    const manual = { label: '$(edit) Enter a contract address or id…', manual: true as const };
     const chosen = await pick<vscode.QuickPickItem & { manual?: true; address?: string; name?: string }>(
       [
         ...deployed.map((d) => ({
@@ -149,13 +154,13 @@ async function watchContract(deps: ContractCommandDeps, args: unknown): Promise<
       { title: 'Watch Contract', placeHolder: 'A deployed contract, or an address' },
     );
     if (chosen.manual) {
-      address = (
+      address = contractAddressOf(
         await askText({
           title: 'Watch Contract',
-          prompt: 'Contract address',
-          validate: contractAddressProblem,
-        })
-      ).trim();
+          prompt: 'Contract address (base58) or contract id (64 hex digits)',
+          validate: contractReferenceProblem,
+        }),
+      );
       if (!registry.matchAddress(address, network) && registry.contracts.length > 0) {
         const auto = { label: '$(search) Match by on-chain code hash', artifact: undefined };
         const a = await pick<vscode.QuickPickItem & { artifact: string | undefined }>(
@@ -176,11 +181,13 @@ async function watchContract(deps: ContractCommandDeps, args: unknown): Promise<
       name = chosen.name;
     }
   }
-  const problem = contractAddressProblem(address ?? '');
+  // An argument may be an id too; the entry is always the address the node and the CLI use.
+  const problem = contractReferenceProblem(address ?? '');
   if (problem) throw new Error(problem);
+  address = contractAddressOf(address!);
   if (artifactName && !registry.byName(artifactName))
     throw new Error(`No artifact named ${artifactName} in the workspace.`);
-  const entry = makeWatched(address!, {
+  const entry = makeWatched(address, {
     ...(name ? { name } : {}),
     ...(artifactName ? { artifactName } : {}),
   });

@@ -8,6 +8,7 @@
  * contract names that need the chain are behind a command link in the hover (on demand).
  */
 import * as vscode from 'vscode';
+import { activeExplorer } from '../explorer';
 import type { ArtifactRegistry, ContractArtifact } from '../core/artifacts';
 import type { FailureContext, FailureExplanation, FailureLookup } from '../core/debugging/explain';
 import {
@@ -300,10 +301,17 @@ function addressHover(
       [{ address, [FROM_EDITOR]: true }],
     ),
   );
+  // The hover's links are already trusted for one command; the explorer's only where one is known.
+  if (activeExplorer() !== undefined)
+    parts.push(
+      commandLink(safeMarkdown`$(link-external) Open in Explorer`, CommandIds.openInExplorer, [
+        { address, [FROM_EDITOR]: true },
+      ]),
+    );
   return new vscode.Hover(
     markdownString(joinMarkdown(parts), {
       supportThemeIcons: true,
-      enabledCommands: [CommandIds.identifyAddress],
+      enabledCommands: [CommandIds.identifyAddress, CommandIds.openInExplorer],
     }),
   );
 }

@@ -15,6 +15,8 @@ export interface ProfileSetting {
   readonly plan?: Plan;
   readonly requestsPerSecond?: number;
   readonly requestsPerMonth?: number;
+  /** Where Open in Explorer goes for this profile (core/explorer checks it); mainnet and testnet have one. */
+  readonly explorerUrl?: string;
 }
 
 export type UnfocusedPolling = 'continue' | 'slow' | 'pause';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { MonthlyUsage, RateHeadroom } from '../core/gateway';
-import { limitsOf } from '../core/gateway';
+import { limitsOf, type ConnectionProfile } from '../core/gateway';
+import { isMainnet } from '../core/signing/confirmPolicy';
 import { statusBarView, userHeadroomAfter, type UserWindow } from '../core/status/statusBarView';
 import { forecastMonth } from '../core/ledger/forecast';
 import { ledgerTooltipLines } from '../core/ledger/usageTooltip';
@@ -158,6 +159,13 @@ export class StatusBarController extends DisposableBase {
 
   private lastSeverity: 'normal' | 'warning' | 'error' = 'normal';
 
+  /** The item's colour as a word (the integration tests read it): a severity's, or mainnet's. */
+  get colour(): 'normal' | 'warning' | 'error' | 'mainnet' {
+    return this.lastColour;
+  }
+
+  private lastColour: 'normal' | 'warning' | 'error' | 'mainnet' = 'normal';
+
   private async loadUsage(): Promise<void> {
     const client = this.connection.state.client;
     if (!client) return;
@@ -180,6 +188,8 @@ export class StatusBarController extends DisposableBase {
     const view = statusBarView({
       profileName: profile?.name,
       plan: profile?.kind === 'gateway' ? (profile.plan ?? 'free') : profile ? 'node' : undefined,
+      ...(profile ? { network: profile.network, mainnet: isMainnet(undefined, profile.network) } : {}),
+      ...(client?.profile.kind === 'node' ? { nodeHost: hostOf(client.profile) } : {}),
       limitPerSecond: client ? limitsOf(client.profile).perSecond : undefined,
       headroom: this.headroom,
       ...(this.userWindow ? { userHeadroom: this.userWindow.headroom } : {}),
@@ -205,17 +215,28 @@ export class StatusBarController extends DisposableBase {
     }
     this.item.text = view.text;
     this.lastSeverity = view.severity;
+    this.lastColour = view.colour;
     this.item.tooltip = markdownString(view.tooltip, {
       enabledCommands: [CommandIds.showRequestUsage],
     });
+    // VS Code lets a status bar item take only these two backgrounds: mainnet takes the warning one.
     this.item.backgroundColor =
-      view.severity === 'error'
+      view.colour === 'error'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')
-        : view.severity === 'warning'
+        : view.colour === 'warning' || view.colour === 'mainnet'
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
     this.item.accessibilityInformation = { label: view.text.replace(/\$\([a-z-]+\)\s*/g, '') };
     this.item.show();
+  }
+}
+
+/** A node profile's host and port, as the status bar names it (the base URL was validated with the client). */
+function hostOf(profile: ConnectionProfile): string | undefined {
+  try {
+    return new URL(profile.baseUrl).host;
+  } catch {
+    return undefined;
   }
 }
 

@@ -23,6 +23,8 @@ export interface TransactionsFeatureDeps extends CommandContext {
   readonly eventDecoder: () => Promise<EventDecoder>;
   /** Explain Transaction's answers, shown in the details panel's "What happened". */
   readonly explanations?: TxExplanationsView;
+  /** The explorer of the active profile: the details page's Open in Explorer. */
+  readonly explorer?: { known(): boolean; open(txId: string): void };
 }
 
 /** Read-only views for the extension's API (tests compare them with what the workbench shows). */
@@ -49,6 +51,7 @@ export function registerTransactionsFeature(
     eventDecoder: deps.eventDecoder,
     tokenNames: (ids) => deps.connection.tokenMetadata(ids),
     ...(deps.explanations ? { explanations: deps.explanations } : {}),
+    ...(deps.explorer ? { explorer: deps.explorer } : {}),
   });
   const tree = new TransactionsTreeProvider(store);
   const view = vscode.window.createTreeView(ViewIds.transactions, {

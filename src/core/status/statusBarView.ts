@@ -1,10 +1,19 @@
 import type { MonthlyUsage, RateHeadroom } from '../gateway';
-import { joinMarkdown, safeMarkdown, markdownCode, type SafeMarkdown } from '../text/inert';
+import { joinMarkdown, safeMarkdown, markdownCode, plainText, type SafeMarkdown } from '../text/inert';
 
 /** Everything the status bar shows, derived from one state value (tested without VS Code). */
 export interface StatusBarInput {
   readonly profileName: string | undefined;
   readonly plan: string | undefined;
+  /**
+   * The profile's network name (mainnet, testnet, devnet, …), said beside the headroom: the one thing to
+   * know before signing. Outside text (a workspace's settings may name it), so it is shown as plain text.
+   */
+  readonly network?: string;
+  /** Whether this is mainnet (`isMainnet` of the confirmation policy decides): the item takes its colour. */
+  readonly mainnet?: boolean;
+  /** A node profile's host and port (`127.0.0.1:22973`): what is known where a gateway would have a plan. */
+  readonly nodeHost?: string;
   readonly limitPerSecond: number | undefined;
   /** The latest headroom any response reported (the text shows it). */
   readonly headroom: RateHeadroom | undefined;
@@ -39,6 +48,12 @@ export interface StatusBarView {
   readonly visible: boolean;
   readonly text: string;
   readonly severity: 'normal' | 'warning' | 'error';
+  /**
+   * The item's colour: its severity's, and on mainnet a colour of its own unless an error needs red.
+   * (A status bar item may only take the error or the warning background, so mainnet takes the warning
+   * one, and its text always says "mainnet".)
+   */
+  readonly colour: 'normal' | 'warning' | 'error' | 'mainnet';
   /** Markdown, with every outside value (the profile name, an error's text) escaped. */
   readonly tooltip: SafeMarkdown;
   /**
@@ -91,13 +106,42 @@ function clock(ms: number): string {
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}:${String(d.getSeconds()).padStart(2, '0')}`;
 }
 
+/** "Sandbox · devnet · ": the profile and its network before the headroom (once when they are one word). */
+function whereText(input: StatusBarInput): string {
+  if (input.network === undefined) return '';
+  const profile = plainText(input.profileName, 24);
+  const network = plainText(input.network, 32);
+  return profile.toLowerCase() === network.toLowerCase() ? `${network} · ` : `${profile} · ${network} · `;
+}
+
+/** The item's colour for a severity: an error stays red on mainnet, anything else takes mainnet's. */
+function colourOf(
+  severity: StatusBarView['severity'],
+  mainnet: boolean | undefined,
+): StatusBarView['colour'] {
+  return severity === 'error' || !mainnet ? severity : 'mainnet';
+}
+
 export function statusBarView(input: StatusBarInput): StatusBarView {
+  const view = statusBarViewBySeverity(input);
+  return { ...view, colour: colourOf(view.severity, input.mainnet) };
+}
+
+function statusBarViewBySeverity(input: StatusBarInput): Omit<StatusBarView, 'colour'> {
   if (!input.profileName) return { visible: false, text: '', severity: 'normal', tooltip: safeMarkdown`` };
   const now = input.now;
   const quotaUntil = input.quotaUntil !== undefined && input.quotaUntil > now ? input.quotaUntil : undefined;
   const lines: SafeMarkdown[] = [
-    safeMarkdown`**Alephium Gateway**: profile ${markdownCode(input.profileName)}${input.plan ? safeMarkdown`, plan ${input.plan}` : safeMarkdown``}`,
+    safeMarkdown`**Alephium Gateway**: profile ${markdownCode(input.profileName)}${input.network !== undefined ? safeMarkdown` on ${markdownCode(input.network)}` : safeMarkdown``}${input.plan ? safeMarkdown`, plan ${input.plan}` : safeMarkdown``}`,
   ];
+  if (input.mainnet)
+    lines.push(
+      safeMarkdown`This is **mainnet**: transactions move real funds, and every signing asks twice.`,
+    );
+  if (input.nodeHost !== undefined && input.limitPerSecond === undefined)
+    lines.push(
+      safeMarkdown`A full node at ${markdownCode(input.nodeHost)}, without a gateway: requests are paced only if it announces a rate limit.`,
+    );
   if (quotaUntil !== undefined)
     lines.push(
       safeMarkdown`The monthly quota of this API key is used up until ${day(quotaUntil)}: background polling pauses (one check a minute), and your next command is still sent, so this lifts as soon as the gateway answers again.`,
@@ -128,25 +172,37 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
     lines.push(safeMarkdown`No API key is stored for this profile: run "Alephium: Set API Key".`);
   lines.push(
     safeMarkdown``,
-    safeMarkdown`Yellow means your own requests are near a limit (the per-second window, a 429, or 90 % of the month); the extension's background polling never takes the last slot and does not colour it.`,
+    input.mainnet
+      ? safeMarkdown`On mainnet the item keeps its highlight; the text says when your own requests are near a limit (the per-second window, a 429, or 90 % of the month).`
+      : safeMarkdown`Yellow means your own requests are near a limit (the per-second window, a 429, or 90 % of the month); the extension's background polling never takes the last slot and does not colour it.`,
     safeMarkdown`Click for actions: switch profile, set API key, show logs.`,
   );
   const tooltip = joinMarkdown(lines);
 
   if (input.hasKey === false) {
-    return { visible: true, text: '$(key) Alephium: no API key', severity: 'warning', tooltip };
+    return {
+      visible: true,
+      text: `$(key) Alephium: ${whereText(input)}no API key`,
+      severity: 'warning',
+      tooltip,
+    };
   }
   if (quotaUntil !== undefined) {
     return {
       visible: true,
-      text: `$(error) Alephium: quota used up until ${day(quotaUntil)}`,
+      text: `$(error) Alephium: ${whereText(input)}quota used up until ${day(quotaUntil)}`,
       severity: 'error',
       tooltip,
       nextChangeAt: quotaUntil,
     };
   }
   if (input.lastError?.kind === 'unauthorized') {
-    return { visible: true, text: '$(error) Alephium: API key rejected', severity: 'error', tooltip };
+    return {
+      visible: true,
+      text: `$(error) Alephium: ${whereText(input)}API key rejected`,
+      severity: 'error',
+      tooltip,
+    };
   }
   const changes: number[] = [];
   const recent429 = input.user429At !== undefined && now - input.user429At < RECENT_429_MS;
@@ -158,11 +214,12 @@ export function statusBarView(input: StatusBarInput): StatusBarView {
   const monthlyLow = input.usage?.fraction !== undefined && input.usage.fraction >= 0.9;
   const severity = recent429 || userLow || monthlyLow ? 'warning' : 'normal';
   const nextChangeAt = changes.length ? Math.min(...changes) : undefined;
+  const where = whereText(input);
   const text = !shown
-    ? `$(pulse) Alephium: ${input.limitPerSecond !== undefined ? `${input.limitPerSecond}/s` : 'no limit known'}`
+    ? `$(pulse) Alephium: ${where}${input.limitPerSecond !== undefined ? `${input.limitPerSecond}/s` : input.nodeHost !== undefined ? `node ${plainText(input.nodeHost, 64)}` : 'no limit known'}`
     : shown.current
-      ? `$(pulse) Alephium: ${shown.remaining}/${shown.limit} req/s · resets ${clock(input.headroom!.resetAt)}`
-      : `$(pulse) Alephium: ${shown.limit}/${shown.limit} req/s`;
+      ? `$(pulse) Alephium: ${where}${shown.remaining}/${shown.limit} req/s · resets ${clock(input.headroom!.resetAt)}`
+      : `$(pulse) Alephium: ${where}${shown.limit}/${shown.limit} req/s`;
   return {
     visible: true,
     text,

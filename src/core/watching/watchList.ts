@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { ArtifactRegistry, ResolvedContract } from '../artifacts';
-import { addressType, groupOfAddress, isValidAddress } from '../protocol';
+import { addressFromContractId, addressType, groupOfAddress, isValidAddress } from '../protocol';
 
 export interface WatchedContract {
   readonly address: string;
@@ -31,6 +31,31 @@ export function contractAddressProblem(text: string): string | undefined {
   const type = addressType(a);
   if (type !== 'P2C') return `This is a ${type} address; a contract address (P2C) is needed.`;
   return undefined;
+}
+
+/** A contract id as the CLI and the node print it: 32 bytes, 64 hex digits (an optional 0x is accepted). */
+const CONTRACT_ID = /^(?:0x)?[0-9a-fA-F]{64}$/;
+
+/**
+ * Why `text` is neither a contract address nor a contract id, or undefined. Watch Contract's prompt takes
+ * both: the CLI's deployments file and the node's events name contracts by address, but a contract id is
+ * what a token id, a `subContractId` or a test log shows.
+ */
+export function contractReferenceProblem(text: string): string | undefined {
+  if (CONTRACT_ID.test(text.trim())) return undefined;
+  const problem = contractAddressProblem(text);
+  return problem && /^Not a valid/.test(problem)
+    ? 'Not a valid contract address (base58) or contract id (64 hex digits).'
+    : problem;
+}
+
+/** The contract address `text` names: itself when it is an address, the id's P2C address when it is an id. */
+export function contractAddressOf(text: string): string {
+  const t = text.trim();
+  if (CONTRACT_ID.test(t)) return addressFromContractId(t.replace(/^0x/, ''));
+  const problem = contractAddressProblem(t);
+  if (problem) throw new RangeError(problem);
+  return t;
 }
 
 export function makeWatched(address: string, extra: { name?: string; artifactName?: string } = {}) {

@@ -43,6 +43,8 @@ export interface TxDetailsDeps {
   readonly tokenNames?: (tokenIds: readonly string[]) => Promise<TokenNames>;
   /** Explain Transaction's answers ("What happened"), kept by the debugging feature. */
   readonly explanations?: TxExplanationsView;
+  /** The explorer of the active profile, if any: the page's Open in Explorer button. */
+  readonly explorer?: { known(): boolean; open(txId: string): void };
 }
 
 /** What the panel needs of the explanations: read one, hear of new ones, ask for one, open its line. */
@@ -261,8 +263,7 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
     if (explanations)
       this.register(
         explanations.onDidChange((txId) => {
-          if (txId === this.state.txId && this.model)
-            this.post({ type: 'render', model: this.model, state: this.state });
+          if (txId === this.state.txId && this.model) this.post(this.renderMessage(this.model));
         }),
       );
     this.manager.record({ txId: state.txId, html: this.html, posted: this.posted });
@@ -272,13 +273,20 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
     if (message.type !== 'ready') return;
     // Only the raw toggle comes from the page: never the transaction or its bytes.
     this.state = adoptPageState(this.state, message.state);
-    if (this.model) this.post({ type: 'render', model: this.model, state: this.state });
+    if (this.model) this.post(this.renderMessage(this.model));
     else void this.load();
+  }
+
+  /** The page's render message: the model, the page state, and whether an explorer is known. */
+  private renderMessage(model: TxDetailsModel): HostToWebviewMessage {
+    const explorer = this.manager.details.explorer?.known() === true;
+    return { type: 'render', model, state: this.state, ...(explorer ? { explorer } : {}) };
   }
 
   protected received(message: WebviewToHostMessage): void {
     const explanations = this.manager.details.explanations;
     if (message.type === 'refresh') void this.load();
+    else if (message.type === 'openInExplorer') this.manager.details.explorer?.open(this.state.txId);
     else if (message.type === 'explain') explanations?.explain(this.state.txId);
     else if (message.type === 'openFailure') explanations?.openFailure(this.state.txId);
     else if (message.type === 'rendered') this.manager.record({ txId: this.state.txId, text: message.text });
@@ -395,7 +403,7 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
       // What this page just read is newer than a finished row's count: the row takes it.
       if (read) deps.store.observeStatus(txId, read);
       this.panel.title = `${model.kind === 'unsigned' ? 'Unsigned' : 'Tx'} ${shortTxId(txId)}`;
-      this.post({ type: 'render', model, state: this.state });
+      this.post(this.renderMessage(model));
     } catch (error) {
       if (seq !== this.loadSeq) return;
       const message = deps.redact(errorMessage(error));

@@ -133,6 +133,9 @@ function setState(next: TxDetailsState): void {
   vscode.setState(next);
 }
 
+/** Whether the host said the active profile has an explorer (Open in Explorer is offered only then). */
+let explorerKnown = false;
+
 function render(model: TxDetailsModel): void {
   current = model;
   const showRaw = state?.showRaw === true;
@@ -149,6 +152,11 @@ function render(model: TxDetailsModel): void {
     const refresh = el('button', undefined, 'Refresh');
     refresh.addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
     actions.append(refresh);
+    if (explorerKnown) {
+      const explorer = el('button', 'secondary', 'Open in Explorer');
+      explorer.addEventListener('click', () => vscode.postMessage({ type: 'openInExplorer' }));
+      actions.append(explorer);
+    }
   }
   const rawToggle = el('button', 'secondary', showRaw ? 'Hide raw JSON' : 'Show raw JSON');
   rawToggle.addEventListener('click', () => {
@@ -269,6 +277,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebviewMessage>) =
   if (message.type === 'render') {
     // Keep the host's view of which tx this is, and the page's own UI choices (raw toggle).
     setState({ ...message.state, showRaw: state?.showRaw === true });
+    explorerKnown = message.explorer === true;
     render(message.model);
   } else if (message.type === 'error') {
     const box = el('p', 'error', message.message);

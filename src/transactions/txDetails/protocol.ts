@@ -140,7 +140,13 @@ export interface TxDetailsState {
 }
 
 export type HostToWebviewMessage =
-  | { readonly type: 'render'; readonly model: TxDetailsModel; readonly state: TxDetailsState }
+  | {
+      readonly type: 'render';
+      readonly model: TxDetailsModel;
+      readonly state: TxDetailsState;
+      /** Whether the active profile has an explorer: the page offers Open in Explorer only then. */
+      readonly explorer?: boolean;
+    }
   | { readonly type: 'loading'; readonly txId: string }
   | { readonly type: 'error'; readonly message: string };
 
@@ -151,6 +157,8 @@ export type WebviewToHostMessage =
   | { readonly type: 'explain' }
   /** Open the Ralph line of this panel's explained failure (the host knows which; the page names none). */
   | { readonly type: 'openFailure' }
+  /** Open this panel's transaction in the explorer (the host knows which; the page names none). */
+  | { readonly type: 'openInExplorer' }
   | { readonly type: 'rendered'; readonly text: string };
 
 /** Bounds the host holds every message from the page to (the page is not trusted to respect them). */
@@ -240,6 +248,7 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
     case 'refresh':
     case 'explain':
     case 'openFailure':
+    case 'openInExplorer':
       return hasOnlyKeys(v, ['type']) ? { type: v.type } : undefined;
     case 'rendered':
       if (!hasOnlyKeys(v, ['type', 'text']) || typeof v.text !== 'string') return undefined;

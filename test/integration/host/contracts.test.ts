@@ -337,6 +337,16 @@ describe('Watched contracts against the sandbox gateway', function () {
     await assert.rejects(run(CommandIds.watchContract, { address: 'not-an-address' }), /valid/);
   });
 
+  it('watches a contract given by its contract id, under its address', async () => {
+    const faucet = sandbox.contracts.find((c) => c.name === 'TokenFaucet')!;
+    const entry = await run<{ address: string }>(CommandIds.watchContract, { address: faucet.contractId });
+    try {
+      assert.equal(entry.address, faucet.address);
+    } finally {
+      await run(CommandIds.unwatchContract, { address: faucet.address });
+    }
+  });
+
   it('Address Info: validity, group and balance with tokens', async () => {
     const info = await vscode.commands.executeCommand<{
       valid: boolean;

@@ -47,6 +47,12 @@ describe('.vscodeignore: what npm run package puts into the .vsix', () => {
       assert.ok(allowList.includes(pattern), `.vscodeignore keeps ${pattern}`);
   });
 
+  it('packages the third-party notices that every build writes', () => {
+    // esbuild.js writes it on every build; a clone that never built has none to list.
+    if (!existsSync(path.join(ROOT, 'ThirdPartyNotices.txt'))) return;
+    assert.ok(files.includes('ThirdPartyNotices.txt'), 'ThirdPartyNotices.txt is not packaged');
+  });
+
   it('packages the icon, every jsonValidation schema and every walkthrough image', () => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       icon: string;

@@ -51,6 +51,15 @@ describe('tx details webview: every message from the page is parsed exactly (sha
       assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
   });
 
+  it('accepts Open in Explorer with no arguments: the host opens its own transaction, never a URL from the page', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'openInExplorer' }), { type: 'openInExplorer' });
+    for (const bad of [
+      { type: 'openInExplorer', txId: TX },
+      { type: 'openInExplorer', url: 'https://evil.example' },
+    ])
+      assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
+  });
+
   it('bounds the rendered text the page reports', () => {
     const huge = 'x'.repeat(TX_DETAILS_LIMITS.renderedChars * 3);
     const parsed = parseWebviewMessage({ type: 'rendered', text: huge });
