@@ -125,6 +125,7 @@ describe('npm run package (scripts/package.mjs)', function () {
     assert.ok(names.includes('extension/dist/extension.mjs'));
     assert.ok(names.includes('extension/dist/undici.cjs'));
     assert.ok(names.includes('extension/LICENSE.txt'));
+    assert.ok(names.includes('extension/ThirdPartyNotices.txt'), 'the licences of the bundled packages');
     assert.ok(!names.some((n) => n.endsWith('.map')), 'no source map');
     assert.ok(!names.some((n) => n.startsWith('extension/src/') || n.startsWith('extension/test/')));
     assert.ok(!names.some((n) => n.startsWith('extension/node_modules/')));
