@@ -269,8 +269,19 @@ export function stateRows(
   );
   return {
     rows: [...decoded.fields.map((f) => fieldRow(f, mutable.get(f.name))), asset, ...tokens],
-    ...(drift?.status === 'drift' ? { warning: `Code drift: ${drift.message}` } : {}),
+    ...stateWarning(drift, decoded.problems),
   };
+}
+
+function stateWarning(
+  drift: DriftCheck | undefined,
+  problems: readonly string[] | undefined,
+): { warning?: string } {
+  const parts = [
+    drift?.status === 'drift' ? `Code drift: ${drift.message}` : undefined,
+    problems ? `${problems.join('; ')}: shown raw.` : undefined,
+  ].filter((p) => p !== undefined);
+  return parts.length > 0 ? { warning: parts.join(' ') } : {};
 }
 
 export interface EventRow extends Row {
