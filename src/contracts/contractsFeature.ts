@@ -237,10 +237,7 @@ function latestEventsNotice(n: number): ReturnType<typeof costNotice> {
   const notice = costNotice(`Reading the latest ${n} events`, latestEventsCost(n));
   return {
     ...notice,
-    text: notice.text.replace(
-      /\.$/,
-      ' (the most only if the contract has hidden Debug slots; it stops there).',
-    ),
+    text: notice.text.replace(/\.$/, ` (${LATEST_EVENTS_CAVEAT}).`),
   };
 }
 
