@@ -36,17 +36,23 @@ export function preparedInvocation(
   what: string,
   cost: RequestCost,
   argumentsMayActForUser: boolean,
-  extra: { readonly monthLeft?: number; readonly caveat?: string } = {},
+  extra: {
+    readonly monthLeft?: number;
+    readonly caveat?: string;
+    /** Set when the call goes past the tools' session budget (`ToolSessionBudget.question`): it asks. */
+    readonly overBudget?: string;
+  } = {},
 ): PreparedInvocationText {
   const plain = costNotice(what, cost, extra.monthLeft);
   const notice = extra.caveat ? { ...plain, text: plain.text.replace(/\.$/, ` (${extra.caveat}).`) } : plain;
   const invocationMessage = `${notice.text}${cost.max === 0 ? ' Nothing is sent to the gateway.' : ''}`;
-  if (!notice.worthSaying || argumentsMayActForUser) return { invocationMessage };
+  if ((!notice.worthSaying && extra.overBudget === undefined) || argumentsMayActForUser)
+    return { invocationMessage };
   return {
     invocationMessage,
     confirmation: {
       title: `Alephium: ${what}?`,
-      message: `${notice.text} They count against your API key's rate and monthly limits.`,
+      message: `${extra.overBudget !== undefined ? `${extra.overBudget} ` : ''}${notice.text} They count against your API key's rate and monthly limits.`,
     },
   };
 }
