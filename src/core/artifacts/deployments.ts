@@ -27,13 +27,20 @@ const DeployedContractSchema = z.looseObject({
 
 const DeploymentSchema = z.looseObject({
   deployerAddress: z.string().refine(isValidAddress, 'not a valid base58 address'),
-  // Each entry is checked on its own (parseEntry): one bad entry is one lost entry, not a lost file.
-  contracts: z.record(z.string(), z.unknown()).default({}),
+  contracts: z.record(z.string(), DeployedContractSchema).default({}),
   scripts: z.record(z.string(), z.unknown()).default({}),
   migrations: z.record(z.string(), z.unknown()).default({}),
 });
 
+/** The file as it must be: what the editor validates it against (scripts/generateSchemas.ts). */
 const DeploymentsFileSchema = z.union([DeploymentSchema, z.array(DeploymentSchema)]);
+
+/**
+ * The file as it is read: each `contracts` entry is checked on its own (parseEntry), so one bad entry is
+ * one lost entry, not a lost file.
+ */
+const DeployerSchema = DeploymentSchema.extend({ contracts: z.record(z.string(), z.unknown()).default({}) });
+const DeployersSchema = z.union([DeployerSchema, z.array(DeployerSchema)]);
 
 export interface DeployedContract {
   /** The key in the file: the contract name or `Name:tag`. */
@@ -99,11 +106,14 @@ export function isDeploymentsPath(path: string): boolean {
 
 export function parseDeployments(json: unknown, file?: string, text?: string): Deployments {
   const shown = file?.split(/[\\/]/).pop() ?? 'deployments file';
-  const r = DeploymentsFileSchema.safeParse(json);
+  const r = DeployersSchema.safeParse(json);
   if (!r.success) {
     // A union reports its branches' issues; the object branch is the one people usually mean.
-    const branch = Array.isArray(json) ? z.array(DeploymentSchema) : DeploymentSchema;
-    const issue = branch.safeParse(json).error?.issues[0] ?? r.error.issues[0];
+    const branch = Array.isArray(json) ? z.array(DeployerSchema) : DeployerSchema;
+    const issue =
+      branch.safeParse(json).error?.issues[0] ??
+      r.error.issues[0] ??
+      DeploymentsFileSchema.safeParse(json).error?.issues[0];
     const field = issue?.path.map(String).join('.') || undefined;
     throw new ArtifactError(`${shown}: ${field ?? '(root)'}: ${issue?.message ?? 'invalid'}`, file, field);
   }
