@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { type ArtifactRegistry, getterIndexes } from '../core/artifacts';
-import { chainValue } from '../core/assistant/answerText';
+import { chainValue, toolErrorText } from '../core/assistant/answerText';
 import { contractStateText, readContractState } from '../core/assistant/contractState';
 import { decodedTxText, decodeForTool } from '../core/assistant/decodeTx';
 import { EXPLAIN_CAVEAT, explanationAnswer } from '../core/assistant/explain';
@@ -20,7 +20,8 @@ import {
   explainTransaction,
   explanationText,
 } from '../core/debugging/explainTransaction';
-import { latestEventsCost } from '../core/ledger/costs';
+import { latestEventsCost, type RequestCost } from '../core/ledger/costs';
+import { callKey, type ToolSessionBudget } from '../core/assistant/toolBudget';
 import { decodeRecentEvents, readRecentEvents, recentEventsText } from '../core/assistant/recentEvents';
 import {
   contractStateCost,
@@ -61,6 +62,8 @@ export interface AssistantToolDeps {
    * have been told the run mode (esbuild.js refuses it here).
    */
   readonly argumentsMayActForUser: () => boolean;
+  /** What the tools may spend together this session before they ask (one for all tools). */
+  readonly budget: ToolSessionBudget;
 }
 
 /** The contracts a name may stand for: watched ones (by their names) and the network's deployments. */
@@ -97,47 +100,71 @@ function nameOf(deps: AssistantToolDeps, address: string): string {
   return label ? chainValue(label, 100) : shortAddress(address);
 }
 
+/** What a call does and costs, as its invocation message says it (and the session budget counts it). */
+interface CallPlan {
+  readonly what: string;
+  readonly cost: RequestCost;
+  readonly caveat?: string;
+  readonly monthLeft?: number;
+}
+
+async function planOf(deps: AssistantToolDeps, tool: ToolName, input: unknown): Promise<CallPlan> {
+  const left = async () => {
+    const monthLeft = await deps.connection.requestsLeftThisMonth();
+    return monthLeft !== undefined ? { monthLeft } : {};
+  };
+  switch (tool) {
+    case TOOL_NAMES.contractState: {
+      const monthLeft = await left();
+      const address = await contractAddress(deps, tool, parseContractStateInput(input).contract);
+      const getters = getterIndexes((await deps.contracts.resolve(address)).artifact).length;
+      const name = nameOf(deps, address);
+      return { what: `Reading the state of ${name}`, cost: contractStateCost(getters), ...monthLeft };
+    }
+    case TOOL_NAMES.recentEvents: {
+      const parsed = parseRecentEventsInput(input);
+      const address = await contractAddress(deps, tool, parsed.contract);
+      return {
+        what: `Reading the latest ${parsed.count} events of ${nameOf(deps, address)}`,
+        cost: latestEventsCost(parsed.count),
+        caveat: RECENT_EVENTS_CAVEAT,
+        ...(await left()),
+      };
+    }
+    case TOOL_NAMES.decodeUnsignedTx:
+      parseDecodeUnsignedTxInput(input);
+      return { what: 'Decoding the unsigned transaction', cost: DECODE_COST };
+    case TOOL_NAMES.explainTransaction: {
+      const { txId } = parseExplainTransactionInput(input);
+      return {
+        what: `Explaining transaction ${txId.slice(0, 8)}…`,
+        cost: EXPLAIN_COST,
+        caveat: EXPLAIN_CAVEAT,
+        ...(await left()),
+      };
+    }
+    default:
+      throw new Error(`Unknown Alephium tool ${String(tool)}.`);
+  }
+}
+
 async function prepareText(
   deps: AssistantToolDeps,
   tool: ToolName,
   input: unknown,
 ): Promise<PreparedInvocationText> {
   const acts = deps.argumentsMayActForUser();
-  switch (tool) {
-    case TOOL_NAMES.contractState: {
-      const monthLeft = await deps.connection.requestsLeftThisMonth();
-      const address = await contractAddress(deps, tool, parseContractStateInput(input).contract);
-      const getters = getterIndexes((await deps.contracts.resolve(address)).artifact).length;
-      const name = nameOf(deps, address);
-      return preparedInvocation(`Reading the state of ${name}`, contractStateCost(getters), acts, {
-        ...(monthLeft !== undefined ? { monthLeft } : {}),
-      });
-    }
-    case TOOL_NAMES.recentEvents: {
-      const parsed = parseRecentEventsInput(input);
-      const address = await contractAddress(deps, tool, parsed.contract);
-      const monthLeft = await deps.connection.requestsLeftThisMonth();
-      return preparedInvocation(
-        `Reading the latest ${parsed.count} events of ${nameOf(deps, address)}`,
-        latestEventsCost(parsed.count),
-        acts,
-        { caveat: RECENT_EVENTS_CAVEAT, ...(monthLeft !== undefined ? { monthLeft } : {}) },
-      );
-    }
-    case TOOL_NAMES.decodeUnsignedTx:
-      parseDecodeUnsignedTxInput(input);
-      return preparedInvocation('Decoding the unsigned transaction', DECODE_COST, acts);
-    case TOOL_NAMES.explainTransaction: {
-      const { txId } = parseExplainTransactionInput(input);
-      const monthLeft = await deps.connection.requestsLeftThisMonth();
-      return preparedInvocation(`Explaining transaction ${txId.slice(0, 8)}…`, EXPLAIN_COST, acts, {
-        caveat: EXPLAIN_CAVEAT,
-        ...(monthLeft !== undefined ? { monthLeft } : {}),
-      });
-    }
-    default:
-      throw new Error(`Unknown Alephium tool ${String(tool)}.`);
-  }
+  const plan = await planOf(deps, tool, input);
+  const overBudget = deps.budget.exceeds(plan.cost) ? deps.budget.question(plan.cost) : undefined;
+  const text = preparedInvocation(plan.what, plan.cost, acts, {
+    ...(plan.caveat !== undefined ? { caveat: plan.caveat } : {}),
+    ...(plan.monthLeft !== undefined ? { monthLeft: plan.monthLeft } : {}),
+    ...(overBudget !== undefined ? { overBudget } : {}),
+  });
+  // Past the budget, this call may run only once the user answered its confirmation (or the policy
+  // skipped it: only the extension's own tests).
+  if (overBudget !== undefined && (text.confirmation || acts)) deps.budget.asked(callKey(tool, input));
+  return text;
 }
 
 /** What the workbench shows before the tool runs: its cost, and a question when the cost is worth one. */
@@ -246,11 +273,18 @@ export async function invoke(
 ): Promise<vscode.LanguageModelToolResult> {
   const cancel = signalOf(token);
   try {
+    const plan = await planOf(deps, tool, input);
+    if (!deps.budget.spend(callKey(tool, input), plan.cost)) {
+      throw new Error(
+        `${deps.budget.question(plan.cost)} Not run: ask again, and the user is asked whether to spend more.`,
+      );
+    }
     const text = await answerOf(deps, tool, input, cancel.signal);
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
   } catch (e) {
     deps.log.info(`${tool}: ${errorMessage(e)}`);
-    throw e instanceof Error ? e : new Error(errorMessage(e));
+    // What reaches the model is outside text too (a gateway's detail, a path): inert, one line, capped.
+    throw new Error(toolErrorText(e));
   } finally {
     cancel.dispose();
   }

@@ -10,9 +10,9 @@ import {
   makeWatched,
   type WatchedContract,
 } from '../core/watching/watchList';
-import { latestEventsTitle, shortAddress } from '../core/watching/rows';
+import { latestEventsShortfall, latestEventsTitle, shortAddress } from '../core/watching/rows';
 import { decodeListing, eventsMarkdown } from '../core/watching/eventsMarkdown';
-import { costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
+import { LATEST_EVENTS_CAVEAT, costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
 import { inert, inertLines } from '../core/text/inert';
 import { callerAsked } from '../core/signing/confirmPolicy';
 import { UserCancelledError } from '../core/util/errors';
@@ -231,19 +231,29 @@ async function showLatestEvents(deps: ContractCommandDeps, args: unknown) {
     txId: e.txId,
     ...(e.decoded.warning ? { warning: e.decoded.warning } : {}),
   }));
+  const shortfall = latestEventsShortfall(latest);
   const mode = showMode(args, 'document');
   if (mode !== 'none')
     await showResult(
       'Latest Events',
-      eventsMarkdown(latestEventsTitle(w.name ?? w.address, n, decoded.length, latest.count), decoded),
+      eventsMarkdown(
+        latestEventsTitle(w.name ?? w.address, n, decoded.length, latest.count, shortfall),
+        decoded,
+      ),
     );
-  return { count: latest.count, events: result };
+  return { count: latest.count, events: result, ...(shortfall ? { notRead: shortfall } : {}) };
 }
 
-/** What reading the latest `n` events costs: the count and a page per 100, more with gaps. */
+/**
+ * What reading the latest `n` events costs: the count and a page per 100, more with gaps, never more
+ * than the read's cap (fetchLatestEvents stops there and the listing says what it did not read).
+ */
 function latestEventsNotice(n: number): ReturnType<typeof costNotice> {
   const notice = costNotice(`Reading the latest ${n} events`, latestEventsCost(n));
-  return { ...notice, text: notice.text.replace(/\.$/, ' (more if the contract has hidden Debug slots).') };
+  return {
+    ...notice,
+    text: notice.text.replace(/\.$/, ` (${LATEST_EVENTS_CAVEAT}).`),
+  };
 }
 
 async function eventsListing(deps: ContractCommandDeps, kind: 'txId' | 'blockHash', args: unknown) {

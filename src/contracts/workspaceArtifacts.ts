@@ -1,11 +1,16 @@
 import * as vscode from 'vscode';
 import { ArtifactRegistry, isDeploymentsPath, type SourceFile } from '../core/artifacts';
 import { DEPLOYMENTS_FILE_READ_LIMIT } from '../core/artifacts/deployments';
+import { deploymentsFileProblems, newDeploymentWarnings } from '../core/artifacts/deploymentProblems';
+import { inert, plainText } from '../core/text/inert';
+import { showWarning } from '../platform/notify';
 import type { Logger } from '../core/util/log';
 import { DisposableBase } from '../platform/lifecycle';
 import type { WorkspaceProject, WorkspaceProjects } from '../platform/workspaceProjects';
 
 const EXCLUDE = '**/node_modules/**';
+/** The source the Problems view names for a left-out deployments entry (the host test reads it). */
+export const DEPLOYMENTS_DIAGNOSTIC_SOURCE = 'Alephium deployments';
 /** Compilers rewrite dozens of files at once; one rebuild after the burst is enough. */
 const DEBOUNCE_MS = 300;
 /**
@@ -32,6 +37,12 @@ export class WorkspaceArtifacts extends DisposableBase {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly changed = this.register(new vscode.EventEmitter<ArtifactRegistry>());
   readonly onDidChange = this.changed.event;
+  /** Deployments entries left out, at their keys (rebuilt on every read). */
+  private readonly problems = this.register(
+    vscode.languages.createDiagnosticCollection('alephium-deployments'),
+  );
+  /** Problems already warned about: a re-read does not warn again. */
+  private readonly warned = new Set<string>();
   /** The pattern watched now, and its watcher: replaced when a project config names other folders. */
   private watched: { pattern: string; watcher: vscode.Disposable } | undefined;
 
@@ -103,6 +114,32 @@ export class WorkspaceArtifacts extends DisposableBase {
     return this.projects.projectOf(folder, file);
   }
 
+  /** Each deployments problem in the Problems view at its key (line 1 when the core had no place), warned once. */
+  private showProblems(registry: ArtifactRegistry, uris: ReadonlyMap<string, vscode.Uri>): void {
+    const byUri = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
+    for (const p of deploymentsFileProblems(registry.problems)) {
+      const uri = p.file === undefined ? undefined : uris.get(p.file);
+      if (!uri) continue;
+      const at = p.position;
+      const range = at
+        ? new vscode.Range(at.line, at.column, at.line, at.column + (at.length ?? 1))
+        : new vscode.Range(0, 0, 0, 0);
+      const diagnostic = new vscode.Diagnostic(
+        range,
+        plainText(p.message, 1000),
+        vscode.DiagnosticSeverity.Warning,
+      );
+      diagnostic.source = DEPLOYMENTS_DIAGNOSTIC_SOURCE;
+      const entry = byUri.get(uri.toString()) ?? { uri, list: [] };
+      entry.list.push(diagnostic);
+      byUri.set(uri.toString(), entry);
+    }
+    this.problems.clear();
+    for (const { uri, list } of byUri.values()) this.problems.set(uri, list);
+    for (const line of newDeploymentWarnings(registry.problems, this.warned))
+      void showWarning(inert`Alephium: ${line}`);
+  }
+
   private scheduleReload(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.reload(), DEBOUNCE_MS);
@@ -148,6 +185,7 @@ export class WorkspaceArtifacts extends DisposableBase {
     this.log.info(
       `Artifacts: ${registry.contracts.length} contract(s), ${registry.deployments().length} deployed contract(s) in ${registry.deploymentFiles.length} deployments file(s)`,
     );
+    this.showProblems(registry, uris);
     this.current = registry;
     this.uris = uris;
     this.loadedOnce = true;

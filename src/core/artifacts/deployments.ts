@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { addressFromContractId, groupOfAddress, isValidAddress } from '../protocol';
 import { plainText } from '../text/inert';
 import { MAX_NAME_CHARS, parseJsonText, ralphNameProblem } from './artifact';
-import { ArtifactError } from './errors';
+import { ArtifactError, type TextPosition } from './errors';
 
 /**
  * A deployments file larger than this is not read for an update. Each entry holds its deploy transaction
@@ -39,7 +39,15 @@ const DeploymentSchema = z.looseObject({
   migrations: z.record(z.string(), z.unknown()).default({}),
 });
 
+/** The file as it must be: what the editor validates it against (scripts/generateSchemas.ts). */
 const DeploymentsFileSchema = z.union([DeploymentSchema, z.array(DeploymentSchema)]);
+
+/**
+ * The file as it is read: each `contracts` entry is checked on its own (parseEntry), so one bad entry is
+ * one lost entry, not a lost file.
+ */
+const DeployerSchema = DeploymentSchema.extend({ contracts: z.record(z.string(), z.unknown()).default({}) });
+const DeployersSchema = z.union([DeployerSchema, z.array(DeployerSchema)]);
 
 export interface DeployedContract {
   /** The key in the file: the contract name or `Name:tag`. */
@@ -65,6 +73,12 @@ export interface Deployments {
   readonly network: string | undefined;
   readonly deployers: readonly string[];
   readonly contracts: readonly DeployedContract[];
+  /**
+   * Entries left out, one problem each (a key that is not `Name` or `Name:tag`, a malformed entry, an
+   * address that is not its contract id's): the file's other entries are kept. Each has its position in
+   * the file when the text was parsed, for the Problems view.
+   */
+  readonly problems: readonly ArtifactError[];
 }
 
 /** A deployment's tag (`Counter:2`, `Token:v2`): the CLI's task tag, letters, digits, `_`, `.` and `-`. */
@@ -97,51 +111,34 @@ export function isDeploymentsPath(path: string): boolean {
   return FILE_RE.test(path);
 }
 
-export function parseDeployments(json: unknown, file?: string): Deployments {
+export function parseDeployments(json: unknown, file?: string, text?: string): Deployments {
   const shown = file?.split(/[\\/]/).pop() ?? 'deployments file';
-  const r = DeploymentsFileSchema.safeParse(json);
+  const r = DeployersSchema.safeParse(json);
   if (!r.success) {
     // A union reports its branches' issues; the object branch is the one people usually mean.
-    const branch = Array.isArray(json) ? z.array(DeploymentSchema) : DeploymentSchema;
-    const issue = branch.safeParse(json).error?.issues[0] ?? r.error.issues[0];
+    const branch = Array.isArray(json) ? z.array(DeployerSchema) : DeployerSchema;
+    const issue =
+      branch.safeParse(json).error?.issues[0] ??
+      r.error.issues[0] ??
+      DeploymentsFileSchema.safeParse(json).error?.issues[0];
     const field = issue?.path.map(String).join('.') || undefined;
     throw new ArtifactError(`${shown}: ${field ?? '(root)'}: ${issue?.message ?? 'invalid'}`, file, field);
   }
   const list = Array.isArray(r.data) ? r.data : [r.data];
   const contracts: DeployedContract[] = [];
+  const problems: ArtifactError[] = [];
+  const keys = text !== undefined ? new KeyLocator(text) : undefined;
   list.forEach((d, di) => {
-    for (const [name, c] of Object.entries(d.contracts)) {
-      const prefix = Array.isArray(r.data) ? `${di}.` : '';
-      const keyProblem = deploymentKeyProblem(name);
-      if (keyProblem) {
-        throw new ArtifactError(`${shown}: ${prefix}contracts: ${keyProblem}`, file, `${prefix}contracts`);
-      }
-      const field = `${prefix}contracts.${name}.contractInstance`;
-      const { address, contractId, groupIndex } = c.contractInstance;
-      if (addressFromContractId(contractId) !== address) {
-        throw new ArtifactError(
-          `${shown}: ${field}: address ${address} is not the address of contract id ${contractId}`,
-          file,
-          field,
+    const prefix = Array.isArray(r.data) ? `${di}.` : '';
+    for (const [name, entry] of Object.entries(d.contracts)) {
+      // Located for every entry, bad or good, so that a repeated key is found at its own occurrence.
+      const position = keys?.next(name);
+      const parsed = parseEntry(name, entry, d.deployerAddress, `${prefix}contracts`);
+      if ('problem' in parsed) {
+        problems.push(
+          new ArtifactError(`${shown}: ${parsed.field}: ${parsed.problem}`, file, parsed.field, position),
         );
-      }
-      if (groupOfAddress(address) !== groupIndex) {
-        throw new ArtifactError(
-          `${shown}: ${field}.groupIndex: ${groupIndex}, but the address is in group ${groupOfAddress(address)}`,
-          file,
-          `${field}.groupIndex`,
-        );
-      }
-      contracts.push({
-        name,
-        artifactName: name.split(':')[0] as string,
-        address,
-        contractId: contractId.toLowerCase(),
-        group: groupIndex,
-        codeHash: c.codeHash.toLowerCase(),
-        txId: c.txId.toLowerCase(),
-        deployerAddress: d.deployerAddress,
-      });
+      } else contracts.push(parsed);
     }
   });
   return {
@@ -149,9 +146,81 @@ export function parseDeployments(json: unknown, file?: string): Deployments {
     network: file ? networkOfDeploymentsPath(file) : undefined,
     deployers: list.map((d) => d.deployerAddress),
     contracts,
+    problems,
   };
 }
 
+/** One entry of `contracts`, or why it cannot be used and the field that says so. */
+function parseEntry(
+  name: string,
+  entry: unknown,
+  deployerAddress: string,
+  where: string,
+): DeployedContract | { readonly problem: string; readonly field: string } {
+  const keyProblem = deploymentKeyProblem(name);
+  if (keyProblem) return { problem: keyProblem, field: where };
+  const field = `${where}.${name}`;
+  const r = DeployedContractSchema.safeParse(entry);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const at = issue?.path.length ? `${field}.${issue.path.map(String).join('.')}` : field;
+    return { problem: issue?.message ?? 'invalid', field: at };
+  }
+  const c = r.data;
+  const { address, contractId, groupIndex } = c.contractInstance;
+  if (addressFromContractId(contractId) !== address)
+    return {
+      problem: `address ${address} is not the address of contract id ${contractId}`,
+      field: `${field}.contractInstance`,
+    };
+  if (groupOfAddress(address) !== groupIndex)
+    return {
+      problem: `${groupIndex}, but the address is in group ${groupOfAddress(address)}`,
+      field: `${field}.contractInstance.groupIndex`,
+    };
+  return {
+    name,
+    artifactName: name.split(':')[0] as string,
+    address,
+    contractId: contractId.toLowerCase(),
+    group: groupIndex,
+    codeHash: c.codeHash.toLowerCase(),
+    txId: c.txId.toLowerCase(),
+    deployerAddress,
+  };
+}
+
+/**
+ * Finds the keys of `contracts` objects in a deployments file's text, in document order: the n-th
+ * `next(key)` is the n-th place the key is written as an object key (`"key" :`) after the previous one
+ * found. Each search starts where the last ended, so the whole file is scanned once (linear).
+ */
+class KeyLocator {
+  private from = 0;
+  private line = 0;
+  private lineStart = 0;
+  private scanned = 0;
+
+  constructor(private readonly text: string) {}
+
+  next(key: string): TextPosition | undefined {
+    const quoted = JSON.stringify(key);
+    let at = this.text.indexOf(quoted, this.from);
+    while (at >= 0 && !/^\s*:/.test(this.text.slice(at + quoted.length, at + quoted.length + 64)))
+      at = this.text.indexOf(quoted, at + 1);
+    // Written with escapes JSON.stringify does not use: no position (the Problems entry goes to line 1).
+    if (at < 0) return undefined;
+    this.from = at + quoted.length;
+    for (; this.scanned < at; this.scanned++) {
+      if (this.text.charCodeAt(this.scanned) === 10) {
+        this.line++;
+        this.lineStart = this.scanned + 1;
+      }
+    }
+    return { offset: at, line: this.line, column: at - this.lineStart, length: quoted.length };
+  }
+}
+
 export function parseDeploymentsText(text: string, file?: string): Deployments {
-  return parseDeployments(parseJsonText(text, file), file);
+  return parseDeployments(parseJsonText(text, file), file, text);
 }

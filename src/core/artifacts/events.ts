@@ -123,7 +123,10 @@ export function decodeEvent(
       `fields do not fit ${sig.name}: ${decoded.error}; shown raw (recompile or check the address)`,
     );
   }
-  return finish({ name: sig.name, index: event.eventIndex, fields: decoded.fields, kind: 'declared' });
+  return finish(
+    { name: sig.name, index: event.eventIndex, fields: decoded.fields, kind: 'declared' },
+    decoded.problems ? `${decoded.problems.join('; ')}: shown raw` : undefined,
+  );
 }
 
 export interface SummaryOptions {

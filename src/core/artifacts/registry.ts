@@ -130,7 +130,10 @@ export class ArtifactRegistry {
     for (const f of sorted) {
       try {
         if (isDeploymentsPath(f.path)) {
-          parts.deployments.push(parseDeploymentsText(f.text, f.path));
+          const deployments = parseDeploymentsText(f.text, f.path);
+          // The file's good entries are kept; each bad one is a problem of its own, at its line.
+          parts.deployments.push(deployments);
+          parts.problems.push(...deployments.problems);
           continue;
         }
         if (!f.path.endsWith('.ral.json') && !f.path.endsWith('.project.json')) continue;

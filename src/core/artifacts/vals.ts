@@ -50,7 +50,10 @@ export interface DecodedStruct {
   readonly fields: readonly DecodedField[];
 }
 
-/** U256/I256 as decimal strings, ByteVec as hex, Address as base58, Bool as boolean. */
+/**
+ * U256/I256 as decimal strings, ByteVec as hex, Address as base58, Bool as boolean; a value that failed its
+ * type is its raw text followed by `⚠ not a valid <type>` (`markedRaw`), so no consumer can show it as one.
+ */
 export type DecodedValue = string | boolean | readonly DecodedValue[] | DecodedStruct;
 
 export interface DecodedField {
@@ -61,7 +64,12 @@ export interface DecodedField {
 }
 
 export type FieldsDecoding =
-  | { readonly ok: true; readonly fields: DecodedField[] }
+  | {
+      readonly ok: true;
+      readonly fields: DecodedField[];
+      /** Values that are not what their type says (each shown raw and marked), e.g. `owner is not a valid Address`. */
+      readonly problems?: readonly string[];
+    }
   | {
       readonly ok: false;
       /** Why the values could not be matched to the signature (shown next to the raw values). */
@@ -215,53 +223,115 @@ function leaves(node: TypeNode, mutable: boolean, out: Leaf[]): void {
 
 class Mismatch extends Error {}
 
-/** Checks one flattened Val against the primitive it must be, and returns its display value. */
-function primitiveValue(val: InputVal, wire: PrimitiveType, where: string): string | boolean {
-  if (val.type !== wire) throw new Mismatch(`${where}: expected ${wire}, got ${String(val.type)}`);
-  const v = val.value;
-  switch (wire) {
+/** Longer than any address the node can produce (a multisig of many keys); beyond it, no base58 pass. */
+const MAX_ADDRESS_CHARS = 2048;
+/** 2^256 has 78 decimal digits; a longer text is out of range without a BigInt pass over it. */
+const MAX_INTEGER_DIGITS = 80;
+/** How much of a value that failed its type is kept for display. */
+const MAX_RAW_CHARS = 200;
+
+/**
+ * Whether `value` is a well-formed value of the primitive `type` as the node writes it, and, when it is,
+ * its display value. This is the one check of chain values against declared types: a gateway can send
+ * anything, and a value shown under a type it does not have (a non-address as an Address) is read, by a
+ * user or a chat model, as something it is not.
+ */
+export function checkPrimitive(
+  type: PrimitiveType,
+  value: unknown,
+): { readonly ok: true; readonly value: string | boolean } | { readonly ok: false } {
+  switch (type) {
     case 'Bool':
-      if (typeof v === 'boolean') return v;
-      if (v === 'true' || v === 'false') return v === 'true';
+      if (typeof value === 'boolean') return { ok: true, value };
+      if (value === 'true' || value === 'false') return { ok: true, value: value === 'true' };
       break;
     case 'U256':
-      if (typeof v === 'string' && /^\d+$/.test(v)) return v;
+      if (
+        typeof value === 'string' &&
+        value.length <= MAX_INTEGER_DIGITS &&
+        /^\d+$/.test(value) &&
+        BigInt(value) <= U256_MAX
+      )
+        return { ok: true, value };
       break;
     case 'I256':
-      if (typeof v === 'string' && /^-?\d+$/.test(v)) return v;
+      if (typeof value === 'string' && value.length <= MAX_INTEGER_DIGITS + 1 && /^-?\d+$/.test(value)) {
+        const v = BigInt(value);
+        if (v >= I256_MIN && v <= I256_MAX) return { ok: true, value };
+      }
       break;
     case 'ByteVec':
-      if (typeof v === 'string' && v.length % 2 === 0 && /^[0-9a-fA-F]*$/.test(v)) return v.toLowerCase();
+      if (typeof value === 'string' && value.length % 2 === 0 && /^[0-9a-fA-F]*$/.test(value))
+        return { ok: true, value: value.toLowerCase() };
       break;
     case 'Address':
-      if (typeof v === 'string' && v.length > 0) return v;
+      if (typeof value === 'string' && value.length <= MAX_ADDRESS_CHARS && isValidAddress(value))
+        return { ok: true, value };
       break;
   }
-  throw new Mismatch(`${where}: malformed ${wire} value ${JSON.stringify(v)?.slice(0, 80)}`);
+  return { ok: false };
 }
 
-function build(node: TypeNode, vals: readonly InputVal[], pos: { i: number }, where: string): DecodedValue {
+/** The mark a value carries when it is not what its type says (shown instead of the typed value). */
+export function notValidMark(type: string): string {
+  return `⚠ not a valid ${type}`;
+}
+
+/** A value that failed its type: the raw text, capped, and the mark; never a value of that type. */
+export function markedRaw(value: unknown, type: string): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const shown = text.length > MAX_RAW_CHARS ? `${text.slice(0, MAX_RAW_CHARS)}…` : text;
+  return `${shown} ${notValidMark(type)}`;
+}
+
+/**
+ * Checks one flattened Val against the primitive it must be, and returns its display value. A Val of
+ * another wire type means the signature does not describe these values (the whole decoding is refused);
+ * a Val of the right wire type whose value is malformed is one bad value: it is shown raw and marked,
+ * and `problems` says where, so the other values still show.
+ */
+function primitiveValue(
+  val: InputVal,
+  wire: PrimitiveType,
+  where: string,
+  problems: string[],
+): string | boolean {
+  if (val.type !== wire) throw new Mismatch(`${where}: expected ${wire}, got ${String(val.type)}`);
+  const checked = checkPrimitive(wire, val.value);
+  if (checked.ok) return checked.value;
+  problems.push(`${where} is not a valid ${wire}`);
+  return markedRaw(val.value, wire);
+}
+
+function build(
+  node: TypeNode,
+  vals: readonly InputVal[],
+  pos: { i: number },
+  where: string,
+  problems: string[],
+): DecodedValue {
   switch (node.kind) {
     case 'primitive':
     case 'contract': {
       const val = vals[pos.i++];
       if (!val) throw new Mismatch(`${where}: missing value`);
-      return primitiveValue(val, node.kind === 'contract' ? 'ByteVec' : node.type, where);
+      return primitiveValue(val, node.kind === 'contract' ? 'ByteVec' : node.type, where, problems);
     }
     case 'array': {
       const out: DecodedValue[] = [];
-      for (let k = 0; k < node.size; k++) out.push(build(node.element, vals, pos, `${where}[${k}]`));
+      for (let k = 0; k < node.size; k++)
+        out.push(build(node.element, vals, pos, `${where}[${k}]`, problems));
       return out;
     }
     case 'tuple':
-      return node.elements.map((e, k) => build(e, vals, pos, `${where}.${k}`));
+      return node.elements.map((e, k) => build(e, vals, pos, `${where}.${k}`, problems));
     case 'struct':
       return {
         struct: node.name,
         fields: node.fields.map((f) => ({
           name: f.name,
           type: typeText(f.type),
-          value: build(f.type, vals, pos, `${where}.${f.name}`),
+          value: build(f.type, vals, pos, `${where}.${f.name}`, problems),
         })),
       };
   }
@@ -269,11 +339,17 @@ function build(node: TypeNode, vals: readonly InputVal[], pos: { i: number }, wh
 
 /** The values as received, for display when they cannot be matched to a signature. */
 export function rawFields(vals: readonly InputVal[]): DecodedField[] {
-  return vals.map((v, i) => ({
-    name: `#${i}`,
-    type: String(v.type),
-    value: typeof v.value === 'boolean' || typeof v.value === 'string' ? v.value : JSON.stringify(v.value),
-  }));
+  return vals.map((v, i) => ({ name: `#${i}`, type: String(v.type), value: rawValue(v) }));
+}
+
+/** A value as received; one that claims a primitive type it does not have is marked, not shown as one. */
+function rawValue(v: InputVal): DecodedValue {
+  const type = String(v.type);
+  if (isPrimitiveType(type)) {
+    const checked = checkPrimitive(type, v.value);
+    return checked.ok ? checked.value : markedRaw(v.value, type);
+  }
+  return typeof v.value === 'boolean' || typeof v.value === 'string' ? v.value : JSON.stringify(v.value);
 }
 
 function parseAll(names: readonly string[], types: readonly string[], structs: StructsLike): TypeNode[] {
@@ -313,11 +389,12 @@ export function decodeFields(
       );
     }
     const pos = { i: 0 };
+    const problems: string[] = [];
     const fields = nodes.map((node, k) => {
       const name = names[k] as string;
-      return { name, type: types[k] as string, value: build(node, vals, pos, name) };
+      return { name, type: types[k] as string, value: build(node, vals, pos, name, problems) };
     });
-    return { ok: true, fields };
+    return problems.length > 0 ? { ok: true, fields, problems } : { ok: true, fields };
   } catch (e) {
     if (e instanceof Mismatch) return { ok: false, error: e.message, raw: rawFields(vals) };
     throw e;

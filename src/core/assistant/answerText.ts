@@ -5,6 +5,7 @@
  * capped, saying what was left out.
  */
 import { plainText } from '../text/inert';
+import { errorMessage } from '../util/errors';
 
 /** The longest answer a tool gives (characters): a model's context is not the place for megabytes. */
 export const MAX_ANSWER_CHARS = 16_000;
@@ -37,4 +38,15 @@ export function answer(lines: readonly string[]): string {
       `… ${left} more line${left === 1 ? '' : 's'} left out (answer capped at ${MAX_ANSWER_CHARS} characters).`,
     );
   return [...kept, '', DATA_NOTE].join('\n');
+}
+
+/** The longest error a tool gives the model (characters). */
+export const MAX_TOOL_ERROR_CHARS = 1_000;
+
+/**
+ * A tool's error as the model reads it: its message is often outside text (a gateway's detail, an
+ * artifact's field, a path), so it is made inert like every value of an answer, one line, capped.
+ */
+export function toolErrorText(e: unknown): string {
+  return plainText(errorMessage(e), MAX_TOOL_ERROR_CHARS);
 }

@@ -108,7 +108,11 @@ function fieldLines(reading: ContractStateReading, structs: StructsLike): string
   const mutable = new Map(
     artifact.fieldsSig.names.map((n, i) => [n, artifact.fieldsSig.isMutable[i] === true]),
   );
-  return decoded.fields.map((f) => fieldLine(f, mutable.get(f.name)));
+  const lines = decoded.fields.map((f) => fieldLine(f, mutable.get(f.name)));
+  // Said in words too: a model reading a marked value must not take it for a value of the declared type.
+  if (decoded.problems)
+    lines.push(`Not what their type says (shown raw, marked ⚠): ${chainValue(decoded.problems.join('; '))}.`);
+  return lines;
 }
 
 function artifactLine(resolved: ResolvedContract): string {

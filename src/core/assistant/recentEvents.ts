@@ -12,6 +12,7 @@ import {
 } from '../artifacts';
 import { fetchLatestEvents, type ContractEvent, type GatewayClient, type LatestEvents } from '../gateway';
 import { decodeListing } from '../watching/eventsMarkdown';
+import { latestEventsShortfall } from '../watching/rows';
 import { answer, chainValue } from './answerText';
 import { ASSISTANT_REQUESTS } from './contractState';
 
@@ -32,6 +33,8 @@ export interface RecentEventsReading {
   readonly count: number;
   /** Newest first. */
   readonly events: readonly (ContractEvent & { readonly decoded: DecodedEvent })[];
+  /** What the read's request cap left unread (`latestEventsShortfall`), when it stopped short. */
+  readonly notRead?: string;
 }
 
 /** The events decoded with the artifact of their contract (drift warns on every event), newest first. */
@@ -45,7 +48,15 @@ export function decodeRecentEvents(
 ): RecentEventsReading {
   const events = latest.events.map((e) => ({ ...e, contractAddress: address }));
   const decoded = decodeListing(events, () => found, registry).reverse();
-  return { address, ...(label ? { label } : {}), requested, count: latest.count, events: decoded };
+  const notRead = latestEventsShortfall(latest);
+  return {
+    address,
+    ...(label ? { label } : {}),
+    requested,
+    count: latest.count,
+    events: decoded,
+    ...(notRead ? { notRead } : {}),
+  };
 }
 
 function eventLine(e: RecentEventsReading['events'][number]): string[] {
@@ -66,5 +77,6 @@ export function recentEventsText(reading: RecentEventsReading): string {
     n === 0
       ? `Contract ${who} has no events to show (its event counter is ${reading.count}).`
       : `The latest ${n} event${n === 1 ? '' : 's'} of contract ${who} (asked for ${reading.requested}; its event counter is ${reading.count}), newest first:`;
-  return answer([head, ...reading.events.flatMap(eventLine)]);
+  const notRead = reading.notRead ? [`Not everything was read: ${reading.notRead}.`] : [];
+  return answer([head, ...notRead, ...reading.events.flatMap(eventLine)]);
 }

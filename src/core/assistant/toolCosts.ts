@@ -4,7 +4,7 @@
  * than a few requests). Whether the confirmation may be skipped is not decided here: the glue passes
  * the answer of the one owner of that rule (platform/automation.ts, `argumentsMayActForUser`).
  */
-import { costNotice, type RequestCost } from '../ledger/costs';
+import { LATEST_EVENTS_CAVEAT, costNotice, type RequestCost } from '../ledger/costs';
 import { MAX_MULTICALL } from '../gateway/requests';
 
 /**
@@ -15,8 +15,8 @@ export function contractStateCost(getters: number): RequestCost {
   return { min: 1, max: 1 + Math.ceil(Math.max(0, getters) / MAX_MULTICALL) };
 }
 
-/** What the events' cost (`latestEventsCost`, as Show Latest Events counts) leaves out, in its words. */
-export const RECENT_EVENTS_CAVEAT = 'more if the contract has hidden Debug slots';
+/** What the events' cost (`latestEventsCost`, as Show Latest Events counts) means, in its words. */
+export const RECENT_EVENTS_CAVEAT = LATEST_EVENTS_CAVEAT;
 
 /** Decoding is local: the bytes are what a signature would commit to, and no gateway is asked. */
 export const DECODE_COST: RequestCost = { min: 0, max: 0 };
@@ -36,17 +36,23 @@ export function preparedInvocation(
   what: string,
   cost: RequestCost,
   argumentsMayActForUser: boolean,
-  extra: { readonly monthLeft?: number; readonly caveat?: string } = {},
+  extra: {
+    readonly monthLeft?: number;
+    readonly caveat?: string;
+    /** Set when the call goes past the tools' session budget (`ToolSessionBudget.question`): it asks. */
+    readonly overBudget?: string;
+  } = {},
 ): PreparedInvocationText {
   const plain = costNotice(what, cost, extra.monthLeft);
   const notice = extra.caveat ? { ...plain, text: plain.text.replace(/\.$/, ` (${extra.caveat}).`) } : plain;
   const invocationMessage = `${notice.text}${cost.max === 0 ? ' Nothing is sent to the gateway.' : ''}`;
-  if (!notice.worthSaying || argumentsMayActForUser) return { invocationMessage };
+  if ((!notice.worthSaying && extra.overBudget === undefined) || argumentsMayActForUser)
+    return { invocationMessage };
   return {
     invocationMessage,
     confirmation: {
       title: `Alephium: ${what}?`,
-      message: `${notice.text} They count against your API key's rate and monthly limits.`,
+      message: `${extra.overBudget !== undefined ? `${extra.overBudget} ` : ''}${notice.text} They count against your API key's rate and monthly limits.`,
     },
   };
 }

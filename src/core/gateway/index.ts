@@ -80,10 +80,12 @@ export {
   contractEventPages,
   fetchEventsFrom,
   fetchLatestEvents,
+  latestEventsRequestCap,
   type PagingOptions,
   type EventsSlice,
   type LatestEvents,
 } from './paging';
+export { RequestBudget } from './requestBudget';
 export type { Destination, TokenTransfer } from './requests';
 export * as validate from './requests';
 export type {

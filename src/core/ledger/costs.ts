@@ -3,6 +3,7 @@
  * (Blocks in Time Range, Show Latest Events, Load more, and a Gas Report when there is one) say so in
  * their quick input or in a notice; small costs are not worth a question.
  */
+import { latestEventsRequestCap } from '../gateway/paging';
 import { exactCount } from './forecast';
 
 /** At most this many requests is a small cost: no notice needed. */
@@ -32,13 +33,18 @@ export function blocksRangeCost(spanMs: number, maxSpanMs = NODE_MAX_BLOCKS_SPAN
   return { min: 1, max: 2 * leaves - 1 };
 }
 
+/** What the latest events' range means, in words: said wherever its cost is (a command, a chat tool). */
+export const LATEST_EVENTS_CAVEAT =
+  'the most only with gaps such as hidden Debug slots; the read stops there';
+
 /**
- * The latest `n` events of a contract: one `current-count`, then pages of at most 100. A contract whose
- * counter has gaps (hidden Debug slots) needs the window widened, so this is the least it costs.
+ * The latest `n` events of a contract: one `current-count`, then pages of at most 100: the least it costs.
+ * A contract whose counter has gaps (hidden Debug slots) needs the window widened, up to the read's own
+ * cap (`latestEventsRequestCap`), which `fetchLatestEvents` never exceeds: the most it costs.
  */
 export function latestEventsCost(n: number, pageSize = MAX_EVENTS_PAGE): RequestCost {
   const pages = Math.max(1, Math.ceil(n / Math.min(pageSize, MAX_EVENTS_PAGE)));
-  return { min: 1 + pages, max: 1 + pages };
+  return { min: 1 + pages, max: latestEventsRequestCap(n, pageSize) };
 }
 
 /** A window of `offsets` older events ("Load more…"), read in pages of `pageSize`. */

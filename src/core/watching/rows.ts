@@ -20,6 +20,7 @@ import {
 import { attoToAlph } from '../protocol';
 import { isGatewayError } from '../gateway/errors';
 import type { ContractState } from '../gateway/schemas';
+import type { LatestEvents } from '../gateway/paging';
 import type { WatchedContract } from './watchList';
 import { plainText, safeMarkdown, type SafeMarkdown } from '../text/inert';
 
@@ -109,13 +110,31 @@ export function latestEventsTitle(
   asked: number,
   listed: number,
   counter: number,
+  shortfall?: string,
 ): SafeMarkdown {
   // Only the name is outside text (a deployments key or a watched name); the rest is ours, unescaped.
   const what =
     listed === asked
       ? safeMarkdown`Latest ${listed} event(s)`
-      : safeMarkdown`All ${listed} listed event(s) (${asked} asked for)`;
-  return safeMarkdown`${what} of ${name}, newest first (event counter ${counter}, Debug events included)`;
+      : shortfall !== undefined
+        ? safeMarkdown`${listed} event(s) read (${asked} asked for)`
+        : safeMarkdown`All ${listed} listed event(s) (${asked} asked for)`;
+  const title = safeMarkdown`${what} of ${name}, newest first (event counter ${counter}, Debug events included)`;
+  return shortfall !== undefined ? safeMarkdown`${title}: ${shortfall}` : title;
+}
+
+/**
+ * What a latest-events read stopped at its request cap did not read, in words (undefined when it read
+ * everything it was asked for): said in the listing's title, in the command's result and to a chat model.
+ */
+export function latestEventsShortfall(
+  latest: Pick<LatestEvents, 'unread' | 'requests' | 'events'>,
+): string | undefined {
+  if (latest.unread === undefined) return undefined;
+  const cap = `stopped at the cap of ${latest.requests} requests`;
+  return latest.unread === 'older'
+    ? `${cap}; older events may exist; ${latest.events.length} read`
+    : `${cap} before the newest events were read; ${latest.events.length} read, the newest missing`;
 }
 
 /**
@@ -279,8 +298,19 @@ export function stateRows(
   );
   return {
     rows: [...decoded.fields.map((f) => fieldRow(f, mutable.get(f.name))), asset, ...tokens],
-    ...(drift?.status === 'drift' ? { warning: `Code drift: ${drift.message}` } : {}),
+    ...stateWarning(drift, decoded.problems),
   };
+}
+
+function stateWarning(
+  drift: DriftCheck | undefined,
+  problems: readonly string[] | undefined,
+): { warning?: string } {
+  const parts = [
+    drift?.status === 'drift' ? `Code drift: ${drift.message}` : undefined,
+    problems ? `${problems.join('; ')}: shown raw.` : undefined,
+  ].filter((p) => p !== undefined);
+  return parts.length > 0 ? { warning: parts.join(' ') } : {};
 }
 
 export interface EventRow extends Row {

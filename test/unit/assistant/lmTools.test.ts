@@ -215,8 +215,8 @@ describe('language-model tools: cost in the invocation message, confirmation onl
     assert.deepEqual(contractStateCost(0), { min: 1, max: 1 });
     assert.deepEqual(contractStateCost(1), { min: 1, max: 2 });
     assert.deepEqual(contractStateCost(21), { min: 1, max: 3 });
-    assert.deepEqual(latestEventsCost(10), { min: 2, max: 2 });
-    assert.deepEqual(latestEventsCost(1000), { min: 11, max: 11 });
+    assert.deepEqual(latestEventsCost(10), { min: 2, max: 4 });
+    assert.deepEqual(latestEventsCost(1000), { min: 11, max: 31 });
     assert.deepEqual(getterIndexes(COUNTER), [0]);
     assert.deepEqual(getterIndexes(undefined), []);
     const decode = preparedInvocation('Decoding the unsigned transaction', DECODE_COST, false);
@@ -233,7 +233,7 @@ describe('language-model tools: cost in the invocation message, confirmation onl
     });
     assert.equal(
       small.invocationMessage,
-      'Reading the latest 10 events of Counter costs 2 requests (more if the contract has hidden Debug slots).',
+      'Reading the latest 10 events of Counter costs 2 to 4 requests (the most only with gaps such as hidden Debug slots; the read stops there).',
     );
     assert.equal(small.confirmation, undefined);
     const large = preparedInvocation(
@@ -244,12 +244,12 @@ describe('language-model tools: cost in the invocation message, confirmation onl
     );
     assert.equal(
       large.invocationMessage,
-      'Reading the latest 1000 events of Counter costs 11 requests, of the 90 left this month.',
+      'Reading the latest 1000 events of Counter costs 11 to 31 requests, of the 90 left this month.',
     );
     assert.deepEqual(large.confirmation, {
       title: 'Alephium: Reading the latest 1000 events of Counter?',
       message:
-        "Reading the latest 1000 events of Counter costs 11 requests, of the 90 left this month. They count against your API key's rate and monthly limits.",
+        "Reading the latest 1000 events of Counter costs 11 to 31 requests, of the 90 left this month. They count against your API key's rate and monthly limits.",
     });
     const inTests = preparedInvocation(
       'Reading the latest 1000 events of Counter',
@@ -257,7 +257,7 @@ describe('language-model tools: cost in the invocation message, confirmation onl
       true,
     );
     assert.equal(inTests.confirmation, undefined);
-    assert.match(inTests.invocationMessage, /costs 11 requests/);
+    assert.match(inTests.invocationMessage, /costs 11 to 31 requests/);
   });
 
   it('an invalid input prepares no request', () => {
@@ -412,6 +412,7 @@ describe('language-model tools: requests through the one client, and the answers
         ],
         nextStart: 1,
         count: 1,
+        requests: 2,
       },
       5,
       { artifact: COUNTER, drift: MATCHED.drift },

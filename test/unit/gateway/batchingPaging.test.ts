@@ -193,7 +193,7 @@ describe('gateway event paging', () => {
     const { client, transport, clock } = harness();
     transport.on(`/events/contract/${CONTRACT}/current-count`, json(404, { detail: 'not found' }));
     const latest = await clock.run(fetchLatestEvents(client, CONTRACT, 5));
-    assert.deepEqual(latest, { events: [], nextStart: 0, count: 0 });
+    assert.deepEqual(latest, { events: [], nextStart: 0, count: 0, requests: 1 });
     assert.equal(transport.requests.length, 1);
   });
 

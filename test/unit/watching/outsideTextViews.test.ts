@@ -70,7 +70,9 @@ describe('outside text in tree rows and result documents', () => {
         assertPlain(r.description, ROW_DESCRIPTION_CHARS, 'event description');
         assertPlain(r.tooltip, ROW_TOOLTIP_CHARS, 'event tooltip');
       }
-      assert.equal(event.fields[0]!.copy, hostile, 'Copy Value copies the value as it is');
+      assert.equal(event.fields[1]!.copy, hostile, 'Copy Value copies the value as it is');
+      // Not hex, so never copied as a ByteVec: its raw start, marked.
+      assert.match(event.fields[0]!.copy ?? '', /⚠ not a valid ByteVec$/);
       const { rows } = stateRows(undefined, {
         immFields: [{ type: 'ByteVec', value: hostile }],
         mutFields: [],
