@@ -35,7 +35,7 @@ import {
 import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
 import type { SecretStore } from '../platform/secrets';
-import { registerCommand, type CommandContext } from '../platform/commands';
+import type { CommandContext, CommandTable } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import type { TrackedTransactions } from './trackedTransactions';
 import { TX_DETAILS_LIMITS } from './txDetails/protocol';
@@ -58,16 +58,15 @@ const STEP_TEXT: Record<ProgressStep, string> = {
   submitting: 'Submitting…',
 };
 
-export function registerTransactionCommands(deps: TransactionCommandDeps): vscode.Disposable[] {
-  return [
-    registerCommand(deps, CommandIds.sendTransfer, (args) => sendTransferCommand(deps, args)),
-    registerCommand(deps, CommandIds.sweepAddress, (args) => sweepCommand(deps, args)),
-    registerCommand(deps, CommandIds.decodeUnsignedTx, (args) => decodeCommand(deps, args)),
-    registerCommand(deps, CommandIds.trackTransaction, (args) => trackCommand(deps, args)),
-    registerCommand(deps, CommandIds.showTransaction, (args) => showCommand(deps, args)),
-    registerCommand(deps, CommandIds.untrackTransaction, (args) => untrackCommand(deps, args)),
-  ];
-}
+/** Loaded on the first run of one of them (transactionsFeature.ts registers the ids at activation). */
+export const TRANSACTION_COMMANDS: CommandTable<TransactionCommandDeps> = [
+  [CommandIds.sendTransfer, sendTransferCommand],
+  [CommandIds.sweepAddress, sweepCommand],
+  [CommandIds.decodeUnsignedTx, decodeCommand],
+  [CommandIds.trackTransaction, trackCommand],
+  [CommandIds.showTransaction, showCommand],
+  [CommandIds.untrackTransaction, untrackCommand],
+];
 
 function withSendProgress<T>(
   title: string,

@@ -2,10 +2,9 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/util/log';
 import type { TrackedTxView } from '../core/tracking/txDetailsModel';
 import type { ConnectionManager } from '../platform/connection';
-import { ViewIds } from '../constants';
+import { CommandIds, ViewIds } from '../constants';
 import type { SecretStore } from '../platform/secrets';
-import type { CommandContext } from '../platform/commands';
-import { registerTransactionCommands } from './transactionCommands';
+import { registerCommandsOnFirstUse, type CommandContext } from '../platform/commands';
 import { TrackedTransactions } from './trackedTransactions';
 import { TransactionsTreeProvider } from './transactionsTree';
 import {
@@ -14,6 +13,15 @@ import {
   type TxDetailsSnapshot,
   type TxExplanationsView,
 } from './txDetails/host';
+
+const TRANSACTION_COMMAND_IDS = [
+  CommandIds.sendTransfer,
+  CommandIds.sweepAddress,
+  CommandIds.decodeUnsignedTx,
+  CommandIds.trackTransaction,
+  CommandIds.showTransaction,
+  CommandIds.untrackTransaction,
+] as const;
 
 export interface TransactionsFeatureDeps extends CommandContext {
   readonly log: Logger;
@@ -64,7 +72,10 @@ export function registerTransactionsFeature(
     panels,
     tree,
     view,
-    ...registerTransactionCommands({ ...deps, store, panels }),
+    // Their code (the send, sweep and decode flows) is a chunk of its own, loaded on the first run of one.
+    ...registerCommandsOnFirstUse({ ...deps, store, panels }, TRANSACTION_COMMAND_IDS, async () => {
+      return (await import('./transactionCommands')).TRANSACTION_COMMANDS;
+    }),
   );
   return {
     api: {
