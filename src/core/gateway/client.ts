@@ -29,6 +29,7 @@ import {
   type SyncStateChange,
   type UnauthorizedEvent,
 } from './pipeline';
+import type { RetryNotice } from './waiting';
 import type { Priority, RateHeadroom } from './rateLimiter';
 import * as R from './requests';
 import type {
@@ -103,6 +104,8 @@ export class GatewayClient {
   readonly onUsage: Event<MonthlyUsage>;
   /** `syncing` while a 503 holds requests back until `self-clique` reports synced. */
   readonly onSyncState: Event<SyncStateChange>;
+  /** A request about to be retried, before its wait (`RetryNotice`). */
+  readonly onRetry: Event<RetryNotice>;
   /** A 401: the key must be replaced (prompt for a new one). */
   readonly onUnauthorized: Event<UnauthorizedEvent>;
   /** Every HTTP exchange, including retries. */
@@ -132,6 +135,7 @@ export class GatewayClient {
     this.onRateLimit = pipeline.limiter.onHeadroom;
     this.onUsage = pipeline.usage.onDidChange;
     this.onSyncState = pipeline.onSyncState;
+    this.onRetry = pipeline.onRetry;
     this.onUnauthorized = pipeline.onUnauthorized;
     this.onRequest = pipeline.onRequest;
     this.onQuotaExhausted = pipeline.quota.onExhausted;

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { ArtifactRegistry, ResolvedContract } from '../artifacts';
-import { addressType, groupOfAddress, isValidAddress } from '../protocol';
+import { addressFromContractId, addressType, groupOfAddress, isValidAddress } from '../protocol';
 
 export interface WatchedContract {
   readonly address: string;
@@ -31,6 +31,18 @@ export function contractAddressProblem(text: string): string | undefined {
   const type = addressType(a);
   if (type !== 'P2C') return `This is a ${type} address; a contract address (P2C) is needed.`;
   return undefined;
+}
+
+/**
+ * The contract address a person typed or pasted into the Watch Contract picker, when it is one: a P2C
+ * address as it is, or a contract id (64 hex digits, optionally 0x-prefixed) as its address. Anything
+ * else is a filter of the picker's rows, and gets no "Watch …" row.
+ */
+export function typedContractAddress(text: string): string | undefined {
+  const typed = text.trim();
+  if (contractAddressProblem(typed) === undefined) return typed;
+  const hex = typed.replace(/^0x/i, '');
+  return /^[0-9a-fA-F]{64}$/.test(hex) ? addressFromContractId(hex.toLowerCase()) : undefined;
 }
 
 export function makeWatched(address: string, extra: { name?: string; artifactName?: string } = {}) {
