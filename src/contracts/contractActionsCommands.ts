@@ -3,6 +3,7 @@
  * argument object), progress, the confirmation modal, tracking and the deployments file. Everything they
  * decide is in src/core/contracts/actions.ts; this file only asks, shows and writes.
  */
+import { withRequestProgress } from '../platform/progress';
 import * as vscode from 'vscode';
 import type { ArtifactRegistry, ContractArtifact } from '../core/artifacts';
 
@@ -146,13 +147,10 @@ async function simulateAsked(deps: ContractActionsDeps, asked: AskedMethodCall):
   });
   const client = deps.connection.requireClient();
   const lookup = await deps.contracts.artifactLookup([request.address]);
-  const view = await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Simulating ${artifact.name}.${prepared.fn.name}…`,
-    },
-    async () =>
-      (await actionsEngine()).simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
+  const engine = await actionsEngine();
+  // Shown past 2 s or at a retry, with Cancel (platform/progress.ts), like every request a person waits on.
+  const view = await withRequestProgress(client, `Simulating ${artifact.name}.${prepared.fn.name}…`, () =>
+    engine.simulateMethodCall({ client, artifactOf: lookup, registry }, prepared),
   );
   for (const d of view.debugMessages) deps.log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
   if (view.ok) rememberGas(deps, artifact, prepared, view, 'simulate');

@@ -1,3 +1,4 @@
+import { withRequestProgress } from '../platform/progress';
 import * as vscode from 'vscode';
 import { formatValue } from '../core/artifacts';
 import { fetchLatestEvents, type Val } from '../core/gateway';
@@ -8,6 +9,7 @@ import {
   contractAddressOf,
   contractReferenceProblem,
   makeWatched,
+  typedContractAddress,
   type WatchedContract,
 } from '../core/watching/watchList';
 import { latestEventsShortfall, latestEventsTitle, shortAddress } from '../core/watching/rows';
@@ -28,7 +30,7 @@ import {
   type CommandContext,
   type CommandTable,
 } from '../platform/commands';
-import { argString, argValue, askMethodCall, askText, pick } from '../platform/prompts';
+import { argString, argValue, askMethodCall, askText, pick, pickOrTyped } from '../platform/prompts';
 import type { FailureReporter } from '../debugging';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
 import { watchedOrPick, type ContractsService, type DeliveredEvent } from './contractsService';
@@ -140,7 +142,9 @@ async function watchContract(deps: ContractCommandDeps, args: unknown): Promise<
     const watched = new Set(contracts.watched.map((w) => w.address));
     const deployed = registry.deployments(network).filter((d) => !watched.has(d.address));
     const manual = { label: '$(edit) Enter a contract address or id…', manual: true as const };
-    const chosen = await pick<vscode.QuickPickItem & { manual?: true; address?: string; name?: string }>(
+    type WatchRow = vscode.QuickPickItem & { manual?: true; address?: string; name?: string; typed?: true };
+    // A pasted address (or contract id) is a row of its own: the picker would only filter it to nothing.
+    const chosen = await pickOrTyped<WatchRow>(
       [
         ...deployed.map((d) => ({
           label: d.name,
@@ -151,9 +155,16 @@ async function watchContract(deps: ContractCommandDeps, args: unknown): Promise<
         })),
         manual,
       ],
-      { title: 'Watch Contract', placeHolder: 'A deployed contract, or an address' },
+      { title: 'Watch Contract', placeHolder: 'A deployed contract, or paste an address or contract id' },
+      (value) => {
+        const typed = typedContractAddress(value);
+        // alwaysShow: the row stays although its label does not match what was typed (a contract id).
+        return typed ? { label: `Watch ${typed}`, address: typed, typed: true, alwaysShow: true } : undefined;
+      },
     );
-    if (chosen.manual) {
+    if (chosen.typed) {
+      address = chosen.address;
+    } else if (chosen.manual) {
       address = contractAddressOf(
         await askText({
           title: 'Watch Contract',
@@ -363,7 +374,10 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
     registry,
     callerAddress ? { callerAddress } : {},
   );
-  const result = await client.callContract(built.call);
+  // A slow node or a retry shows as progress with Cancel, not as a silent half minute.
+  const result = await withRequestProgress(client, `Calling ${artifact.name}.${fn.name}…`, (signal) =>
+    client.callContract(built.call, { signal }),
+  );
   // The called contract's artifact was matched by its on-chain code hash: the explainer reuses it.
   const known = new Map([[w.address, artifact]]);
   if (result.type === 'CallContractFailed') {

@@ -12,8 +12,11 @@ import {
   TIME_RANGE_PRESETS,
   type AddressInfo,
   type BlockRow,
+  type RangeReading,
   type TimeRangePreset,
 } from '../core/node/nodeQueries';
+import { mergeBlocks, type BlocksPart } from '../core/gateway/blocksRange';
+import type { Blocks } from '../core/gateway/schemas';
 import { errorMessage, UserCancelledError } from '../core/util/errors';
 import { blocksRangeCost, blocksRangeNotice, costText } from '../core/ledger/costs';
 import { inert } from '../core/text/inert';
@@ -22,10 +25,64 @@ import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
 import { registerCommand, type CommandContext } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
-import { showResult } from '../platform/resultsDocument';
+import { showLiveResult, showResult, type LiveResult } from '../platform/resultsDocument';
 
 export interface NodeCommandDeps extends CommandContext {
   readonly connection: ConnectionManager;
+}
+
+export interface BlocksInTimeRangeResult {
+  readonly fromTs: number;
+  readonly toTs: number;
+  readonly blocks: BlockRow[];
+  /** Set when reading stopped before the end: the span not read and why. */
+  readonly unread?: RangeReading['unread'];
+}
+
+/**
+ * The range's tab while its parts are read: opened with the first part that is not the last, refreshed
+ * in place at most twice a second (re-rendering the whole table on each part of a split day would be
+ * quadratic), and given the final table by `finish`, in the same tab.
+ */
+class ProgressiveBlocks {
+  private readonly parts: Blocks[] = [];
+  private lastShown = 0;
+  private readTo: number | undefined;
+  private live: Promise<LiveResult | undefined> | undefined;
+
+  constructor(
+    private readonly fromTs: number,
+    private readonly toTs: number,
+  ) {}
+
+  add(part: BlocksPart): void {
+    this.parts.push(part.blocks);
+    this.readTo = part.toTs;
+    if (part.toTs >= this.toTs || Date.now() - this.lastShown < 500) return;
+    this.lastShown = Date.now();
+    const rows = blockRows(mergeBlocks(this.parts));
+    const table = blocksTable(this.fromTs, this.toTs, rows, { readTo: part.toTs });
+    if (this.live) void this.live.then((live) => live?.update(table));
+    else this.live = showLiveResult('Blocks in Time Range', table, 'text').catch(() => undefined);
+  }
+
+  /** Reading failed or was cancelled: an open tab says what it shows instead of "still reading". */
+  async stop(reason: string): Promise<void> {
+    const live = await this.live;
+    if (!live || this.readTo === undefined) return;
+    const rows = blockRows(mergeBlocks(this.parts));
+    live.update(
+      blocksTable(this.fromTs, this.toTs, rows, {
+        unread: { fromTs: this.readTo + 1, toTs: this.toTs, reason },
+      }),
+    );
+  }
+
+  async finish(table: string): Promise<void> {
+    const live = await this.live;
+    if (live) live.update(table);
+    else await showResult('Blocks in Time Range', table, 'text');
+  }
 }
 
 function showDocument(args: unknown): boolean {
@@ -66,9 +123,7 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
     return info;
   };
 
-  const blocksInTimeRange = async (
-    args?: unknown,
-  ): Promise<{ fromTs: number; toTs: number; blocks: BlockRow[] }> => {
+  const blocksInTimeRange = async (args?: unknown): Promise<BlocksInTimeRangeResult> => {
     let fromTs = Number(argValue(args, 'fromTs'));
     let toTs = Number(argValue(args, 'toTs'));
     const rangeArg = argString(args, 'range') as TimeRangePreset | undefined;
@@ -122,20 +177,28 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
     deps.log.info(`Blocks in Time Range: ${cost.text}`);
     // A caller's range was not seen in a prompt: a costly one is said in a notice as reading starts.
     if (fromArguments && cost.worthSaying) void showInfo(inert`Blocks in Time Range: ${cost.text}`);
-    // Long ranges are split by the client on 504, which can take many requests: show progress and let
-    // the user cancel.
-    const blocks = await vscode.window.withProgress(
+    // Long or dense ranges are read in parts (split on 504 and on size), which can take many requests:
+    // show progress, let the user cancel, and show the blocks as the parts arrive.
+    const shown = showDocument(args) ? new ProgressiveBlocks(fromTs, toTs) : undefined;
+    const read = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Reading blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()} (${costText(blocksRangeCost(toTs - fromTs))})…`,
+        title: `Reading blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()} (${costText(blocksRangeCost(toTs - fromTs))})`,
         cancellable: true,
       },
-      async (_progress, token) => {
+      async (progress, token) => {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
         try {
-          return await client.getBlocks(fromTs, toTs, { signal: controller.signal });
+          return await client.readBlocks(fromTs, toTs, {
+            signal: controller.signal,
+            onPart: (part) => {
+              progress.report({ message: `read up to ${new Date(part.toTs).toISOString()}` });
+              shown?.add(part);
+            },
+          });
         } catch (error) {
+          await shown?.stop(token.isCancellationRequested ? 'cancelled' : errorMessage(error));
           if (token.isCancellationRequested) throw new UserCancelledError();
           throw error;
         } finally {
@@ -143,9 +206,18 @@ export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[]
         }
       },
     );
-    const rows = blockRows(blocks);
-    if (showDocument(args)) await showResult('Blocks in Time Range', blocksTable(fromTs, toTs, rows), 'text');
-    return { fromTs, toTs, blocks: rows };
+    const rows = blockRows(read.blocks);
+    const unread = read.unread && {
+      fromTs: read.unread.fromTs,
+      toTs: read.unread.toTs,
+      reason: errorMessage(read.unread.reason),
+    };
+    deps.log.info(
+      `Blocks in Time Range: ${rows.length} block(s) in ${read.requests} request(s)${unread ? `; not read from ${unread.fromTs}: ${unread.reason}` : ''}`,
+    );
+    const table = blocksTable(fromTs, toTs, rows, unread ? { unread } : undefined);
+    await shown?.finish(table);
+    return { fromTs, toTs, blocks: rows, ...(unread ? { unread } : {}) };
   };
 
   return [

@@ -25,9 +25,66 @@ function section(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(SECTION);
 }
 
+/**
+ * The profiles of the user's settings, then those of a trusted workspace's settings that the user has no
+ * profile of the same name for. A workspace adds to the user's profiles rather than replacing them (a
+ * profile written to user settings is seen in every folder), and a name the user already has is the
+ * user's: a cloned repository cannot re-point it.
+ */
 export function profiles(): ProfileSetting[] {
-  const raw = section().get<unknown>('profiles');
+  const user = profilesIn('user');
+  const names = new Set(user.map((p) => p.name));
+  return [...user, ...profilesIn('workspace').filter((p) => !names.has(p.name))];
+}
+
+/** Where a profile may be written: the user's own settings (the default), or this workspace's. */
+export type ProfilesPlace = 'user' | 'workspace';
+
+/** The valid profiles one place holds; the workspace's count only when it is trusted (as VS Code does). */
+function profilesIn(place: ProfilesPlace): ProfileSetting[] {
+  const inspected = section().inspect<unknown>('profiles');
+  if (place === 'workspace' && !vscode.workspace.isTrusted) return [];
+  const raw = place === 'user' ? inspected?.globalValue : inspected?.workspaceValue;
   return Array.isArray(raw) ? raw.filter(isProfileSetting) : [];
+}
+
+/** The raw list one place holds (entries that are not valid profiles are kept as they are). */
+function rawProfilesIn(place: ProfilesPlace): unknown[] {
+  const inspected = section().inspect<unknown>('profiles');
+  const raw = place === 'user' ? inspected?.globalValue : inspected?.workspaceValue;
+  return Array.isArray(raw) ? raw : [];
+}
+
+function targetOf(place: ProfilesPlace): vscode.ConfigurationTarget {
+  return place === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+}
+
+/** Whether a workspace is open whose settings a profile could be written to. */
+export function canWriteWorkspaceSettings(): boolean {
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
+}
+
+/** Appends a profile to the user's settings (the default) or, when the user chose it, the workspace's. */
+export async function addProfileSetting(
+  profile: ProfileSetting,
+  place: ProfilesPlace = 'user',
+): Promise<void> {
+  await section().update('profiles', [...rawProfilesIn(place), profile], targetOf(place));
+}
+
+/** Removes the profile of this name from every place that holds one. */
+export async function removeProfileSetting(name: string): Promise<void> {
+  const named = (p: unknown) =>
+    typeof p === 'object' && p !== null && (p as { name?: unknown }).name === name;
+  for (const place of ['user', 'workspace'] as const) {
+    const raw = rawProfilesIn(place);
+    if (raw.some(named))
+      await section().update(
+        'profiles',
+        raw.filter((p) => !named(p)),
+        targetOf(place),
+      );
+  }
 }
 
 /**
@@ -52,9 +109,8 @@ function isProfileSetting(value: unknown): value is ProfileSetting {
  * In an untrusted workspace those settings are ignored, so nothing comes from it.
  */
 export function profileComesFromWorkspace(name: string): boolean {
-  if (!vscode.workspace.isTrusted) return false;
-  const fromWorkspace = section().inspect<unknown>('profiles')?.workspaceValue;
-  return Array.isArray(fromWorkspace) && fromWorkspace.some((p) => isProfileSetting(p) && p.name === name);
+  if (profilesIn('user').some((p) => p.name === name)) return false;
+  return profilesIn('workspace').some((p) => p.name === name);
 }
 
 /**
@@ -62,8 +118,7 @@ export function profileComesFromWorkspace(name: string): boolean {
  * valid profile (e.g. a network name that is not a plain word): said instead of "no profile".
  */
 export function unusableProfileProblem(name: string): string | undefined {
-  const raw = section().get<unknown>('profiles');
-  if (!Array.isArray(raw)) return undefined;
+  const raw = [...rawProfilesIn('user'), ...(vscode.workspace.isTrusted ? rawProfilesIn('workspace') : [])];
   const entry = raw.find(
     (p): p is Record<string, unknown> =>
       typeof p === 'object' && p !== null && (p as { name?: unknown }).name === name,
@@ -99,18 +154,6 @@ export function toConnectionProfile(p: ProfileSetting): ConnectionProfile {
     plan: p.plan ?? 'free',
     limits,
   };
-}
-
-/** Where profiles are written: the workspace when it defines them (as `npm start` does), else the user. */
-function profilesTarget(): vscode.ConfigurationTarget {
-  const inspected = section().inspect('profiles');
-  return inspected?.workspaceValue !== undefined
-    ? vscode.ConfigurationTarget.Workspace
-    : vscode.ConfigurationTarget.Global;
-}
-
-export async function saveProfiles(next: readonly ProfileSetting[]): Promise<void> {
-  await section().update('profiles', next, profilesTarget());
 }
 
 export async function setActiveProfile(name: string): Promise<void> {

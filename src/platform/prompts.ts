@@ -29,6 +29,39 @@ export async function pick<T extends vscode.QuickPickItem>(
   return chosen;
 }
 
+/**
+ * A pick whose rows grow by one while what is typed is itself an answer (a pasted address): `typed`
+ * turns the text into that row, shown first, or says there is none. Escape throws UserCancelledError.
+ */
+export async function pickOrTyped<T extends vscode.QuickPickItem>(
+  items: readonly T[],
+  options: { readonly title: string; readonly placeHolder: string },
+  typed: (value: string) => T | undefined,
+): Promise<T> {
+  const quickPick = vscode.window.createQuickPick<T>();
+  quickPick.title = options.title;
+  quickPick.placeholder = options.placeHolder;
+  quickPick.ignoreFocusOut = true;
+  quickPick.items = items;
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      quickPick.onDidChangeValue((value) => {
+        const row = typed(value);
+        quickPick.items = row ? [row, ...items] : items;
+        if (row) quickPick.activeItems = [row];
+      });
+      quickPick.onDidAccept(() => {
+        const chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
+        if (chosen) resolve(chosen);
+      });
+      quickPick.onDidHide(() => reject(new UserCancelledError()));
+      quickPick.show();
+    });
+  } finally {
+    quickPick.dispose();
+  }
+}
+
 /** Reads a string field of a command's argument object, when the command was called with one. */
 export function argString(args: unknown, field: string): string | undefined {
   if (typeof args !== 'object' || args === null) return undefined;

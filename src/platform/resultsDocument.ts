@@ -12,7 +12,15 @@ const MAX_KEPT = 30;
 
 class ResultsProvider implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
+  private readonly changes = new vscode.EventEmitter<vscode.Uri>();
   private next = 1;
+  readonly onDidChange = this.changes.event;
+
+  /** Replaces a kept result's text; an open editor of it re-reads it. */
+  replace(uri: vscode.Uri, content: string): void {
+    this.contents.set(uri.toString(), capResult(content));
+    this.changes.fire(uri);
+  }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return (
@@ -54,4 +62,24 @@ export async function showResult(
   const uri = provider.add(title, content, kind === 'markdown' ? 'md' : 'txt');
   const doc = await vscode.workspace.openTextDocument(uri);
   return vscode.window.showTextDocument(doc, { preview: true });
+}
+
+/** A result shown while it is still being read: `update` replaces its text in the open tab. */
+export interface LiveResult {
+  update(content: string): void;
+}
+
+/**
+ * Opens a result whose text grows as its parts are read (Blocks in Time Range): the tab opens with the
+ * first part and shows each later one without a new tab.
+ */
+export async function showLiveResult(
+  title: string,
+  content: string,
+  kind: 'markdown' | 'text' = 'markdown',
+): Promise<LiveResult> {
+  const uri = provider.add(title, content, kind === 'markdown' ? 'md' : 'txt');
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return { update: (next) => provider.replace(uri, next) };
 }

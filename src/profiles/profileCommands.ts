@@ -110,6 +110,7 @@ async function workspaceDevnetPreset(deps: ProfileDeps): Promise<DevnetPreset> {
 async function chooseKind(
   deps: ProfileDeps,
   args: unknown,
+  whereStep: number,
 ): Promise<{ kind: 'gateway' | 'node'; preset?: DevnetPreset }> {
   const presetArg = argString(args, 'preset');
   if (presetArg !== undefined) {
@@ -131,20 +132,48 @@ async function chooseKind(
       { label: 'node', description: 'A full node directly (local devnet): optional X-API-KEY' },
     ],
     {
-      title: 'Add Profile (2/6)',
-      placeHolder: 'What does this profile talk to? (a node profile takes 4 steps, the devnet preset 2)',
+      title: `Add Profile (2/${6 + whereStep})`,
+      placeHolder: `What does this profile talk to? (a node profile takes ${4 + whereStep} steps, the devnet preset ${2 + whereStep})`,
     },
   );
   if ('preset' in chosen) return { kind: 'node', preset: chosen.preset };
   return { kind: chosen.label as 'gateway' | 'node' };
 }
 
+/**
+ * Where the new profile is kept. User settings first and by default: a profile names a personal key's
+ * URL and slug. The workspace is offered for a team's shared devnet, with what that means.
+ */
+async function chooseProfilesPlace(step: number, total: number): Promise<config.ProfilesPlace> {
+  const chosen = await pick(
+    [
+      {
+        label: 'User settings',
+        description: 'only you, in every folder (recommended)',
+        detail: 'Kept in your own settings; nothing is written into this folder.',
+        place: 'user' as const,
+      },
+      {
+        label: 'Workspace settings',
+        description: '.vscode/settings.json of this folder',
+        detail:
+          "Shared with everyone who opens this folder, and committed with it if it is a repository; a cloned repository's settings are ignored until you trust it.",
+        place: 'workspace' as const,
+      },
+    ],
+    { title: `Add Profile (${step}/${total}): where to keep it`, placeHolder: 'Where to keep this profile' },
+  );
+  return chosen.place;
+}
+
 async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.ProfileSetting> {
   const existing = config.profiles();
+  // A caller's profile goes to user settings; a person is asked, when there is a workspace to choose.
+  const whereStep = argValue(args, 'name') === undefined && config.canWriteWorkspaceSettings() ? 1 : 0;
   const name =
     argString(args, 'name') ??
     (await askText({
-      title: 'Add Profile (1/6)',
+      title: `Add Profile (1/${6 + whereStep})`,
       prompt: 'A name for this profile',
       placeHolder: 'mainnet gateway',
       validate: (v) =>
@@ -156,9 +185,10 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
     }));
   if (existing.some((p) => p.name === name.trim()))
     throw new Error(`A profile named "${name}" already exists.`);
-  const { kind, preset } = await chooseKind(deps, args);
-  // Honest step counts: a gateway profile asks for a slug and a plan, a node profile does not.
-  const total = kind === 'gateway' ? 6 : 4;
+  const { kind, preset } = await chooseKind(deps, args, whereStep);
+  // Honest step counts: a gateway profile asks for a slug and a plan, a node profile does not, the
+  // devnet preset for neither URL nor network; each asks where to keep it when a folder is open.
+  const total = (kind === 'gateway' ? 6 : 4) + whereStep;
   const baseUrl = (
     preset?.baseUrl ??
     argString(args, 'baseUrl') ??
@@ -171,7 +201,7 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
       ? (
           argString(args, 'slug') ??
           (await askText({
-            title: 'Add Profile (4/6)',
+            title: `Add Profile (4/${total})`,
             prompt: 'Slug: the path segment that selects your node endpoint',
             validate: (v) => slugProblem(baseUrl, v.trim()),
           }))
@@ -184,7 +214,7 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
     argString(args, 'network') ??
     (
       await pick([{ label: 'mainnet' }, { label: 'testnet' }, { label: 'devnet' }], {
-        title: `Add Profile (${total === 6 ? 5 : 4}/${total})`,
+        title: `Add Profile (${kind === 'gateway' ? 5 : 4}/${total})`,
         placeHolder: 'Network',
       })
     ).label;
@@ -198,7 +228,7 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
             await pick(
               PLANS.map((p) => ({ label: p })),
               {
-                title: 'Add Profile (6/6): plan (sets the rate limits)',
+                title: `Add Profile (6/${total}): plan (sets the rate limits)`,
                 placeHolder: 'free: 5 requests/s, 100,000/month',
               },
             )
@@ -226,9 +256,12 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
       'Add Profile',
     );
   }
-  await config.saveProfiles([...existing, profile]);
+  const place = whereStep ? await chooseProfilesPlace(preset ? 3 : total, preset ? 3 : total) : 'user';
+  await config.addProfileSetting(profile, place);
   await config.setActiveProfile(profile.name);
-  deps.log.info(`Added profile "${profile.name}" (${kind}, ${network}) at ${baseUrl}`);
+  deps.log.info(
+    `Added profile "${profile.name}" (${kind}, ${network}) at ${baseUrl}, in ${place === 'user' ? 'user' : 'workspace'} settings`,
+  );
   if (argValue(args, 'name') === undefined && preset) {
     void showInfo(
       inert`Profile "${profile.name}" added and active: a node on ${baseUrl}, expected on network id ${preset.networkId}. A local devnet needs no API key.`,
@@ -295,7 +328,7 @@ async function removeProfile(deps: ProfileDeps, args: unknown): Promise<void> {
     );
     if (ok !== 'Remove') return;
   }
-  await config.saveProfiles(config.profiles().filter((p) => p.name !== profile.name));
+  await config.removeProfileSetting(profile.name);
   await deps.secrets.deleteApiKey(profile.name);
   if (config.activeProfileName() === profile.name) {
     const next = config.profiles()[0];

@@ -10,6 +10,7 @@
 import { txIdFromUnsignedTx } from '../protocol';
 import type { Event } from '../util/emitter';
 import { TtlLruCache } from './cache';
+import { MIN_BLOCKS_PART_MS, readBlocksRange, type BlocksPart, type BlocksRangeRead } from './blocksRange';
 import {
   GatewayHttpError,
   NetworkError,
@@ -28,6 +29,7 @@ import {
   type SyncStateChange,
   type UnauthorizedEvent,
 } from './pipeline';
+import type { RetryNotice } from './waiting';
 import type { Priority, RateHeadroom } from './rateLimiter';
 import * as R from './requests';
 import type {
@@ -91,8 +93,6 @@ export interface SubmitResult extends S.SubmittedTx {
 
 const MUTABLE_TTL_DEFAULT = 10_000;
 const FOREVER = Number.POSITIVE_INFINITY;
-/** Smallest span the blocks query is split down to after 504s. */
-const MIN_BLOCK_RANGE_MS = 1_000;
 
 export class GatewayClient {
   readonly profile: ConnectionProfile;
@@ -104,6 +104,8 @@ export class GatewayClient {
   readonly onUsage: Event<MonthlyUsage>;
   /** `syncing` while a 503 holds requests back until `self-clique` reports synced. */
   readonly onSyncState: Event<SyncStateChange>;
+  /** A request about to be retried, before its wait (`RetryNotice`). */
+  readonly onRetry: Event<RetryNotice>;
   /** A 401: the key must be replaced (prompt for a new one). */
   readonly onUnauthorized: Event<UnauthorizedEvent>;
   /** Every HTTP exchange, including retries. */
@@ -133,6 +135,7 @@ export class GatewayClient {
     this.onRateLimit = pipeline.limiter.onHeadroom;
     this.onUsage = pipeline.usage.onDidChange;
     this.onSyncState = pipeline.onSyncState;
+    this.onRetry = pipeline.onRetry;
     this.onUnauthorized = pipeline.onUnauthorized;
     this.onRequest = pipeline.onRequest;
     this.onQuotaExhausted = pipeline.quota.onExhausted;
@@ -406,12 +409,28 @@ export class GatewayClient {
   }
 
   /**
-   * Blocks in [fromTs, toTs]. A 504 (the range was too heavy) splits the range in two and fetches the
-   * halves, recursively down to one second; the per-chain arrays are concatenated in time order.
+   * Blocks in [fromTs, toTs]. A 504 (the range was too heavy) or an answer over the body cap splits the
+   * range in two and reads the halves, down to the bound of `blocksRange.ts`; the per-chain arrays are
+   * concatenated in time order. A part that cannot be read even then fails the whole read: use
+   * `readBlocks` to keep what was read and hear of each part as it arrives.
    */
   async getBlocks(fromTs: number, toTs: number, options?: RequestOptions): Promise<S.Blocks> {
+    const read = await this.readBlocks(fromTs, toTs, options);
+    if (read.unread) throw read.unread.reason;
+    return read.blocks;
+  }
+
+  /**
+   * Blocks in [fromTs, toTs], part by part: `onPart` gets each part as soon as it is read, and a part
+   * the gateway refuses at the deepest split ends the read with what came before it (`unread`).
+   */
+  async readBlocks(
+    fromTs: number,
+    toTs: number,
+    options?: RequestOptions & { readonly onPart?: (part: BlocksPart) => void },
+  ): Promise<BlocksRangeRead> {
     R.validateTimeRange(fromTs, toTs);
-    return this.blocksInRange(fromTs, toTs, options);
+    return readBlocksRange(fromTs, toTs, (from, to) => this.blocksPart(from, to, options), options?.onPart);
   }
 
   // ---- contracts ---------------------------------------------------------------------------------------
@@ -583,23 +602,13 @@ export class GatewayClient {
     return value;
   }
 
-  private async blocksInRange(fromTs: number, toTs: number, options?: RequestOptions): Promise<S.Blocks> {
-    try {
-      const path = `/blockflow/blocks?fromTs=${fromTs}&toTs=${toTs}`;
-      return await this.pipeline.get(path, S.BlocksSchema, options, {
-        endpoint: 'GET /blockflow/blocks',
-        rangeQuery: toTs - fromTs > MIN_BLOCK_RANGE_MS,
-      });
-    } catch (error) {
-      const tooHeavy = error instanceof GatewayHttpError && error.status === 504;
-      if (!tooHeavy || toTs - fromTs <= MIN_BLOCK_RANGE_MS) throw error;
-      const middle = fromTs + Math.floor((toTs - fromTs) / 2);
-      this.pipeline.log.info(`GET /blockflow/blocks: 504 on ${toTs - fromTs} ms, splitting at ${middle}`);
-      // Sequential halves: the gateway is already under load, and order is preserved for free.
-      const first = await this.blocksInRange(fromTs, middle, options);
-      const second = await this.blocksInRange(middle + 1, toTs, options);
-      return mergeBlocks(first, second);
-    }
+  private blocksPart(fromTs: number, toTs: number, options?: RequestOptions): Promise<S.Blocks> {
+    const path = `/blockflow/blocks?fromTs=${fromTs}&toTs=${toTs}`;
+    return this.pipeline.get(path, S.BlocksSchema, options, {
+      endpoint: 'GET /blockflow/blocks',
+      // A 504 comes back at once, to be split; a part too short to split is retried like any 504.
+      rangeQuery: toTs - fromTs > MIN_BLOCKS_PART_MS,
+    });
   }
 
   /** Asks `status` after a submit whose answer was lost, a few times with backoff. */
@@ -643,13 +652,6 @@ function submitOutcomeUnknown(error: unknown): boolean {
 
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function mergeBlocks(a: S.Blocks, b: S.Blocks): S.Blocks {
-  const chains = Math.max(a.blocks.length, b.blocks.length);
-  const blocks: S.BlockEntry[][] = [];
-  for (let i = 0; i < chains; i++) blocks.push([...(a.blocks[i] ?? []), ...(b.blocks[i] ?? [])]);
-  return { ...a, blocks };
 }
 
 export type { GatewayError };

@@ -27,6 +27,7 @@ import {
 import { authHeaders, limitsOf, urlPrefix, type ConnectionProfile, type KeyProvider } from './profile';
 import { QuotaLock, monthlyQuotaEnd } from './quotaLock';
 import { RateLimiter, type Priority, type Settle, type Ticket } from './rateLimiter';
+import type { RetryNotice } from './waiting';
 import type { RequestOptions } from './requests';
 import * as S from './schemas';
 import {
@@ -69,6 +70,8 @@ interface InFlight {
 
 /** What one request has been through so far: its retries by row of the error table. */
 interface Attempts {
+  /** The request's ticket: its priority says whose wait a retry is. */
+  readonly ticket: Ticket;
   readonly tries: { server: number; rateLimited: number; network: number; sync: number };
   replacedKeyTried: boolean;
   count: number;
@@ -115,6 +118,9 @@ export class RequestPipeline {
   readonly onUnauthorized: Event<UnauthorizedEvent> = this.unauthorizedEmitter.event;
   /** Every HTTP exchange, including retries. */
   readonly onRequest: Event<RequestRecord> = this.requestEmitter.event;
+  private readonly retryEmitter = new Emitter<RetryNotice>();
+  /** Each retry before its wait starts, so that a person waiting on the request can be told. */
+  readonly onRetry: Event<RetryNotice> = this.retryEmitter.event;
 
   constructor(options: PipelineOptions) {
     this.profile = options.profile;
@@ -175,6 +181,7 @@ export class RequestPipeline {
     this.quota.dispose();
     this.unauthorizedEmitter.dispose();
     this.requestEmitter.dispose();
+    this.retryEmitter.dispose();
     void this.closeTransport?.();
   }
 
@@ -260,10 +267,16 @@ export class RequestPipeline {
   }
 
   /** Exponential backoff with jitter: half fixed, half random, so that clients do not retry in step. */
-  backoff(attempt: number, signal: AbortSignal, endpoint: string): Promise<void> {
+  backoff(
+    attempt: number,
+    signal: AbortSignal,
+    endpoint: string,
+    why: { readonly priority: Priority; readonly reason: string } = { priority: 'user', reason: 'no answer' },
+  ): Promise<void> {
     const cap = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
     const delay = Math.round(cap / 2 + (this.random() * cap) / 2);
     this.log.info(`${endpoint}: retry ${attempt} in ${delay} ms`);
+    this.retryEmitter.fire({ endpoint, attempt, delayMs: delay, ...why });
     return this.pause(delay, signal, endpoint);
   }
 
@@ -305,6 +318,7 @@ export class RequestPipeline {
     onSent: () => void = () => undefined,
   ): Promise<T> {
     const attempts: Attempts = {
+      ticket,
       tries: { server: 0, rateLimited: 0, network: 0, sync: 0 },
       replacedKeyTried: false,
       count: 0,
@@ -398,7 +412,8 @@ export class RequestPipeline {
     const failure = error instanceof RequestTimeoutError ? error : new NetworkError(call.endpoint, error);
     this.log.warn(`${call.endpoint}: ${failure.message}`);
     if (call.idempotent && attempts.tries.network < this.policy.maxNetworkRetries) {
-      await this.backoff(++attempts.tries.network, signal, call.endpoint);
+      const reason = failure instanceof RequestTimeoutError ? 'no answer in time' : 'no answer';
+      await this.backoff(++attempts.tries.network, signal, call.endpoint, { ...attempts.ticket, reason });
       return;
     }
     throw failure;
@@ -456,7 +471,8 @@ export class RequestPipeline {
         // a transient failure like a 500.
         if (error.kind === 'timeout' && call.rangeQuery) throw error;
         if (!call.idempotent || tries.server >= this.policy.maxServerRetries) throw error;
-        await this.backoff(++tries.server, signal, call.endpoint);
+        const reason = `HTTP ${error.status}`;
+        await this.backoff(++tries.server, signal, call.endpoint, { ...attempts.ticket, reason });
         return RETRY;
       }
       default:

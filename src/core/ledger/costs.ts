@@ -3,14 +3,12 @@
  * (Blocks in Time Range, Show Latest Events, Load more, and a Gas Report when there is one) say so in
  * their quick input or in a notice; small costs are not worth a question.
  */
+import { blocksRangeMaxRequests } from '../gateway/blocksRange';
 import { latestEventsRequestCap } from '../gateway/paging';
 import { exactCount } from './forecast';
 
 /** At most this many requests is a small cost: no notice needed. */
 export const FEW_REQUESTS = 5;
-
-/** The largest span a node answers for `/blockflow/blocks` (its `blockflow-fetch-max-age`, 30 min). */
-export const NODE_MAX_BLOCKS_SPAN_MS = 30 * 60_000;
 
 /** The largest page of contract events a node answers (`limit` ≤ 100). */
 export const MAX_EVENTS_PAGE = 100;
@@ -22,15 +20,14 @@ export interface RequestCost {
 }
 
 /**
- * Blocks in [fromTs, toTs]: one request when the gateway answers the whole range; otherwise each 504
- * halves the range (GatewayClient.getBlocks), so a range of `n` times the largest span the node answers
- * costs 2·2^⌈log₂ n⌉ − 1 requests (the refused halves included). `maxSpanMs` is the node's 30 minutes
- * unless a smaller span was seen to work.
+ * Blocks over a span: one request when the gateway answers the whole range; otherwise each 504, and
+ * each answer over the body cap, halves a part (`core/gateway/blocksRange.ts`), to a depth bounded by
+ * the span, so the most it can cost is every part of that split tree asked once. The reader walks the
+ * same tree, so the stated bound is one the code cannot exceed.
  */
-export function blocksRangeCost(spanMs: number, maxSpanMs = NODE_MAX_BLOCKS_SPAN_MS): RequestCost {
-  if (!(spanMs > 0) || spanMs <= maxSpanMs) return { min: 1, max: 1 };
-  const leaves = 2 ** Math.ceil(Math.log2(spanMs / maxSpanMs));
-  return { min: 1, max: 2 * leaves - 1 };
+export function blocksRangeCost(spanMs: number): RequestCost {
+  if (!(spanMs > 0)) return { min: 1, max: 1 };
+  return { min: 1, max: blocksRangeMaxRequests(0, spanMs) };
 }
 
 /** What the latest events' range means, in words: said wherever its cost is (a command, a chat tool). */
@@ -94,7 +91,8 @@ export function costNotice(what: string, cost: RequestCost, monthLeft?: number):
 
 /**
  * The blocks range's line, which says why it is a range: "Reading this range costs 1 request if the
- * gateway answers it whole, up to 127 if it answers 30 minutes at a time."
+ * gateway answers it whole, up to 31 if it must be split (each 504 or answer over the size cap halves
+ * a part)."
  */
 export function blocksRangeNotice(spanMs: number, monthLeft?: number): CostNotice {
   const cost = blocksRangeCost(spanMs);
@@ -102,6 +100,6 @@ export function blocksRangeNotice(spanMs: number, monthLeft?: number): CostNotic
   const left = monthLeft !== undefined ? ` (${exactCount(Math.max(0, monthLeft))} left this month)` : '';
   return {
     worthSaying: worthSaying(cost),
-    text: `Reading this range costs 1 request if the gateway answers it whole, up to ${exactCount(cost.max)} if it answers ${NODE_MAX_BLOCKS_SPAN_MS / 60_000} minutes at a time (each refusal halves the range)${left}.`,
+    text: `Reading this range costs 1 request if the gateway answers it whole, up to ${exactCount(cost.max)} if it must be split (each 504, or answer over the size cap, halves a part)${left}.`,
   };
 }

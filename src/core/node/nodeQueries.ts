@@ -1,7 +1,8 @@
 /**
  * The node commands' logic in plain Node: "Address Info" (validity, group, balance with tokens) and
- * "Blocks in Time Range" (presets, validation, a flat newest-first listing). The 504 splitting of long
- * ranges lives in the client; this only chooses the range and presents the answer.
+ * "Blocks in Time Range" (presets, validation, a flat newest-first listing). The splitting of ranges too
+ * long or too large to answer at once lives in the gateway layer (blocksRange.ts); this only chooses the
+ * range and presents the answer, also while its parts are still arriving.
  */
 import { addressType, attoToAlph, groupOfAddress, isValidAddress, parseAddress } from '../protocol';
 import type { Balance, BlockEntry, Blocks } from '../gateway/schemas';
@@ -159,7 +160,7 @@ export const TIME_RANGE_PRESETS = [
 
 export type TimeRangePreset = (typeof TIME_RANGE_PRESETS)[number]['id'];
 
-/** Longest range accepted: the client splits on 504, but a day of blocks is already thousands. */
+/** Longest range accepted: the client splits on 504 and on size, but a day of blocks is already thousands. */
 export const MAX_RANGE_MS = 24 * 3600_000;
 
 export function presetRange(id: TimeRangePreset, now: number): { fromTs: number; toTs: number } {
@@ -217,7 +218,34 @@ export function blockRows(blocks: Blocks): BlockRow[] {
  * The blocks of a time range as an aligned plain-text table: thousands of rows stay readable in an
  * editor (a Markdown table is only readable once rendered, and rendering 10,000 rows is slow).
  */
-export function blocksTable(fromTs: number, toTs: number, rows: readonly BlockRow[]): string {
+/** How far a range has been read: still reading up to `readTo`, or stopped with a part not read. */
+export interface RangeReading {
+  /** The parts up to this time were read and more are coming. */
+  readonly readTo?: number;
+  /** Reading stopped here: this span was not read, and why (the extension's inert text of the error). */
+  readonly unread?: { readonly fromTs: number; readonly toTs: number; readonly reason: string };
+}
+
+function readingLines(reading: RangeReading | undefined): string[] {
+  if (reading?.unread) {
+    const { fromTs, toTs, reason } = reading.unread;
+    return [
+      `Not read: ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()} (${reason}). The blocks below are those before it.`,
+    ];
+  }
+  if (reading?.readTo !== undefined)
+    return [
+      `Still reading: the blocks up to ${new Date(reading.readTo).toISOString()} are shown; more are coming.`,
+    ];
+  return [];
+}
+
+export function blocksTable(
+  fromTs: number,
+  toTs: number,
+  rows: readonly BlockRow[],
+  reading?: RangeReading,
+): string {
   const header = ['time (UTC)', 'chain', 'height', 'txs', 'hash'];
   const cells = rows.map((r) => [
     new Date(r.timestamp).toISOString().replace('T', ' ').replace('Z', ''),
@@ -237,6 +265,7 @@ export function blocksTable(fromTs: number, toTs: number, rows: readonly BlockRo
       .join('  ');
   return [
     `Blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()}: ${rows.length} block(s), newest first`,
+    ...readingLines(reading),
     '',
     line(header),
     line(widths.map((w) => '-'.repeat(w))),

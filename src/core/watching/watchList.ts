@@ -58,6 +58,18 @@ export function contractAddressOf(text: string): string {
   return t;
 }
 
+/**
+ * The contract address a person typed or pasted into the Watch Contract picker, when it is one: a P2C
+ * address as it is, or a contract id (64 hex digits, optionally 0x-prefixed) as its address. Anything
+ * else is a filter of the picker's rows, and gets no "Watch …" row.
+ */
+export function typedContractAddress(text: string): string | undefined {
+  const typed = text.trim();
+  if (contractAddressProblem(typed) === undefined) return typed;
+  const hex = typed.replace(/^0x/i, '');
+  return /^[0-9a-fA-F]{64}$/.test(hex) ? addressFromContractId(hex.toLowerCase()) : undefined;
+}
+
 export function makeWatched(address: string, extra: { name?: string; artifactName?: string } = {}) {
   const a = address.trim();
   const problem = contractAddressProblem(a);

@@ -90,7 +90,7 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
     this.timeout(300_000);
     const page = ui.page;
     const sandbox = await uiSandbox();
-    // No profile yet, in the workspace's settings (so the one added here is written there, and removed).
+    // No profile yet, in the workspace's settings (the one added here is written there, by choice, and removed).
     cleanups.push(
       mergeWorkspaceSettings(ui.workspace, { 'alephium.profiles': [], 'alephium.activeProfile': '' }),
     );
@@ -105,8 +105,9 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
 
     // 1. Connect: Add Profile with the local devnet preset (the project's devnet node is the sandbox).
     await clickStepButton(page, 'Connect to a node', 'Add Profile');
-    await answerInput(page, 'Add Profile (1/6)', PROFILE);
-    await answerInput(page, 'Add Profile (2/6)', 'Local devnet');
+    await answerInput(page, 'Add Profile (1/7)', PROFILE);
+    await answerInput(page, 'Add Profile (2/7)', 'Local devnet');
+    await answerInput(page, 'Add Profile (3/3): where to keep it', 'Workspace settings');
     await untilDone(page, 'connect');
 
     // 2. The signer: the box offers the CLI's devnet test key on this devnet profile, labelled as public.

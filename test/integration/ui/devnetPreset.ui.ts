@@ -40,13 +40,24 @@ describe('UI journey: Add Profile with the Local devnet preset', () => {
 
     await runCommandByTitle(page, 'View: Show Alephium');
     await runCommandByTitle(page, 'Alephium: Add Profile');
-    await answerInput(page, 'Add Profile (1/6)', PROFILE);
+    await answerInput(page, 'Add Profile (1/7)', PROFILE);
     const kinds = page.locator('.quick-input-widget');
     await kinds
       .locator('.monaco-list-row', { hasText: `Local devnet (${nodeUrl}, network id 4)` })
       .waitFor({ state: 'visible', timeout: 30_000 });
-    await answerInput(page, 'Add Profile (2/6)', 'Local devnet');
-    // Two steps: no URL, network or key is asked for; the toast says what was added.
+    await answerInput(page, 'Add Profile (2/7)', 'Local devnet');
+    // Where to keep it: the user's settings first (the default), the workspace with what it means.
+    const places = kinds.locator('.monaco-list-row');
+    await kinds
+      .locator('.quick-input-title', { hasText: 'Add Profile (3/3): where to keep it' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    const placeTexts = await places.allInnerTexts();
+    assert.match(placeTexts[0] ?? '', /User settings/);
+    assert.match(placeTexts.join('\n'), /Shared with everyone who opens this folder/);
+    assert.match(placeTexts.join('\n'), /ignored until you trust it/);
+    // This journey keeps it in the workspace, so that restoring the workspace's file removes it.
+    await answerInput(page, 'Add Profile (3/3): where to keep it', 'Workspace settings');
+    // Three steps: no URL, network or key is asked for; the toast says what was added.
     await page
       .locator('.notifications-toasts', { hasText: `Profile "${PROFILE}" added and active` })
       .first()

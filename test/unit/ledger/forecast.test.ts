@@ -155,17 +155,21 @@ describe('request ledger: the status bar tooltip lines', () => {
 });
 
 describe('request ledger: what a command costs, said before it runs', () => {
-  it('a blocks range: one request up to the node span, else the halvings of each 504', () => {
-    assert.deepEqual(blocksRangeCost(10 * 60_000), { min: 1, max: 1 });
-    assert.deepEqual(blocksRangeCost(30 * 60_000), { min: 1, max: 1 });
-    assert.deepEqual(blocksRangeCost(60 * 60_000), { min: 1, max: 3 });
-    assert.deepEqual(blocksRangeCost(24 * 3600_000), { min: 1, max: 127 });
-    assert.equal(blocksRangeNotice(10 * 60_000).text, 'Reading this range costs 1 request.');
+  it('a blocks range: one request if answered whole, up to every part of the bounded split', () => {
+    // Four halvings for answers over the size cap, plus those a 504 needs past the node's 30 minutes.
+    assert.deepEqual(blocksRangeCost(10 * 60_000), { min: 1, max: 31 });
+    assert.deepEqual(blocksRangeCost(30 * 60_000), { min: 1, max: 31 });
+    assert.deepEqual(blocksRangeCost(60 * 60_000), { min: 1, max: 63 });
+    assert.deepEqual(blocksRangeCost(24 * 3600_000), { min: 1, max: 2047 });
+    // Parts of a second or less are not cut: a 1.5-second range can only be halved once.
+    assert.deepEqual(blocksRangeCost(1_500), { min: 1, max: 3 });
+    assert.deepEqual(blocksRangeCost(1_000), { min: 1, max: 1 });
+    assert.equal(blocksRangeNotice(1_000).text, 'Reading this range costs 1 request.');
     const day = blocksRangeNotice(24 * 3600_000, 43_210);
     assert.equal(day.worthSaying, true);
     assert.match(
       day.text,
-      /1 request if the gateway answers it whole, up to 127 if it answers 30 minutes at a time/,
+      /1 request if the gateway answers it whole, up to 2,047 if it must be split \(each 504, or answer over the size cap, halves a part\)/,
     );
     assert.match(day.text, /\(43,210 left this month\)\.$/);
   });

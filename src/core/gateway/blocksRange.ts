@@ -1,0 +1,131 @@
+/**
+ * Reading `/blockflow/blocks` over a time range, in parts. A node refuses a span longer than it serves
+ * with a 504, and a dense span can answer more than the body cap (ResponseTooLargeError, not read past
+ * the cap): either way the part is halved and its halves are read, in time order, each handed to the
+ * caller as soon as it is read. The halving is bounded in depth, so the number of requests has a bound
+ * known before anything is sent (`blocksRangeMaxRequests`), which is the cost the command states.
+ */
+import { GatewayHttpError, ResponseTooLargeError } from './errors';
+import type { BlockEntry, Blocks } from './schemas';
+
+/** The largest span a node answers for `/blockflow/blocks` (its `blockflow-fetch-max-age`, 30 min). */
+export const NODE_MAX_BLOCKS_SPAN_MS = 30 * 60_000;
+
+/** A part is never split below one second: a timestamp range shorter than that is not a range. */
+export const MIN_BLOCKS_PART_MS = 1_000;
+
+/**
+ * Halvings allowed beyond those the node's span needs, for answers over the body cap: a part of the
+ * node's span can be cut to a sixteenth (a 10-minute range to 37.5 s parts).
+ */
+export const SIZE_HALVINGS = 4;
+
+export interface TimeSpan {
+  readonly fromTs: number;
+  readonly toTs: number;
+}
+
+/** A part that was read, as it arrives. */
+export interface BlocksPart extends TimeSpan {
+  readonly blocks: Blocks;
+}
+
+export interface BlocksRangeRead {
+  /** Every part's blocks merged per chain, in time order. */
+  readonly blocks: Blocks;
+  /** Requests sent (each part asked once), never more than `blocksRangeMaxRequests`. */
+  readonly requests: number;
+  /**
+   * What was not read: from the first part the gateway refused even at the deepest split, to the end
+   * of the range (reading stops there; the later parts would be refused alike). Absent when all was read.
+   */
+  readonly unread?: TimeSpan & { readonly reason: unknown };
+}
+
+/** One request for [fromTs, toTs]. */
+export type ReadBlocksPart = (fromTs: number, toTs: number) => Promise<Blocks>;
+
+/** How deep a range of this span may be halved: the 504 halvings to the node's span, then SIZE_HALVINGS. */
+export function blocksSplitDepth(spanMs: number, maxSpanMs = NODE_MAX_BLOCKS_SPAN_MS): number {
+  const forSpan = spanMs > maxSpanMs ? Math.ceil(Math.log2(spanMs / maxSpanMs)) : 0;
+  return forSpan + SIZE_HALVINGS;
+}
+
+/** Whether a part may be halved: not past the depth, and not below a second. */
+function splittable(part: TimeSpan, depth: number, maxDepth: number): boolean {
+  return depth < maxDepth && part.toTs - part.fromTs > MIN_BLOCKS_PART_MS;
+}
+
+/** The two halves of a part; the second starts a millisecond after the first ends (both ends inclusive). */
+function halves(part: TimeSpan): [TimeSpan, TimeSpan] {
+  const middle = part.fromTs + Math.floor((part.toTs - part.fromTs) / 2);
+  return [
+    { fromTs: part.fromTs, toTs: middle },
+    { fromTs: middle + 1, toTs: part.toTs },
+  ];
+}
+
+/**
+ * The most requests reading [fromTs, toTs] can send: every part of the split tree asked once. Counted
+ * over the same tree `readBlocksRange` walks, so the two cannot disagree.
+ */
+export function blocksRangeMaxRequests(fromTs: number, toTs: number): number {
+  const maxDepth = blocksSplitDepth(toTs - fromTs);
+  const count = (part: TimeSpan, depth: number): number => {
+    if (!splittable(part, depth, maxDepth)) return 1;
+    const [first, second] = halves(part);
+    return 1 + count(first, depth + 1) + count(second, depth + 1);
+  };
+  return count({ fromTs, toTs }, 0);
+}
+
+/** Whether an error means "ask for less": a 504 (too heavy) or an answer over the body cap. */
+export function asksForLess(error: unknown): boolean {
+  return (
+    error instanceof ResponseTooLargeError || (error instanceof GatewayHttpError && error.status === 504)
+  );
+}
+
+/**
+ * Reads [fromTs, toTs] part by part, halving a part that asks for less, depth first so that parts arrive
+ * in time order; `onPart` gets each as soon as it is read. Any other error, or a refusal of a part that
+ * may not be halved again, ends the read: thrown when nothing was read, otherwise said in `unread`.
+ */
+export async function readBlocksRange(
+  fromTs: number,
+  toTs: number,
+  readPart: ReadBlocksPart,
+  onPart?: (part: BlocksPart) => void,
+): Promise<BlocksRangeRead> {
+  const maxDepth = blocksSplitDepth(toTs - fromTs);
+  const parts: Blocks[] = [];
+  let requests = 0;
+  // A stack of parts still to read, the earliest on top; each entry keeps its depth in the split tree.
+  const pending: Array<{ part: TimeSpan; depth: number }> = [{ part: { fromTs, toTs }, depth: 0 }];
+  while (pending.length > 0) {
+    const { part, depth } = pending.pop()!;
+    requests++;
+    try {
+      const blocks = await readPart(part.fromTs, part.toTs);
+      parts.push(blocks);
+      onPart?.({ ...part, blocks });
+    } catch (error) {
+      if (asksForLess(error) && splittable(part, depth, maxDepth)) {
+        const [first, second] = halves(part);
+        pending.push({ part: second, depth: depth + 1 }, { part: first, depth: depth + 1 });
+        continue;
+      }
+      if (parts.length === 0) throw error;
+      return { blocks: mergeBlocks(parts), requests, unread: { fromTs: part.fromTs, toTs, reason: error } };
+    }
+  }
+  return { blocks: mergeBlocks(parts), requests };
+}
+
+/** Parts' blocks merged per chain (the parts are in time order, so each chain stays in order). */
+export function mergeBlocks(parts: readonly Blocks[]): Blocks {
+  const chains = parts.reduce((n, p) => Math.max(n, p.blocks.length), 0);
+  const blocks: BlockEntry[][] = [];
+  for (let i = 0; i < chains; i++) blocks.push(parts.flatMap((p) => p.blocks[i] ?? []));
+  return { ...(parts[0] ?? {}), blocks };
+}
