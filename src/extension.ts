@@ -17,7 +17,7 @@ import {
   debuggingApi,
 } from './debugging/debuggingFeature';
 import { importDevSecrets } from './platform/devSecrets';
-import { registerNodeCommands } from './node/nodeCommands';
+import { registerNodeCommands } from './node';
 import { argumentsMayActForUser, runMode, setRunMode } from './platform/automation';
 import { registerProfileCommands } from './profiles';
 import { SecretStore } from './platform/secrets';

@@ -23,7 +23,7 @@ import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
-import { registerCommand, type CommandContext } from '../platform/commands';
+import type { CommandContext, CommandTable } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import { showLiveResult, showResult, type LiveResult } from '../platform/resultsDocument';
 
@@ -89,139 +89,141 @@ function showDocument(args: unknown): boolean {
   return argString(args, 'show') !== 'none';
 }
 
-/** `Alephium: Address Info` and `Alephium: Blocks in Time Range`. Both return their result to callers. */
-export function registerNodeCommands(deps: NodeCommandDeps): vscode.Disposable[] {
-  const addressInfoCommand = async (args?: unknown): Promise<AddressInfo> => {
-    const text =
-      argString(args, 'address') ??
-      (await askText({
-        title: 'Address Info',
-        prompt: 'Alephium address',
-        validate: (v) => {
-          const c = checkAddress(v);
-          return c.valid ? undefined : c.problem;
-        },
-      }));
-    const check = checkAddress(text);
-    // A malformed address is answered locally: the gateway would only say 400.
-    if (!check.valid) {
-      if (showDocument(args)) await showResult('Address Info', addressInfoMarkdown(check));
-      return check;
-    }
-    const client = deps.connection.requireClient();
-    const [group, balance] = await Promise.all([
-      client.getAddressGroup(check.address),
-      client.getAddressBalance(check.address),
-    ]);
-    // Tokens are named by the token list, else their contracts: one multicall per six unknown tokens, once.
-    const names = await deps.connection.tokenMetadata(balanceTokenIds(balance)).catch((error: unknown) => {
-      deps.log.warn(`Address Info: token names could not be read, shown raw: ${errorMessage(error)}`);
-      return undefined;
-    });
-    const info = addressInfo(check, group, balance, names);
-    if (showDocument(args)) await showResult('Address Info', addressInfoMarkdown(info));
-    return info;
-  };
-
-  const blocksInTimeRange = async (args?: unknown): Promise<BlocksInTimeRangeResult> => {
-    let fromTs = Number(argValue(args, 'fromTs'));
-    let toTs = Number(argValue(args, 'toTs'));
-    const rangeArg = argString(args, 'range') as TimeRangePreset | undefined;
-    if (rangeArg) ({ fromTs, toTs } = presetRange(rangeArg, Date.now()));
-    const fromArguments = Number.isFinite(fromTs) && Number.isFinite(toTs);
-    if (!fromArguments) {
-      // Each choice says what it costs before anything is read.
-      const chosen = await pick(
-        [
-          ...TIME_RANGE_PRESETS.map((p) => ({
-            label: p.label,
-            description: costText(blocksRangeCost(p.ms)),
-            id: p.id,
-          })),
-          { label: 'Custom range (millisecond timestamps)…', id: 'custom' as const },
-        ],
-        { title: 'Blocks in Time Range' },
-      );
-      if (chosen.id === 'custom') {
-        fromTs = Number(
-          await askText({
-            title: 'Blocks in Time Range',
-            prompt: 'From (ms timestamp)',
-            value: String(Date.now() - 600_000),
-            validate: timestampProblem,
-          }),
-        );
-        const left = await deps.connection.requestsLeftThisMonth();
-        toTs = Number(
-          await askText({
-            title: 'Blocks in Time Range',
-            prompt: 'To (ms timestamp)',
-            value: String(Date.now()),
-            // A usable range shows its cost under the input (a line, not an error) before it is read.
-            validateInput: (v) =>
-              timestampProblem(v) ??
-              rangeProblem(fromTs, Number(v)) ?? {
-                message: blocksRangeNotice(Number(v) - fromTs, left).text,
-                severity: vscode.InputBoxValidationSeverity.Info,
-              },
-          }),
-        );
-      } else {
-        ({ fromTs, toTs } = presetRange(chosen.id, Date.now()));
-      }
-    }
-    const problem = rangeProblem(fromTs, toTs);
-    if (problem) throw new Error(problem);
-    const client = deps.connection.requireClient();
-    const cost = blocksRangeNotice(toTs - fromTs, await deps.connection.requestsLeftThisMonth());
-    deps.log.info(`Blocks in Time Range: ${cost.text}`);
-    // A caller's range was not seen in a prompt: a costly one is said in a notice as reading starts.
-    if (fromArguments && cost.worthSaying) void showInfo(inert`Blocks in Time Range: ${cost.text}`);
-    // Long or dense ranges are read in parts (split on 504 and on size), which can take many requests:
-    // show progress, let the user cancel, and show the blocks as the parts arrive.
-    const shown = showDocument(args) ? new ProgressiveBlocks(fromTs, toTs) : undefined;
-    const read = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `Reading blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()} (${costText(blocksRangeCost(toTs - fromTs))})`,
-        cancellable: true,
+/** `Alephium: Address Info`: an address's balance, tokens named where known, and its group. */
+async function addressInfoCommand(deps: NodeCommandDeps, args?: unknown): Promise<AddressInfo> {
+  const text =
+    argString(args, 'address') ??
+    (await askText({
+      title: 'Address Info',
+      prompt: 'Alephium address',
+      validate: (v) => {
+        const c = checkAddress(v);
+        return c.valid ? undefined : c.problem;
       },
-      async (progress, token) => {
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await client.readBlocks(fromTs, toTs, {
-            signal: controller.signal,
-            onPart: (part) => {
-              progress.report({ message: `read up to ${new Date(part.toTs).toISOString()}` });
-              shown?.add(part);
-            },
-          });
-        } catch (error) {
-          await shown?.stop(token.isCancellationRequested ? 'cancelled' : errorMessage(error));
-          if (token.isCancellationRequested) throw new UserCancelledError();
-          throw error;
-        } finally {
-          sub.dispose();
-        }
-      },
-    );
-    const rows = blockRows(read.blocks);
-    const unread = read.unread && {
-      fromTs: read.unread.fromTs,
-      toTs: read.unread.toTs,
-      reason: errorMessage(read.unread.reason),
-    };
-    deps.log.info(
-      `Blocks in Time Range: ${rows.length} block(s) in ${read.requests} request(s)${unread ? `; not read from ${unread.fromTs}: ${unread.reason}` : ''}`,
-    );
-    const table = blocksTable(fromTs, toTs, rows, unread ? { unread } : undefined);
-    await shown?.finish(table);
-    return { fromTs, toTs, blocks: rows, ...(unread ? { unread } : {}) };
-  };
-
-  return [
-    registerCommand(deps, CommandIds.addressInfo, addressInfoCommand),
-    registerCommand(deps, CommandIds.blocksInTimeRange, blocksInTimeRange),
-  ];
+    }));
+  const check = checkAddress(text);
+  // A malformed address is answered locally: the gateway would only say 400.
+  if (!check.valid) {
+    if (showDocument(args)) await showResult('Address Info', addressInfoMarkdown(check));
+    return check;
+  }
+  const client = deps.connection.requireClient();
+  const [group, balance] = await Promise.all([
+    client.getAddressGroup(check.address),
+    client.getAddressBalance(check.address),
+  ]);
+  // Tokens are named by the token list, else their contracts: one multicall per six unknown tokens, once.
+  const names = await deps.connection.tokenMetadata(balanceTokenIds(balance)).catch((error: unknown) => {
+    deps.log.warn(`Address Info: token names could not be read, shown raw: ${errorMessage(error)}`);
+    return undefined;
+  });
+  const info = addressInfo(check, group, balance, names);
+  if (showDocument(args)) await showResult('Address Info', addressInfoMarkdown(info));
+  return info;
 }
+
+async function blocksInTimeRange(deps: NodeCommandDeps, args?: unknown): Promise<BlocksInTimeRangeResult> {
+  let fromTs = Number(argValue(args, 'fromTs'));
+  let toTs = Number(argValue(args, 'toTs'));
+  const rangeArg = argString(args, 'range') as TimeRangePreset | undefined;
+  if (rangeArg) ({ fromTs, toTs } = presetRange(rangeArg, Date.now()));
+  const fromArguments = Number.isFinite(fromTs) && Number.isFinite(toTs);
+  if (!fromArguments) {
+    // Each choice says what it costs before anything is read.
+    const chosen = await pick(
+      [
+        ...TIME_RANGE_PRESETS.map((p) => ({
+          label: p.label,
+          description: costText(blocksRangeCost(p.ms)),
+          id: p.id,
+        })),
+        { label: 'Custom range (millisecond timestamps)…', id: 'custom' as const },
+      ],
+      { title: 'Blocks in Time Range' },
+    );
+    if (chosen.id === 'custom') {
+      fromTs = Number(
+        await askText({
+          title: 'Blocks in Time Range',
+          prompt: 'From (ms timestamp)',
+          value: String(Date.now() - 600_000),
+          validate: timestampProblem,
+        }),
+      );
+      const left = await deps.connection.requestsLeftThisMonth();
+      toTs = Number(
+        await askText({
+          title: 'Blocks in Time Range',
+          prompt: 'To (ms timestamp)',
+          value: String(Date.now()),
+          // A usable range shows its cost under the input (a line, not an error) before it is read.
+          validateInput: (v) =>
+            timestampProblem(v) ??
+            rangeProblem(fromTs, Number(v)) ?? {
+              message: blocksRangeNotice(Number(v) - fromTs, left).text,
+              severity: vscode.InputBoxValidationSeverity.Info,
+            },
+        }),
+      );
+    } else {
+      ({ fromTs, toTs } = presetRange(chosen.id, Date.now()));
+    }
+  }
+  const problem = rangeProblem(fromTs, toTs);
+  if (problem) throw new Error(problem);
+  const client = deps.connection.requireClient();
+  const cost = blocksRangeNotice(toTs - fromTs, await deps.connection.requestsLeftThisMonth());
+  deps.log.info(`Blocks in Time Range: ${cost.text}`);
+  // A caller's range was not seen in a prompt: a costly one is said in a notice as reading starts.
+  if (fromArguments && cost.worthSaying) void showInfo(inert`Blocks in Time Range: ${cost.text}`);
+  // Long or dense ranges are read in parts (split on 504 and on size), which can take many requests:
+  // show progress, let the user cancel, and show the blocks as the parts arrive.
+  const shown = showDocument(args) ? new ProgressiveBlocks(fromTs, toTs) : undefined;
+  const read = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Reading blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()} (${costText(blocksRangeCost(toTs - fromTs))})`,
+      cancellable: true,
+    },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await client.readBlocks(fromTs, toTs, {
+          signal: controller.signal,
+          onPart: (part) => {
+            progress.report({ message: `read up to ${new Date(part.toTs).toISOString()}` });
+            shown?.add(part);
+          },
+        });
+      } catch (error) {
+        await shown?.stop(token.isCancellationRequested ? 'cancelled' : errorMessage(error));
+        if (token.isCancellationRequested) throw new UserCancelledError();
+        throw error;
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  const rows = blockRows(read.blocks);
+  const unread = read.unread && {
+    fromTs: read.unread.fromTs,
+    toTs: read.unread.toTs,
+    reason: errorMessage(read.unread.reason),
+  };
+  deps.log.info(
+    `Blocks in Time Range: ${rows.length} block(s) in ${read.requests} request(s)${unread ? `; not read from ${unread.fromTs}: ${unread.reason}` : ''}`,
+  );
+  const table = blocksTable(fromTs, toTs, rows, unread ? { unread } : undefined);
+  await shown?.finish(table);
+  return { fromTs, toTs, blocks: rows, ...(unread ? { unread } : {}) };
+}
+
+/**
+ * `Alephium: Address Info` and `Alephium: Blocks in Time Range`, loaded on the first run of one of them
+ * (node/index.ts registers the ids at activation). Both return their result to callers.
+ */
+export const NODE_COMMANDS: CommandTable<NodeCommandDeps> = [
+  [CommandIds.addressInfo, addressInfoCommand],
+  [CommandIds.blocksInTimeRange, blocksInTimeRange],
+];

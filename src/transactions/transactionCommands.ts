@@ -39,13 +39,14 @@ import type { CommandContext, CommandTable } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import type { TrackedTransactions } from './trackedTransactions';
 import { TX_DETAILS_LIMITS } from './txDetails/protocol';
-import { toState, type TxDetailsPanels } from './txDetails/host';
+import { toState } from './txDetails/host';
+import type { TxDetailsPanelsHandle } from './transactionsFeature';
 
 export interface TransactionCommandDeps extends CommandContext {
   readonly connection: ConnectionManager;
   readonly secrets: SecretStore;
   readonly store: TrackedTransactions;
-  readonly panels: TxDetailsPanels;
+  readonly panels: TxDetailsPanelsHandle;
 }
 
 const STEP_TEXT: Record<ProgressStep, string> = {
@@ -281,7 +282,7 @@ async function decodeCommand(deps: TransactionCommandDeps, args: unknown) {
     : undefined;
   const check = checkUnsignedTx(hex, gateway);
   const state = toState({ txId: check.txId, unsignedTx: hex });
-  if (state && argValue(args, 'show') !== false) deps.panels.showUnsigned(state, check);
+  if (state && argValue(args, 'show') !== false) await deps.panels.showUnsigned(state, check);
   if (check.problems.length > 0) deps.log.warn(`Decoded ${check.txId}: ${check.problems.join('; ')}`);
   return {
     txId: check.txId,
@@ -344,7 +345,7 @@ async function showCommand(deps: TransactionCommandDeps, args: unknown) {
   const target = await txTarget(args, 'Show Transaction', false);
   const state = toState(target);
   if (!state) throw new Error('A transaction id is 64 hex digits.');
-  deps.panels.show(state);
+  await deps.panels.show(state);
   return { txId: state.txId };
 }
 

@@ -7,12 +7,12 @@ import type { SecretStore } from '../platform/secrets';
 import { registerCommandsOnFirstUse, type CommandContext } from '../platform/commands';
 import { TrackedTransactions } from './trackedTransactions';
 import { TransactionsTreeProvider } from './transactionsTree';
-import {
-  TxDetailsPanels,
-  type EventDecoder,
-  type TxDetailsSnapshot,
-  type TxExplanationsView,
-} from './txDetails/host';
+import type * as TxDetailsHost from './txDetails/host';
+import type { EventDecoder, TxDetailsPanels, TxDetailsSnapshot, TxExplanationsView } from './txDetails/host';
+import { TX_DETAILS_VIEW_TYPE } from './txDetails/protocol';
+import { lazyModule } from '../platform/lifecycle';
+import type { DecodeCheck } from '../core/signing/decodeCheck';
+import type { TxDetailsState } from './txDetails/protocol';
 
 const TRANSACTION_COMMAND_IDS = [
   CommandIds.sendTransfer,
@@ -35,6 +35,12 @@ export interface TransactionsFeatureDeps extends CommandContext {
   readonly explorer?: { known(): boolean; open(txId: string): void };
 }
 
+/** What the commands open the details panels with: the panels load on the first one. */
+export interface TxDetailsPanelsHandle {
+  show(state: TxDetailsState): Promise<void>;
+  showUnsigned(state: TxDetailsState, check: DecodeCheck): Promise<void>;
+}
+
 /** Read-only views for the extension's API (tests compare them with what the workbench shows). */
 export interface TransactionsApi {
   transactionsSnapshot(): TrackedTxView[];
@@ -50,17 +56,31 @@ export function registerTransactionsFeature(
   deps: TransactionsFeatureDeps,
 ): { api: TransactionsApi; store: TrackedTransactions } {
   const store = new TrackedTransactions(context.workspaceState, deps.connection, deps.log);
-  const panels = new TxDetailsPanels({
-    extensionUri: context.extensionUri,
-    connection: deps.connection,
-    store,
-    log: deps.log,
-    redact: deps.redact,
-    eventDecoder: deps.eventDecoder,
-    tokenNames: (ids) => deps.connection.tokenMetadata(ids),
-    ...(deps.explanations ? { explanations: deps.explanations } : {}),
-    ...(deps.explorer ? { explorer: deps.explorer } : {}),
+  // The details panels (host, model, rendering) load on first use; activation registers their serializer,
+  // which VS Code asks for while activating, to revive panels after a reload.
+  let loaded: TxDetailsPanels | undefined;
+  const detailsPanels = lazyModule(async (): Promise<TxDetailsPanels> => {
+    const m: typeof TxDetailsHost = await import('./txDetails/host');
+    const created = new m.TxDetailsPanels(
+      {
+        extensionUri: context.extensionUri,
+        connection: deps.connection,
+        store,
+        log: deps.log,
+        redact: deps.redact,
+        eventDecoder: deps.eventDecoder,
+        tokenNames: (ids) => deps.connection.tokenMetadata(ids),
+        ...(deps.explanations ? { explanations: deps.explanations } : {}),
+        ...(deps.explorer ? { explorer: deps.explorer } : {}),
+      },
+      false,
+    );
+    return (loaded = created);
   });
+  const panels: TxDetailsPanelsHandle = {
+    show: async (state) => void (await detailsPanels()).show(state),
+    showUnsigned: async (state, check) => void (await detailsPanels()).showUnsigned(state, check),
+  };
   const tree = new TransactionsTreeProvider(store);
   const view = vscode.window.createTreeView(ViewIds.transactions, {
     treeDataProvider: tree,
@@ -69,7 +89,11 @@ export function registerTransactionsFeature(
   tree.attach(view);
   context.subscriptions.push(
     store,
-    panels,
+    vscode.window.registerWebviewPanelSerializer(TX_DETAILS_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) =>
+        (await detailsPanels()).deserializeWebviewPanel(panel, state),
+    }),
+    { dispose: () => loaded?.dispose() },
     tree,
     view,
     // Their code (the send, sweep and decode flows) is a chunk of its own, loaded on the first run of one.
@@ -80,7 +104,7 @@ export function registerTransactionsFeature(
   return {
     api: {
       transactionsSnapshot: () => tree.snapshot(),
-      txDetailsSnapshot: () => panels.snapshot(),
+      txDetailsSnapshot: () => loaded?.snapshot(),
     },
     store,
   };

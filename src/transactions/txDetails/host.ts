@@ -121,8 +121,12 @@ const TX_DETAILS_PAGE: WebviewPage = {
 export class TxDetailsPanels extends PanelManager<string, TxDetailsPanel> {
   private last: TxDetailsSnapshot | undefined;
 
-  constructor(private readonly deps: TxDetailsDeps) {
-    super(TX_DETAILS_VIEW_TYPE, deps.extensionUri);
+  /** `registerSerializer: false` when activation registers it (this module loads on first use). */
+  constructor(
+    private readonly deps: TxDetailsDeps,
+    registerSerializer = true,
+  ) {
+    super(TX_DETAILS_VIEW_TYPE, deps.extensionUri, {}, registerSerializer);
   }
 
   show(state: TxDetailsState): TxDetailsPanel {
