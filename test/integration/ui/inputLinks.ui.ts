@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { importSigner, runCommandRetried, watchUntil } from './journeyHelpers';
+import { importSigner, runCommandRetried } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR } from './workbench';
 
@@ -91,24 +91,16 @@ describe('UI journey: outside text in input boxes and quick picks is text, not a
     const page = ui.page;
     const widget = page.locator('.quick-input-widget');
     const message = widget.locator('.quick-input-message');
-    await openUntil(page, 'Alephium: Send Transfer', message.filter({ hasText: 'Team [Open' }));
+    await openUntil(page, 'Alephium: Send Transfer', message.filter({ hasText: 'Team' }));
     assert.match(await widget.locator('.quick-input-title').innerText(), /Send Transfer \(1\/4\): recipient/);
-    const prompt = await watchUntil(
-      page,
-      'the recipient prompt naming the profile',
-      () => message.innerText({ timeout: 2_000 }),
-      (t) => t.includes('Team'),
-      30_000,
-      undefined,
-      { shotPrefix: 'input-links' },
-    );
+    const prompt = await message.innerText({ timeout: 2_000 });
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'input-links-send-transfer.png') });
-    // The name is there to read, whole...
-    assert.ok(prompt.includes(`("${SHOWN_NAME}")`), prompt);
-    assert.match(prompt, new RegExp(`From ${sandbox.accounts[0]!.address} on devnet`));
-    // ...and nothing in the quick input is a link that would run the command.
+    // Nothing in the quick input is a link that would run the command...
     assert.deepEqual(await linksIn(widget), [], `link rendered in: ${prompt}`);
     assert.equal(await message.locator('a').count(), 0, 'no anchor of any kind in the prompt');
+    // ...and the name is there to read, whole.
+    assert.ok(prompt.includes(`("${SHOWN_NAME}")`), prompt);
+    assert.match(prompt, new RegExp(`From ${sandbox.accounts[0]!.address} on devnet`));
     await page.keyboard.press('Escape');
     await widget.waitFor({ state: 'hidden', timeout: 10_000 });
   });
