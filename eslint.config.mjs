@@ -7,12 +7,15 @@ const ZOD_IMPORT = {
 };
 
 /**
- * Outside text is inert (docs/ARCHITECTURE.md): VS Code turns `[x](command:…)` in a notification into a
- * link that runs a command, and renders Markdown in hovers and tooltips. Notifications and Markdown are
- * made in src/platform/notify.ts and src/platform/markdown.ts only, from `inert`/`markdown` text.
+ * Outside text is inert (docs/ARCHITECTURE.md): VS Code turns `[x](command:…)` in a notification, an
+ * input box's prompt or its validation message into a link that runs a command, and renders Markdown in
+ * hovers and tooltips. Notifications are made in src/platform/notify.ts, Markdown in
+ * src/platform/markdown.ts and input boxes and quick picks in src/platform/prompts.ts only, each from
+ * `inert`/`safeMarkdown` text; every other file calls them.
  */
-const INERT_TEXT_OWNERS = ['src/platform/notify.ts', 'src/platform/markdown.ts'];
-const RAW_OUTPUT = [
+export const NOTIFICATION_OWNERS = ['src/platform/notify.ts', 'src/platform/markdown.ts'];
+export const INPUT_OWNERS = ['src/platform/prompts.ts'];
+export const RAW_OUTPUT = [
   {
     selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
     message: 'Use showError/showWarning/showInfo/askModal of src/platform/notify.ts with inert`…` text.',
@@ -25,6 +28,19 @@ const RAW_OUTPUT = [
   {
     selector: 'CallExpression[callee.property.name=/^append(Markdown|Codeblock)$/]',
     message: 'Build the Markdown with markdown`…` (core/text/inert.ts) and markdownString().',
+  },
+];
+const INPUT_APIS = '/^(showInputBox|createInputBox|showQuickPick|createQuickPick)$/';
+export const RAW_INPUT = [
+  {
+    // `window.showInputBox`, `window['showInputBox']` and `const { showInputBox } = window` alike.
+    selector: [
+      `MemberExpression[property.name=${INPUT_APIS}]`,
+      `MemberExpression[property.value=${INPUT_APIS}]`,
+      `ObjectPattern > Property[key.name=${INPUT_APIS}]`,
+    ].join(', '),
+    message:
+      'Use askText/askTextOrCancel/pick/pickOrCancel of src/platform/prompts.ts with inert`…` texts (core/text/inertInput.ts).',
   },
 ];
 
@@ -159,9 +175,12 @@ export default tseslint.config(
   ...assistantBoundaries,
   {
     files: ['src/**/*.ts'],
-    ignores: INERT_TEXT_OWNERS,
-    rules: { 'no-restricted-syntax': ['error', ZOD_IMPORT, ...RAW_OUTPUT] },
+    ignores: [...NOTIFICATION_OWNERS, ...INPUT_OWNERS],
+    rules: { 'no-restricted-syntax': ['error', ZOD_IMPORT, ...RAW_OUTPUT, ...RAW_INPUT] },
   },
+  // Each owner is exempt from its own rule only.
+  { files: NOTIFICATION_OWNERS, rules: { 'no-restricted-syntax': ['error', ZOD_IMPORT, ...RAW_INPUT] } },
+  { files: INPUT_OWNERS, rules: { 'no-restricted-syntax': ['error', ZOD_IMPORT, ...RAW_OUTPUT] } },
   {
     // Files a newcomer reads in one sitting (issue 20): generated code excepted.
     files: ['src/**/*.ts'],

@@ -15,6 +15,8 @@ import {
 import { argumentHint, argumentProblem } from '../core/contracts/call';
 import type { DeployRequest, MethodCallRequest } from '../core/contracts/actionViews';
 import { scalarText } from '../core/util/guards';
+import { inert } from '../core/text/inert';
+import { inertCheck } from '../core/text/inertInput';
 import { actionsEngine } from '../platform/lazyEngine';
 import { argString, argValue, askMethodCall, askText, pick } from '../platform/prompts';
 import { FROM_EDITOR } from '../platform/commands';
@@ -90,7 +92,8 @@ export async function methodRequest(
   title: string,
   execute?: ExecuteFacts,
 ): Promise<AskedMethodCall> {
-  const address = argString(args, 'address') ?? (await watchedOrPick(deps.contracts, args, title)).address;
+  const address =
+    argString(args, 'address') ?? (await watchedOrPick(deps.contracts, args, inert`${title}`)).address;
   const { artifact, registry } = await contractArtifact(deps, address, args);
   // The rules load with the actions engine (core/contracts/inputRules.ts), not at activation.
   const rules = await actionsEngine();
@@ -103,7 +106,7 @@ export async function methodRequest(
     artifact,
     registry,
     args,
-    `${title}: a method of ${artifact.name}`,
+    inert`${title}: a method of ${artifact.name}`,
     (index) => (traits?.[index]?.viewOnly === true ? 'view-only: Simulate reads it for free' : undefined),
   );
   const index = artifact.functions.indexOf(fn);
@@ -122,10 +125,10 @@ export async function methodRequest(
     if (asks && refusal !== undefined) {
       const choice = await pick(
         [
-          { label: words.simulate, simulate: true },
-          { label: words.executeAnyway, simulate: false },
+          { label: inert`${words.simulate}`, simulate: true },
+          { label: inert`${words.executeAnyway}`, simulate: false },
         ],
-        { title: `${artifact.name}.${fn.name} is view-only: no assets, no field changed` },
+        { title: inert`${artifact.name}.${fn.name} is view-only: no assets, no field changed` },
       );
       if (choice.simulate) return { request: base, artifact, registry, methodGiven, simulateInstead: true };
     }
@@ -136,9 +139,9 @@ export async function methodRequest(
     argString(args, 'alph') ??
     (!methodGiven && payable
       ? await askText({
-          title: `${artifact.name}.${fn.name}: ALPH to approve (optional)`,
-          prompt: 'ALPH the method may take from you, e.g. 1.5; leave empty for none',
-          validate: rules.approvedAlphProblem,
+          title: inert`${artifact.name}.${fn.name}: ALPH to approve (optional)`,
+          prompt: inert`ALPH the method may take from you, e.g. 1.5; leave empty for none`,
+          validate: inertCheck(rules.approvedAlphProblem),
         })
       : undefined);
   const tokens = tokensOf(argValue(args, 'tokens'));
@@ -172,11 +175,12 @@ export async function deployArtifact(
     throw new Error('No contract artifact (.ral.json) is in the workspace.');
   const chosen = await pick(
     registry.contracts.map((c) => ({
-      label: c.name,
-      description: vscode.workspace.asRelativePath(c.file ?? ''),
+      // A file's path in the workspace is outside text (a cloned repository names its files).
+      label: inert`${c.name}`,
+      description: inert`${vscode.workspace.asRelativePath(c.file ?? '')}`,
       artifact: c,
     })),
-    { title: 'Deploy Contract: which artifact?' },
+    { title: inert`Deploy Contract: which artifact?` },
   );
   return { artifact: chosen.artifact, registry };
 }
@@ -224,16 +228,17 @@ export async function askDeployValues(
     const retry = again(`fields.${fieldName}`, fields[fieldName]);
     if (fields[fieldName] !== undefined && !retry) continue;
     fields[fieldName] = await askText({
-      title: `Deploy ${artifact.name}: ${sig.isMutable[i] ? 'mut ' : ''}${fieldName} (${i + 1}/${sig.names.length})`,
+      title: inert`Deploy ${artifact.name}: ${sig.isMutable[i] ? 'mut ' : ''}${fieldName} (${i + 1}/${sig.names.length})`,
       // VS Code shows a validation message only once the value changes: the reason for coming back is the
-      // prompt until then.
-      prompt: retry ? retry.message : `${fieldName}: ${type}`,
-      placeHolder: argumentHint(type),
+      // prompt until then. The names, the type and the reason (it may quote the value) are outside text.
+      prompt: retry ? inert`${retry.message}` : inert`${fieldName}: ${type}`,
+      placeHolder: inert`${argumentHint(type)}`,
       ...(retry?.value !== undefined ? { value: retry.value } : {}),
-      validate: (v) =>
+      validate: inertCheck((v) =>
         retry?.refusedValue !== undefined && v === retry.refusedValue
           ? retry.message
           : argumentProblem(type, fieldName, v, registry),
+      ),
     });
   }
   const retry = again('alph', typed.alph);
@@ -241,16 +246,17 @@ export async function askDeployValues(
     typed.alph !== undefined && !retry
       ? typed.alph
       : await askText({
-          title: `Deploy ${artifact.name}: initial ALPH`,
+          title: inert`Deploy ${artifact.name}: initial ALPH`,
           // Empty takes the minimal deposit and records none, as a CLI deploy script without
           // initialAttoAlphAmount does (the CLI redeploys when the recorded amounts differ).
           prompt: retry
-            ? retry.message
-            : "ALPH the new contract holds; empty for the minimal deposit (0.1, the node's minimum)",
-          placeHolder: '0.1',
-          ...(retry ? { value: retry.value } : {}),
-          validate: (v) =>
+            ? inert`${retry.message}`
+            : inert`ALPH the new contract holds; empty for the minimal deposit (0.1, the node's minimum)`,
+          placeHolder: inert`0.1`,
+          ...(retry?.value !== undefined ? { value: retry.value } : {}),
+          validate: inertCheck((v) =>
             retry?.refusedValue !== undefined && v === retry.refusedValue ? retry.message : depositProblem(v),
+          ),
         });
   return { fields, alph };
 }

@@ -20,6 +20,7 @@ import { callerAsked } from '../core/signing/confirmPolicy';
 import { UserCancelledError } from '../core/util/errors';
 import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, askModalCancelFirst, showInfo } from '../platform/notify';
+import { inertCheck, type InertPickItem } from '../core/text/inertInput';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { CommandIds, ViewIds } from '../constants';
@@ -102,7 +103,8 @@ async function unwatchContract(deps: ContractCommandDeps, args: unknown): Promis
   const { contracts } = deps;
   // No address: a pick from the whole list (the argument object's candidates do not narrow it).
   const address =
-    argString(args, 'address') ?? (await watchedOrPick(contracts, undefined, 'Unwatch Contract')).address;
+    argString(args, 'address') ??
+    (await watchedOrPick(contracts, undefined, inert`Unwatch Contract`)).address;
   await contracts.remove(address);
   return { address };
 }
@@ -141,25 +143,28 @@ async function watchContract(deps: ContractCommandDeps, args: unknown): Promise<
   if (!address) {
     const watched = new Set(contracts.watched.map((w) => w.address));
     const deployed = registry.deployments(network).filter((d) => !watched.has(d.address));
-    const manual = { label: '$(edit) Enter a contract address or id…', manual: true as const };
-    type WatchRow = vscode.QuickPickItem & { manual?: true; address?: string; name?: string; typed?: true };
+    const manual = { label: inert`$(edit) Enter a contract address or id…`, manual: true as const };
+    type WatchRow = InertPickItem & { manual?: true; address?: string; name?: string; typed?: true };
     // A pasted address (or contract id) is a row of its own: the picker would only filter it to nothing.
     const chosen = await pickOrTyped<WatchRow>(
       [
+        // A deployments file's names are outside text (a cloned repository wrote them).
         ...deployed.map((d) => ({
-          label: d.name,
-          description: `${shortAddress(d.address)} · group ${d.group}`,
-          detail: `from the ${network} deployments file`,
+          label: inert`${d.name}`,
+          description: inert`${shortAddress(d.address)} · group ${d.group}`,
+          detail: inert`from the ${network} deployments file`,
           address: d.address,
           name: d.name,
         })),
         manual,
       ],
-      { title: 'Watch Contract', placeHolder: 'A deployed contract, or paste an address or contract id' },
+      {
+        title: inert`Watch Contract`,
+        placeHolder: inert`A deployed contract, or paste an address or contract id`,
+      },
       (value) => {
         const typed = typedContractAddress(value);
-        // alwaysShow: the row stays although its label does not match what was typed (a contract id).
-        return typed ? { label: `Watch ${typed}`, address: typed, typed: true, alwaysShow: true } : undefined;
+        return typed ? { label: inert`Watch ${typed}`, address: typed, typed: true } : undefined;
       },
     );
     if (chosen.typed) {
@@ -167,23 +172,23 @@ async function watchContract(deps: ContractCommandDeps, args: unknown): Promise<
     } else if (chosen.manual) {
       address = contractAddressOf(
         await askText({
-          title: 'Watch Contract',
-          prompt: 'Contract address (base58) or contract id (64 hex digits)',
-          validate: contractReferenceProblem,
+          title: inert`Watch Contract`,
+          prompt: inert`Contract address (base58) or contract id (64 hex digits)`,
+          validate: inertCheck(contractReferenceProblem),
         }),
       );
       if (!registry.matchAddress(address, network) && registry.contracts.length > 0) {
-        const auto = { label: '$(search) Match by on-chain code hash', artifact: undefined };
-        const a = await pick<vscode.QuickPickItem & { artifact: string | undefined }>(
+        const auto = { label: inert`$(search) Match by on-chain code hash`, artifact: undefined };
+        const a = await pick<InertPickItem & { artifact: string | undefined }>(
           [
             auto,
             ...registry.contracts.map((c) => ({
-              label: c.name,
-              description: c.file ?? '',
+              label: inert`${c.name}`,
+              description: inert`${c.file ?? ''}`,
               artifact: c.name,
             })),
           ],
-          { title: 'Artifact that describes this contract' },
+          { title: inert`Artifact that describes this contract` },
         );
         artifactName = a.artifact;
       }
@@ -209,22 +214,19 @@ async function watchContract(deps: ContractCommandDeps, args: unknown): Promise<
 
 async function showLatestEvents(deps: ContractCommandDeps, args: unknown) {
   const { contracts } = deps;
-  const w = await watchedOrPick(contracts, args, 'Show Latest Events');
+  const w = await watchedOrPick(contracts, args, inert`Show Latest Events`);
   const nArg = argValue(args, 'n') ?? argValue(args, 'count');
   const n = Number(
     nArg ??
       (await askText({
-        title: 'Show Latest Events',
-        prompt: 'How many of the latest events?',
+        title: inert`Show Latest Events`,
+        prompt: inert`How many of the latest events?`,
         value: '10',
         // A usable number shows what reading that many costs, under the input, before anything is read.
-        validateInput: (v) =>
+        validate: (v) =>
           /^\d+$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= 1000
-            ? {
-                message: latestEventsNotice(Number(v)).text,
-                severity: vscode.InputBoxValidationSeverity.Info,
-              }
-            : 'A number from 1 to 1000',
+            ? { message: inert`${latestEventsNotice(Number(v)).text}`, severity: 'info' }
+            : inert`A number from 1 to 1000`,
       })),
   );
   const cost = latestEventsNotice(n);
@@ -273,9 +275,9 @@ async function eventsListing(deps: ContractCommandDeps, kind: 'txId' | 'blockHas
   const value =
     argString(args, kind) ??
     (await askText({
-      title: kind === 'txId' ? 'Events by Transaction Id' : 'Events by Block Hash',
-      prompt: label,
-      validate: (v) => (/^[0-9a-fA-F]{64}$/.test(v.trim()) ? undefined : `${label}: 64 hex digits`),
+      title: kind === 'txId' ? inert`Events by Transaction Id` : inert`Events by Block Hash`,
+      prompt: inert`${label}`,
+      validate: (v) => (/^[0-9a-fA-F]{64}$/.test(v.trim()) ? undefined : inert`${label}: 64 hex digits`),
     }));
   const id = value.trim();
   (kind === 'txId' ? validate.validateTxId : validate.validateBlockHash)(kind, id);
@@ -339,7 +341,7 @@ async function loadMoreEvents(deps: ContractCommandDeps, args: unknown): Promise
 
 async function callContractMethod(deps: ContractCommandDeps, args: unknown): Promise<CallSummary> {
   const { contracts, log } = deps;
-  const w = await watchedOrPick(contracts, args, 'Simulate Contract Call');
+  const w = await watchedOrPick(contracts, args, inert`Simulate Contract Call`);
   const client = deps.connection.requireClient();
   const registry = await contracts.registry();
   const state = await client.getContractState(w.address);
@@ -360,7 +362,7 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
     artifact,
     registry,
     args,
-    `Simulate Contract Call: a method of ${artifact.name}`,
+    inert`Simulate Contract Call: a method of ${artifact.name}`,
   );
   const callerAddress = argString(args, 'callerAddress');
   // The call's building and its summary load with the actions engine, not at activation.

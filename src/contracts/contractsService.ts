@@ -28,6 +28,7 @@ import {
   type WatchedContract,
 } from '../core/watching/watchList';
 import { shortAddress } from '../core/watching/rows';
+import type { Inert } from '../core/text/inert';
 import { StorageKeys } from '../constants';
 import * as config from '../platform/config';
 import { originOf, type ConnectionManager } from '../platform/connection';
@@ -265,7 +266,7 @@ export class ContractsService extends DisposableBase {
 export async function watchedOrPick(
   contracts: ContractsService,
   args: unknown,
-  title: string,
+  title: Inert,
 ): Promise<WatchedContract> {
   const address = argString(args, 'address');
   if (address) return contracts.entry(address);

@@ -29,7 +29,7 @@ export async function eventWhatChanged(deps: WhatChangedDeps, args: unknown): Pr
     pickContract: async () => {
       const registry = await contracts.registry();
       const describe = (c: Parameters<ContractsService['describe']>[0]) => contracts.describe(c, registry);
-      return pickContract(contracts.watched, describe, args, 'What Changed: which contract?');
+      return pickContract(contracts.watched, describe, args, inert`What Changed: which contract?`);
     },
     events: async (address) => {
       const feed = contracts.model.feed(address);
@@ -39,8 +39,13 @@ export async function eventWhatChanged(deps: WhatChangedDeps, args: unknown): Pr
     pickEvent: async (items) =>
       (
         await pick(
-          items.map((item, index) => ({ ...item, index })),
-          { title: 'What Changed: around which event?' },
+          // An event's summary is chain data: outside text.
+          items.map((item, index) => ({
+            label: inert`${item.label}`,
+            description: inert`${item.description}`,
+            index,
+          })),
+          { title: inert`What Changed: around which event?` },
         )
       ).index,
     resolve: (address) => contracts.resolve(address),

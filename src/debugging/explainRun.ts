@@ -9,6 +9,7 @@ import type { TransactionExplanation } from '../core/debugging/explainTransactio
 import { costNotice } from '../core/ledger/costs';
 import { checkTxId, parseTxId } from '../core/transfers/transferInput';
 import { inert } from '../core/text/inert';
+import { inertCheck } from '../core/text/inertInput';
 import { CommandIds } from '../constants';
 import { showInfo } from '../platform/notify';
 import { workspacePlaceName } from '../platform/places';
@@ -29,10 +30,10 @@ async function askTxId(args: unknown, costText: string): Promise<string> {
   const given = argString(args, 'txId');
   if (given !== undefined) return parseTxId(given);
   const typed = await askText({
-    title: 'Explain Transaction',
-    prompt: `The transaction id (64 hex digits). ${costText}`,
-    placeHolder: 'e.g. 3f2a…',
-    validate: checkTxId,
+    title: inert`Explain Transaction`,
+    prompt: inert`The transaction id (64 hex digits). ${costText}`,
+    placeHolder: inert`e.g. 3f2a…`,
+    validate: inertCheck(checkTxId),
   });
   return parseTxId(typed);
 }

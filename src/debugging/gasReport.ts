@@ -42,7 +42,7 @@ export async function gasReport(deps: GasReportDeps, args: unknown): Promise<Gas
         contracts.watched,
         (c) => contracts.describe(c, registryNow),
         args,
-        'Gas Report: which contract?',
+        inert`Gas Report: which contract?`,
       );
   const resolved = await contracts.resolve(w.address);
   const artifact = resolved.artifact;

@@ -11,6 +11,8 @@ import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { registerCommand, type CommandContext } from '../platform/commands';
 import { askText, pick } from '../platform/prompts';
+import { inert } from '../core/text/inert';
+import { inertCheck } from '../core/text/inertInput';
 import { BuiltinCommands, CommandIds, ContextKeys } from '../constants';
 
 export interface ExplorerDeps extends CommandContext {
@@ -48,18 +50,18 @@ export function registerExplorer(deps: ExplorerDeps): vscode.Disposable[] {
 
 async function targetFromPrompt(): Promise<ExplorerTarget> {
   const text = await askText({
-    title: 'Open in Explorer',
-    prompt: 'A transaction id, a block hash or an address',
-    validate: explorerTextProblem,
+    title: inert`Open in Explorer`,
+    prompt: inert`A transaction id, a block hash or an address`,
+    validate: inertCheck(explorerTextProblem),
   });
   if (explorerTargetOfText(text, 'transaction').kind === 'address')
     return explorerTargetOfText(text, 'transaction');
   const kind = await pick(
     [
-      { label: 'Transaction', as: 'transaction' as const },
-      { label: 'Block', as: 'block' as const },
+      { label: inert`Transaction`, as: 'transaction' as const },
+      { label: inert`Block`, as: 'block' as const },
     ],
-    { title: 'Open in Explorer', placeHolder: 'These 64 hex digits are a…' },
+    { title: inert`Open in Explorer`, placeHolder: inert`These 64 hex digits are a…` },
   );
   return explorerTargetOfText(text, kind.as);
 }

@@ -20,6 +20,7 @@ import type { Blocks } from '../core/gateway/schemas';
 import { errorMessage, UserCancelledError } from '../core/util/errors';
 import { blocksRangeCost, blocksRangeNotice, costText } from '../core/ledger/costs';
 import { inert } from '../core/text/inert';
+import { inertCheck, inertProblem } from '../core/text/inertInput';
 import { showInfo } from '../platform/notify';
 import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
@@ -94,12 +95,12 @@ async function addressInfoCommand(deps: NodeCommandDeps, args?: unknown): Promis
   const text =
     argString(args, 'address') ??
     (await askText({
-      title: 'Address Info',
-      prompt: 'Alephium address',
-      validate: (v) => {
+      title: inert`Address Info`,
+      prompt: inert`Alephium address`,
+      validate: inertCheck((v) => {
         const c = checkAddress(v);
         return c.valid ? undefined : c.problem;
-      },
+      }),
     }));
   const check = checkAddress(text);
   // A malformed address is answered locally: the gateway would only say 400.
@@ -133,35 +134,34 @@ async function blocksInTimeRange(deps: NodeCommandDeps, args?: unknown): Promise
     const chosen = await pick(
       [
         ...TIME_RANGE_PRESETS.map((p) => ({
-          label: p.label,
-          description: costText(blocksRangeCost(p.ms)),
+          label: inert`${p.label}`,
+          description: inert`${costText(blocksRangeCost(p.ms))}`,
           id: p.id,
         })),
-        { label: 'Custom range (millisecond timestamps)…', id: 'custom' as const },
+        { label: inert`Custom range (millisecond timestamps)…`, id: 'custom' as const },
       ],
-      { title: 'Blocks in Time Range' },
+      { title: inert`Blocks in Time Range` },
     );
     if (chosen.id === 'custom') {
       fromTs = Number(
         await askText({
-          title: 'Blocks in Time Range',
-          prompt: 'From (ms timestamp)',
+          title: inert`Blocks in Time Range`,
+          prompt: inert`From (ms timestamp)`,
           value: String(Date.now() - 600_000),
-          validate: timestampProblem,
+          validate: inertCheck(timestampProblem),
         }),
       );
       const left = await deps.connection.requestsLeftThisMonth();
       toTs = Number(
         await askText({
-          title: 'Blocks in Time Range',
-          prompt: 'To (ms timestamp)',
+          title: inert`Blocks in Time Range`,
+          prompt: inert`To (ms timestamp)`,
           value: String(Date.now()),
           // A usable range shows its cost under the input (a line, not an error) before it is read.
-          validateInput: (v) =>
-            timestampProblem(v) ??
-            rangeProblem(fromTs, Number(v)) ?? {
-              message: blocksRangeNotice(Number(v) - fromTs, left).text,
-              severity: vscode.InputBoxValidationSeverity.Info,
+          validate: (v) =>
+            inertProblem(timestampProblem(v) ?? rangeProblem(fromTs, Number(v))) ?? {
+              message: inert`${blocksRangeNotice(Number(v) - fromTs, left).text}`,
+              severity: 'info',
             },
         }),
       );

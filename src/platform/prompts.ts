@@ -1,30 +1,88 @@
 import * as vscode from 'vscode';
 import { UserCancelledError } from '../core/util/errors';
+import { inert, type Inert } from '../core/text/inert';
+import {
+  inertCheck,
+  inputBoxStrings,
+  pickItemStrings,
+  problemStrings,
+  type InertInputBox,
+  type InertPickItem,
+  type InertPickOptions,
+  type ProblemSeverity,
+} from '../core/text/inertInput';
 import type { ArtifactRegistry, ContractArtifact, FunctionSig } from '../core/artifacts';
 import { argumentHint, argumentProblem, findMethod, functionSignature } from '../core/contracts/call';
 
-/** An input box that validates as the user types and throws UserCancelledError on Escape. */
-export async function askText(
-  options: vscode.InputBoxOptions & {
-    /** A string is an error that blocks Enter; a message of Info or Warning severity lets it through. */
-    validate?: (value: string) => string | vscode.InputBoxValidationMessage | undefined;
-  },
-): Promise<string> {
-  const { validate, ...rest } = options;
-  const value = await vscode.window.showInputBox({
+/**
+ * The only way this extension shows an input box or a quick pick. VS Code renders `[label](command:…)` in
+ * an input box's prompt and validation message as a link that runs any command, and `$(icon)` in titles
+ * and items, so every text shown here is an {@link Inert} (core/text/inertInput.ts): names from the
+ * workspace, types from artifacts and values quoted by a check cannot form a link or an icon. A lint
+ * rule keeps `showInputBox`, `createInputBox`, `showQuickPick` and `createQuickPick` out of every other
+ * file.
+ */
+const SEVERITY: Record<ProblemSeverity, vscode.InputBoxValidationSeverity> = {
+  error: vscode.InputBoxValidationSeverity.Error,
+  warning: vscode.InputBoxValidationSeverity.Warning,
+  info: vscode.InputBoxValidationSeverity.Info,
+};
+
+/** An input box that validates as the user types; undefined on Escape. */
+export async function askTextOrCancel(box: InertInputBox): Promise<string | undefined> {
+  const { validate } = box;
+  return vscode.window.showInputBox({
     ignoreFocusOut: true,
-    ...rest,
-    ...(validate ? { validateInput: (v: string) => validate(v) ?? null } : {}),
+    ...inputBoxStrings(box),
+    ...(box.value !== undefined ? { value: box.value } : {}),
+    ...(box.password !== undefined ? { password: box.password } : {}),
+    ...(validate
+      ? {
+          validateInput: (v: string): vscode.InputBoxValidationMessage | null => {
+            const problem = validate(v);
+            if (problem === undefined) return null;
+            const { message, severity } = problemStrings(problem);
+            return { message, severity: SEVERITY[severity] };
+          },
+        }
+      : {}),
   });
+}
+
+/**
+ * An input box that validates as the user types and throws UserCancelledError on Escape. A problem of
+ * severity error blocks Enter; one of info or warning severity lets it through.
+ */
+export async function askText(box: InertInputBox): Promise<string> {
+  const value = await askTextOrCancel(box);
   if (value === undefined) throw new UserCancelledError();
   return value;
 }
 
-export async function pick<T extends vscode.QuickPickItem>(
+/** A quick pick of inert items; resolves with the item chosen (with the caller's fields), undefined on Escape. */
+export async function pickOrCancel<T extends InertPickItem>(
   items: readonly T[] | Promise<readonly T[]>,
-  options: vscode.QuickPickOptions,
+  options: InertPickOptions,
+): Promise<T | undefined> {
+  const shown = Promise.resolve(items).then((list) =>
+    list.map((item) => ({ ...pickItemStrings(item), item })),
+  );
+  const chosen = await vscode.window.showQuickPick(shown, {
+    ignoreFocusOut: options.ignoreFocusOut ?? true,
+    ...(options.title ? { title: options.title.text } : {}),
+    ...(options.placeHolder ? { placeHolder: options.placeHolder.text } : {}),
+    ...(options.matchOnDescription !== undefined ? { matchOnDescription: options.matchOnDescription } : {}),
+    ...(options.matchOnDetail !== undefined ? { matchOnDetail: options.matchOnDetail } : {}),
+  });
+  return chosen?.item;
+}
+
+/** A quick pick of inert items that throws UserCancelledError on Escape. */
+export async function pick<T extends InertPickItem>(
+  items: readonly T[] | Promise<readonly T[]>,
+  options: InertPickOptions,
 ): Promise<T> {
-  const chosen = await vscode.window.showQuickPick(items, { ignoreFocusOut: true, ...options });
+  const chosen = await pickOrCancel(items, options);
   if (!chosen) throw new UserCancelledError();
   return chosen;
 }
@@ -33,26 +91,31 @@ export async function pick<T extends vscode.QuickPickItem>(
  * A pick whose rows grow by one while what is typed is itself an answer (a pasted address): `typed`
  * turns the text into that row, shown first, or says there is none. Escape throws UserCancelledError.
  */
-export async function pickOrTyped<T extends vscode.QuickPickItem>(
+export async function pickOrTyped<T extends InertPickItem>(
   items: readonly T[],
-  options: { readonly title: string; readonly placeHolder: string },
+  options: InertPickOptions,
   typed: (value: string) => T | undefined,
 ): Promise<T> {
-  const quickPick = vscode.window.createQuickPick<T>();
-  quickPick.title = options.title;
-  quickPick.placeholder = options.placeHolder;
-  quickPick.ignoreFocusOut = true;
-  quickPick.items = items;
+  type Row = vscode.QuickPickItem & { readonly item: T };
+  const rowOf = (item: T, alwaysShow = false): Row => ({ ...pickItemStrings(item), alwaysShow, item });
+  const rows = items.map((item) => rowOf(item));
+  const quickPick = vscode.window.createQuickPick<Row>();
+  if (options.title) quickPick.title = options.title.text;
+  if (options.placeHolder) quickPick.placeholder = options.placeHolder.text;
+  quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
+  quickPick.items = rows;
   try {
     return await new Promise<T>((resolve, reject) => {
       quickPick.onDidChangeValue((value) => {
-        const row = typed(value);
-        quickPick.items = row ? [row, ...items] : items;
+        const item = typed(value);
+        // alwaysShow: the row stays although its label does not match what was typed (a contract id).
+        const row = item ? rowOf(item, true) : undefined;
+        quickPick.items = row ? [row, ...rows] : rows;
         if (row) quickPick.activeItems = [row];
       });
       quickPick.onDidAccept(() => {
         const chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
-        if (chosen) resolve(chosen);
+        if (chosen) resolve(chosen.item);
       });
       quickPick.onDidHide(() => reject(new UserCancelledError()));
       quickPick.show();
@@ -107,15 +170,20 @@ export async function pickContract<T extends { readonly address: string }>(
   list: readonly T[],
   describe: (contract: T) => { label: string; description: string },
   args: unknown,
-  title: string,
+  title: Inert,
 ): Promise<T> {
   if (list.length === 0) throw new Error('No contract is watched yet. Run "Alephium: Watch Contract" first.');
   const chosen = await pick(
-    onlyCandidates(list, args).map((contract) => ({
-      ...describe(contract),
-      detail: contract.address,
-      contract,
-    })),
+    onlyCandidates(list, args).map((contract) => {
+      // A contract's name comes from a deployments file or an artifact: outside text.
+      const { label, description } = describe(contract);
+      return {
+        label: inert`${label}`,
+        description: inert`${description}`,
+        detail: inert`${contract.address}`,
+        contract,
+      };
+    }),
     { title },
   );
   return chosen.contract;
@@ -140,7 +208,7 @@ export async function askMethodCall(
   artifact: ContractArtifact,
   registry: ArtifactRegistry,
   args: unknown,
-  pickTitle: string,
+  pickTitle: Inert,
   /** A word beside a method in the pick list (e.g. that it is view-only), by methodIndex. */
   note?: (methodIndex: number) => string | undefined,
 ): Promise<MethodCallInput> {
@@ -151,8 +219,8 @@ export async function askMethodCall(
       : (
           await pick(
             artifact.functions.map((fn, i) => ({
-              label: functionSignature(fn),
-              description: [`methodIndex ${i}`, note?.(i)].filter(Boolean).join(' · '),
+              label: inert`${functionSignature(fn)}`,
+              description: inert`${[`methodIndex ${i}`, note?.(i)].filter(Boolean).join(' · ')}`,
               index: i,
             })),
             { title: pickTitle },
@@ -167,10 +235,11 @@ export async function askMethodCall(
       const name = fn.paramNames[i] ?? `#${i}`;
       inputs.push(
         await askText({
-          title: `${artifact.name}.${fn.name}: ${name} (${i + 1}/${fn.paramTypes.length})`,
-          prompt: `${name}: ${type}`,
-          placeHolder: argumentHint(type),
-          validate: (v) => argumentProblem(type, name, v, registry),
+          // The names and the type come from the workspace's artifact: outside text, made inert.
+          title: inert`${artifact.name}.${fn.name}: ${name} (${i + 1}/${fn.paramTypes.length})`,
+          prompt: inert`${name}: ${type}`,
+          placeHolder: inert`${argumentHint(type)}`,
+          validate: inertCheck((v) => argumentProblem(type, name, v, registry)),
         }),
       );
     }

@@ -18,7 +18,7 @@ import { TransferVerificationError } from '../core/signing/verify/result';
 import * as config from './config';
 import type { ConnectionManager } from './connection';
 import type { SecretStore } from './secrets';
-import { argValue } from './prompts';
+import { argValue, askTextOrCancel } from './prompts';
 import { runMode } from './automation';
 import { actionsEngine } from './lazyEngine';
 import { askModal, askModalCancelFirst } from './notify';
@@ -100,12 +100,11 @@ async function confirmInModal(
 async function typedConfirmation(destination: string): Promise<boolean> {
   const expected = destination.slice(-6);
   if (expected.length < 6) return false;
-  const typed = await vscode.window.showInputBox({
-    title: 'Move everything this address holds?',
-    prompt: `Type the last 6 characters of the destination ${destination} to sign the sweep (Escape cancels).`,
-    ignoreFocusOut: true,
-    validateInput: (v) =>
-      v.trim() === '' || v.trim() === expected ? null : 'These are not its last 6 characters.',
+  const typed = await askTextOrCancel({
+    title: inert`Move everything this address holds?`,
+    prompt: inert`Type the last 6 characters of the destination ${destination} to sign the sweep (Escape cancels).`,
+    validate: (v) =>
+      v.trim() === '' || v.trim() === expected ? undefined : inert`These are not its last 6 characters.`,
   });
   return typed?.trim() === expected;
 }

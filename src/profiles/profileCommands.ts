@@ -15,6 +15,7 @@ import type { SecretStore } from '../platform/secrets';
 import type { Redactor } from '../core/util/redact';
 import { apiKeyPromptWords } from '../core/gateway/keyBinding';
 import { inert, inertLines, type Inert } from '../core/text/inert';
+import { inertCheck, inertProblem } from '../core/text/inertInput';
 import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, askModalCancelFirst, showError, showInfo } from '../platform/notify';
 import { startedByCaller, type CommandContext, type CommandTable } from '../platform/commands';
@@ -123,21 +124,31 @@ async function chooseKind(
   const { devnetPresetLabel, devnetPresetDescription } = await projectsEngine();
   const chosen = await pick(
     [
-      { label: 'gateway', description: 'Node Gateway API: base URL + slug, Bearer key, plan limits' },
       {
-        label: devnetPresetLabel(preset),
-        description: devnetPresetDescription(preset, vscode.env.remoteName),
+        label: inert`gateway`,
+        description: inert`Node Gateway API: base URL + slug, Bearer key, plan limits`,
+        kind: 'gateway' as const,
+      },
+      {
+        // Its URL may come from the workspace's alephium.config: outside text.
+        label: inert`${devnetPresetLabel(preset)}`,
+        description: inert`${devnetPresetDescription(preset, vscode.env.remoteName)}`,
+        kind: 'node' as const,
         preset,
       },
-      { label: 'node', description: 'A full node directly (local devnet): optional X-API-KEY' },
+      {
+        label: inert`node`,
+        description: inert`A full node directly (local devnet): optional X-API-KEY`,
+        kind: 'node' as const,
+      },
     ],
     {
-      title: `Add Profile (2/${6 + whereStep})`,
-      placeHolder: `What does this profile talk to? (a node profile takes ${4 + whereStep} steps, the devnet preset ${2 + whereStep})`,
+      title: inert`Add Profile (2/${6 + whereStep})`,
+      placeHolder: inert`What does this profile talk to? (a node profile takes ${4 + whereStep} steps, the devnet preset ${2 + whereStep})`,
     },
   );
   if ('preset' in chosen) return { kind: 'node', preset: chosen.preset };
-  return { kind: chosen.label as 'gateway' | 'node' };
+  return { kind: chosen.kind };
 }
 
 /**
@@ -148,20 +159,22 @@ async function chooseProfilesPlace(step: number, total: number): Promise<config.
   const chosen = await pick(
     [
       {
-        label: 'User settings',
-        description: 'only you, in every folder (recommended)',
-        detail: 'Kept in your own settings; nothing is written into this folder.',
+        label: inert`User settings`,
+        description: inert`only you, in every folder (recommended)`,
+        detail: inert`Kept in your own settings; nothing is written into this folder.`,
         place: 'user' as const,
       },
       {
-        label: 'Workspace settings',
-        description: '.vscode/settings.json of this folder',
-        detail:
-          "Shared with everyone who opens this folder, and committed with it if it is a repository; a cloned repository's settings are ignored until you trust it.",
+        label: inert`Workspace settings`,
+        description: inert`.vscode/settings.json of this folder`,
+        detail: inert`Shared with everyone who opens this folder, and committed with it if it is a repository; a cloned repository's settings are ignored until you trust it.`,
         place: 'workspace' as const,
       },
     ],
-    { title: `Add Profile (${step}/${total}): where to keep it`, placeHolder: 'Where to keep this profile' },
+    {
+      title: inert`Add Profile (${step}/${total}): where to keep it`,
+      placeHolder: inert`Where to keep this profile`,
+    },
   );
   return chosen.place;
 }
@@ -173,14 +186,14 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
   const name =
     argString(args, 'name') ??
     (await askText({
-      title: `Add Profile (1/${6 + whereStep})`,
-      prompt: 'A name for this profile',
-      placeHolder: 'mainnet gateway',
+      title: inert`Add Profile (1/${6 + whereStep})`,
+      prompt: inert`A name for this profile`,
+      placeHolder: inert`mainnet gateway`,
       validate: (v) =>
         !v.trim()
-          ? 'A name is required.'
+          ? inert`A name is required.`
           : existing.some((p) => p.name === v.trim())
-            ? 'A profile with this name exists.'
+            ? inert`A profile with this name exists.`
             : undefined,
     }));
   if (existing.some((p) => p.name === name.trim()))
@@ -192,7 +205,11 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
   const baseUrl = (
     preset?.baseUrl ??
     argString(args, 'baseUrl') ??
-    (await askText({ title: `Add Profile (3/${total})`, prompt: 'Base URL', validate: validateUrl }))
+    (await askText({
+      title: inert`Add Profile (3/${total})`,
+      prompt: inert`Base URL`,
+      validate: inertCheck(validateUrl),
+    }))
   ).trim();
   const urlProblem = validateUrl(baseUrl);
   if (urlProblem) throw new Error(`Base URL: ${urlProblem}`);
@@ -201,9 +218,9 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
       ? (
           argString(args, 'slug') ??
           (await askText({
-            title: `Add Profile (4/${total})`,
-            prompt: 'Slug: the path segment that selects your node endpoint',
-            validate: (v) => slugProblem(baseUrl, v.trim()),
+            title: inert`Add Profile (4/${total})`,
+            prompt: inert`Slug: the path segment that selects your node endpoint`,
+            validate: inertCheck((v) => slugProblem(baseUrl, v.trim())),
           }))
         ).trim()
       : undefined;
@@ -213,11 +230,11 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
     preset?.network ??
     argString(args, 'network') ??
     (
-      await pick([{ label: 'mainnet' }, { label: 'testnet' }, { label: 'devnet' }], {
-        title: `Add Profile (${kind === 'gateway' ? 5 : 4}/${total})`,
-        placeHolder: 'Network',
-      })
-    ).label;
+      await pick(
+        (['mainnet', 'testnet', 'devnet'] as const).map((network) => ({ label: inert`${network}`, network })),
+        { title: inert`Add Profile (${kind === 'gateway' ? 5 : 4}/${total})`, placeHolder: inert`Network` },
+      )
+    ).network;
   // It names the deployments file: a caller's "../x" must not become a path.
   const networkProblem = networkNameProblem(network);
   if (networkProblem) throw new Error(`Network: ${networkProblem}`);
@@ -226,13 +243,13 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
       ? ((argString(args, 'plan') ??
           (
             await pick(
-              PLANS.map((p) => ({ label: p })),
+              PLANS.map((plan) => ({ label: inert`${plan}`, plan })),
               {
-                title: `Add Profile (6/${total}): plan (sets the rate limits)`,
-                placeHolder: 'free: 5 requests/s, 100,000/month',
+                title: inert`Add Profile (6/${total}): plan (sets the rate limits)`,
+                placeHolder: inert`free: 5 requests/s, 100,000/month`,
               },
             )
-          ).label) as config.ProfileSetting['plan'])
+          ).plan) as config.ProfileSetting['plan'])
       : undefined;
   if (plan && !PLANS.includes(plan)) throw new Error(`Plan must be one of ${PLANS.join(', ')}.`);
   if (kind !== 'gateway' && kind !== 'node') throw new Error('Kind must be gateway or node.');
@@ -277,7 +294,7 @@ async function addProfile(deps: ProfileDeps, args: unknown): Promise<config.Prof
   return profile;
 }
 
-async function chooseProfile(args: unknown, placeHolder: string): Promise<config.ProfileSetting> {
+async function chooseProfile(args: unknown, placeHolder: Inert): Promise<config.ProfileSetting> {
   const all = config.profiles();
   const named = argString(args, 'name') ?? argString(args, 'profile');
   if (named) {
@@ -289,9 +306,10 @@ async function chooseProfile(args: unknown, placeHolder: string): Promise<config
   const active = config.activeProfileName();
   const chosen = await pick(
     all.map((p) => ({
-      label: p.name,
-      description: `${p.kind} · ${p.network} · ${p.baseUrl}`,
-      detail: p.name === active ? 'active' : undefined,
+      // Names and URLs of profiles may come from a cloned workspace's settings: outside text.
+      label: inert`${p.name}`,
+      description: inert`${p.kind} · ${p.network} · ${p.baseUrl}`,
+      ...(p.name === active ? { detail: inert`active` } : {}),
       profile: p,
     })),
     { placeHolder },
@@ -300,7 +318,7 @@ async function chooseProfile(args: unknown, placeHolder: string): Promise<config
 }
 
 async function switchProfile(deps: ProfileDeps, args: unknown): Promise<string> {
-  const profile = await chooseProfile(args, 'Switch to profile');
+  const profile = await chooseProfile(args, inert`Switch to profile`);
   const named = argString(args, 'name') ?? argString(args, 'profile');
   if (named !== undefined && profile.name !== config.activeProfileName()) {
     await confirmCallerTarget(
@@ -317,7 +335,7 @@ async function switchProfile(deps: ProfileDeps, args: unknown): Promise<string> 
 }
 
 async function removeProfile(deps: ProfileDeps, args: unknown): Promise<void> {
-  const profile = await chooseProfile(args, 'Remove profile');
+  const profile = await chooseProfile(args, inert`Remove profile`);
   const named = argString(args, 'name') ?? argString(args, 'profile');
   // Picked by the user: asked as always. Named by a caller: asked too, except in the extension's tests.
   if (named === undefined || !argumentsMayActForUser()) {
@@ -346,7 +364,7 @@ function activeOrThrow(): config.ProfileSetting {
 /** Stores the key, then checks it with one cheap request so that a wrong key is reported at once. */
 async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolean; message: string }> {
   const profile = argString(args, 'profile')
-    ? await chooseProfile({ name: argString(args, 'profile') }, '')
+    ? await chooseProfile({ name: argString(args, 'profile') }, inert``)
     : activeOrThrow();
   // A profile that may not be used (plain http to another machine, say) gets no key: it would go there.
   const urlProblem = baseUrlProblem(profile.baseUrl);
@@ -356,10 +374,10 @@ async function setApiKey(deps: ProfileDeps, args: unknown): Promise<{ ok: boolea
   const key =
     argString(args, 'key') ??
     (await askText({
-      title: `API key for "${profile.name}"`,
+      title: inert`API key for "${profile.name}"`,
       prompt: apiKeyPromptWords(profile.name, origin, fromWorkspace),
       password: true,
-      validate: (v) => (v.trim().length < 8 ? 'That looks too short for an API key.' : undefined),
+      validate: (v) => (v.trim().length < 8 ? inert`That looks too short for an API key.` : undefined),
     }));
   const candidate = key.trim();
   const interactive = argString(args, 'key') === undefined;
@@ -416,7 +434,7 @@ function redactedMessage(deps: ProfileDeps, error: unknown): string {
 
 async function removeApiKey(deps: ProfileDeps, args: unknown): Promise<void> {
   const named = argString(args, 'profile');
-  const profile = named ? await chooseProfile({ name: named }, '') : activeOrThrow();
+  const profile = named ? await chooseProfile({ name: named }, inert``) : activeOrThrow();
   if (named) {
     await confirmCallerTarget(
       args,
@@ -451,21 +469,21 @@ async function importSignerKey(
   const typed =
     given ??
     (await askText({
-      title: 'Import Signer Key',
-      prompt: `A hex private key (64 hex digits) or a BIP39 mnemonic (path m/44'/1234'/0'/0/i). Stored only in SecretStorage.${testKeyWords}`,
+      title: inert`Import Signer Key`,
+      prompt: inert`A hex private key (64 hex digits) or a BIP39 mnemonic (path m/44'/1234'/0'/0/i). Stored only in SecretStorage.${testKeyWords}`,
       password: true,
       // A phrase is checked whole (words, checksum) as it is typed, before the address-index prompt.
       validate: (v) =>
         testKeyWords && derivation.devnetTestKeyChosen(v, network, nodeId)
           ? {
-              message: `${derivation.DEVNET_TEST_KEY_LABEL}: ${derivation.DEVNET_TEST_KEY_WARNING}. Enter imports it.`,
-              severity: vscode.InputBoxValidationSeverity.Warning,
+              message: inert`${derivation.DEVNET_TEST_KEY_LABEL}: ${derivation.DEVNET_TEST_KEY_WARNING}. Enter imports it.`,
+              severity: 'warning',
             }
           : isHexKey(v)
             ? undefined
             : v.trim().split(/\s+/).length < 12
-              ? 'Enter 64 hex digits or 12-24 mnemonic words.'
-              : derivation.mnemonicProblem(v),
+              ? inert`Enter 64 hex digits or 12-24 mnemonic words.`
+              : inertProblem(derivation.mnemonicProblem(v)),
     }));
   const testKey = testKeyWords ? derivation.devnetTestKeyChosen(typed, network, nodeId) : undefined;
   const secret = testKey ?? typed;
@@ -483,10 +501,10 @@ async function importSignerKey(
           ? 0
           : Number(
               await askText({
-                title: 'Address index',
+                title: inert`Address index`,
                 value: '0',
-                prompt: "The i in m/44'/1234'/0'/0/i",
-                validate: (v) => (/^\d+$/.test(v) ? undefined : 'A non-negative integer.'),
+                prompt: inert`The i in m/44'/1234'/0'/0/i`,
+                validate: (v) => (/^\d+$/.test(v) ? undefined : inert`A non-negative integer.`),
               }),
             );
     privateKey = derivation.deriveKeyFromMnemonic(secret.trim().replace(/\s+/g, ' '), index).privateKey;

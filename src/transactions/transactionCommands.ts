@@ -20,6 +20,7 @@ import {
 } from '../core/transfers/transferInput';
 import type { TransferRequest, VerifyOptions } from '../core/signing/verify';
 import { inert, type Inert } from '../core/text/inert';
+import { inertCheck } from '../core/text/inertInput';
 import { errorMessage } from '../core/util/errors';
 import { showInfo } from '../platform/notify';
 import { actionsEngine } from '../platform/lazyEngine';
@@ -124,17 +125,18 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
   const to = parseRecipient(
     argString(args, 'to') ??
       (await askText({
-        title: 'Send Transfer (1/4): recipient',
-        prompt: `From ${ctx.fromAddress} on ${ctx.network} ("${ctx.profileName}")`,
-        validate: checkRecipient,
+        title: inert`Send Transfer (1/4): recipient`,
+        // The profile's name comes from settings a cloned workspace may hold: outside text.
+        prompt: inert`From ${ctx.fromAddress} on ${ctx.network} ("${ctx.profileName}")`,
+        validate: inertCheck(checkRecipient),
       })),
   );
   const amountText =
     argString(args, 'amount') ??
     (await askText({
-      title: 'Send Transfer (2/4): amount in ALPH',
-      prompt: 'Exact decimal ALPH, e.g. 1.5 (at least 0.001, the dust minimum)',
-      validate: checkAlphAmount,
+      title: inert`Send Transfer (2/4): amount in ALPH`,
+      prompt: inert`Exact decimal ALPH, e.g. 1.5 (at least 0.001, the dust minimum)`,
+      validate: inertCheck(checkAlphAmount),
     }));
   const atto = parseAlphAmount(amountText);
   const interactive = argString(args, 'amount') === undefined;
@@ -142,9 +144,9 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
     argValue(args, 'tokens') ??
       (interactive
         ? await askText({
-            title: 'Send Transfer (3/4): tokens (optional)',
-            prompt: 'tokenId:amount in the smallest unit; leave empty to send ALPH only',
-            validate: (v) => (v.trim() === '' ? undefined : checkTokens(v)),
+            title: inert`Send Transfer (3/4): tokens (optional)`,
+            prompt: inert`tokenId:amount in the smallest unit; leave empty to send ALPH only`,
+            validate: inertCheck((v) => (v.trim() === '' ? undefined : checkTokens(v))),
           })
         : undefined),
   );
@@ -153,10 +155,9 @@ async function sendTransferCommand(deps: TransactionCommandDeps, args: unknown) 
   if (interactive) {
     const gas = parseGas(
       await askText({
-        title: 'Send Transfer (4/4): gas (optional)',
-        prompt:
-          'gasAmount[, gasPrice in atto]; leave empty to let the node estimate and use its default price',
-        validate: checkGas,
+        title: inert`Send Transfer (4/4): gas (optional)`,
+        prompt: inert`gasAmount[, gasPrice in atto]; leave empty to let the node estimate and use its default price`,
+        validate: inertCheck(checkGas),
       }),
     );
     gasAmount = gas.gasAmount;
@@ -205,9 +206,9 @@ async function sweepCommand(deps: TransactionCommandDeps, args: unknown) {
   const to = parseRecipient(
     argString(args, 'to') ??
       (await askText({
-        title: `Sweep ${ctx.fromAddress}: destination`,
-        prompt: 'Every output of the signer address moves there (after gas)',
-        validate: checkRecipient,
+        title: inert`Sweep ${ctx.fromAddress}: destination`,
+        prompt: inert`Every output of the signer address moves there (after gas)`,
+        validate: inertCheck(checkRecipient),
       })),
     'Destination',
   );
@@ -265,9 +266,9 @@ async function decodeCommand(deps: TransactionCommandDeps, args: unknown) {
   const text =
     argString(args, 'unsignedTx') ??
     (await askText({
-      title: 'Decode Unsigned Transaction',
-      prompt: 'Paste the unsigned transaction (hex)',
-      validate: pastedTxProblem,
+      title: inert`Decode Unsigned Transaction`,
+      prompt: inert`Paste the unsigned transaction (hex)`,
+      validate: inertCheck(pastedTxProblem),
     }));
   const hex = normalizeUnsignedTxHex(text);
   const problem = pastedTxProblem(hex);
@@ -314,7 +315,12 @@ async function txTarget(
 ): Promise<{ txId: string; fromGroup?: number; toGroup?: number }> {
   const given = argString(args, 'txId');
   const txId = parseTxId(
-    given ?? (await askText({ title, prompt: 'Transaction id (64 hex digits)', validate: checkTxId })),
+    given ??
+      (await askText({
+        title: inert`${title}`,
+        prompt: inert`Transaction id (64 hex digits)`,
+        validate: inertCheck(checkTxId),
+      })),
   );
   const from = argValue(args, 'fromGroup');
   const to = argValue(args, 'toGroup');
@@ -324,9 +330,9 @@ async function txTarget(
   }
   if (given !== undefined || !askGroups) return { txId };
   const groups = await askText({
-    title,
-    prompt: 'Groups from,to (optional, e.g. 0,1): leave empty to let the gateway search',
-    validate: checkGroups,
+    title: inert`${title}`,
+    prompt: inert`Groups from,to (optional, e.g. 0,1): leave empty to let the gateway search`,
+    validate: inertCheck(checkGroups),
   });
   return { txId, ...parseGroups(groups) };
 }
@@ -356,8 +362,12 @@ async function untrackCommand(deps: TransactionCommandDeps, args: unknown) {
     if (records.length === 0) throw new Error('No transaction is tracked.');
     txId = (
       await pick(
-        records.map((r) => ({ label: r.label ?? shortTxId(r.txId), description: r.txId, txId: r.txId })),
-        { placeHolder: 'Untrack which transaction?' },
+        records.map((r) => ({
+          label: inert`${r.label ?? shortTxId(r.txId)}`,
+          description: inert`${r.txId}`,
+          txId: r.txId,
+        })),
+        { placeHolder: inert`Untrack which transaction?` },
       )
     ).txId;
   }

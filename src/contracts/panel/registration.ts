@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { CONTRACT_PANEL_VIEW_TYPE } from './protocol';
 import { CommandIds } from '../../constants';
+import { inert } from '../../core/text/inert';
 import { registerCommand } from '../../platform/commands';
 import { lazyModule } from '../../platform/lifecycle';
 import { watchedOrPick } from '../contractsService';
@@ -42,7 +43,7 @@ export function registerContractPanel(deps: ContractPanelDeps): ContractPanelFea
     const address =
       typeof args === 'string'
         ? args.trim()
-        : (await watchedOrPick(deps.contracts, args, 'Open Contract Panel')).address;
+        : (await watchedOrPick(deps.contracts, args, inert`Open Contract Panel`)).address;
     const panel = await (await panels()).show(address);
     const model = panel.snapshot().model;
     return { address, methods: model?.methods.map((m) => m.name) ?? [] };

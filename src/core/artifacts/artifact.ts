@@ -10,6 +10,7 @@
 import * as z from 'zod';
 import { plainText } from '../text/inert';
 import { ArtifactError } from './errors';
+import { ralphTypeProblem } from './typeSyntax';
 import type { FieldsSig, StructSig } from './vals';
 
 const hex = z.string().regex(/^(?:[0-9a-fA-F]{2})*$/, 'expected an even-length hex string');
@@ -46,17 +47,26 @@ const ralphName = z.string().superRefine((name, ctx) => {
 });
 
 /**
- * A Ralph type as the compiler writes it. Not parsed here: a type this version does not understand must
- * not discard the whole file; the field, event or method that uses it shows its raw values with the
- * parser's reason instead (decodeFields, encodeArgs). Only its length is bounded.
+ * A Ralph type as the compiler writes it: its syntax is checked here (typeSyntax.ts), so no other text
+ * (a `[label](command:…)` link, markup, spaces) reaches a prompt or a view as a type. Its meaning is not:
+ * a well-formed type this version does not understand must not discard the whole file; the field, event
+ * or method that uses it shows its raw values with the parser's reason instead (decodeFields, encodeArgs).
  */
-const typeString = z
-  .string()
-  .min(1, 'expected a type')
-  .max(MAX_TYPE_CHARS, `expected a type of at most ${MAX_TYPE_CHARS} characters`);
+function ralphType({ allowMap = false } = {}) {
+  return z
+    .string()
+    .min(1, 'expected a type')
+    .max(MAX_TYPE_CHARS, `expected a type of at most ${MAX_TYPE_CHARS} characters`)
+    .superRefine((type, ctx) => {
+      if (type.length > MAX_TYPE_CHARS) return;
+      const problem = ralphTypeProblem(type, { allowMap });
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+}
+const typeString = ralphType();
 
 const ValJsonSchema = z.looseObject({
-  type: z.string(),
+  type: typeString,
   value: z.union([z.string(), z.boolean(), z.array(z.unknown())]),
 });
 
@@ -125,7 +135,7 @@ const ContractArtifactSchema = z.looseObject({
   constants: z.array(ConstantSchema).default([]),
   enums: z.array(EnumSchema).default([]),
   mapsSig: z
-    .looseObject({ names: z.array(ralphName), types: z.array(typeString) })
+    .looseObject({ names: z.array(ralphName), types: z.array(ralphType({ allowMap: true })) })
     .superRefine(sameLength(['names', 'types']))
     .optional(),
   // Hex digits: they become the `__stdInterfaceId` field's bytes (`414c5048` + id).

@@ -5,3 +5,4 @@ export * from './artifact';
 export * from './deployments';
 export * from './registry';
 export * from './events';
+export * from './typeSyntax';

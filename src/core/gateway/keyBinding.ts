@@ -111,8 +111,10 @@ export function keyMoveWords(q: KeyMoveQuestion): KeyMoveWords {
 }
 
 /** The prompt of Set API Key: where the typed key will be sent (and checked at once). */
-export function apiKeyPromptWords(profile: string, origin: string, profileFromWorkspace: boolean): string {
+export function apiKeyPromptWords(profile: string, origin: string, profileFromWorkspace: boolean): Inert {
   const where = inert`The key is sent to ${origin} with every request of "${profile}" (once now, to check it).`;
-  const source = profileFromWorkspace ? " This profile comes from this workspace's settings." : '';
-  return `${where.text}${source} Stored only in VS Code SecretStorage, never in settings or logs.`;
+  const stored = inert`Stored only in VS Code SecretStorage, never in settings or logs.`;
+  return profileFromWorkspace
+    ? inert`${where} This profile comes from this workspace's settings. ${stored}`
+    : inert`${where} ${stored}`;
 }

@@ -79,9 +79,9 @@ describe('an API key moves to another origin only when the user says so (core/ga
   });
 
   it("says in Set API Key's prompt where the key will be sent", () => {
-    const prompt = apiKeyPromptWords('Main', evil, true);
+    const prompt = apiKeyPromptWords('Main', evil, true).text;
     assert.match(prompt, /sent to https:\/\/evil\.example\/my-slug/);
     assert.match(prompt, /comes from this workspace's settings/);
-    assert.ok(!apiKeyPromptWords('Main', home, false).includes('workspace'));
+    assert.ok(!apiKeyPromptWords('Main', home, false).text.includes('workspace'));
   });
 });
