@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { DUST_ATTO, addressFromPublicKey, decodeUnsignedTx, txIdFromUnsignedTx } from '../../src/core/protocol';
+import {
+  DUST_ATTO,
+  addressFromPublicKey,
+  decodeUnsignedTx,
+  txIdFromUnsignedTx,
+} from '../../src/core/protocol';
 import { publicKeyFromPrivateKey, signTxId } from '../../src/core/protocol/keys';
 import { deterministicAccount } from './types';
 import { control, newSandbox, type Api } from '../testing/helpers';

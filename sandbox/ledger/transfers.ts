@@ -3,7 +3,25 @@
  * that let tests prove verify-before-sign), decoding, and submitting signed transactions to the mempool.
  * A submitted script is checked by the VM ({@link TransferLedger.checkSubmittedScript}) before it is queued.
  */
-import { DEFAULT_GAS_PRICE, DUST_ATTO, ProtocolError, addressFromPublicKey, blake2b256, bytesToHex, decodeUnsignedTx, encodeUnsignedTx, groupOfAddress, groupsOfUnsignedTx, hexToBytes, p2pkhUnlockScript, parseAddress, publicKeyOfUnlockScript, txIdFromUnsignedTx, type DecodedFixedOutput, type DecodedUnsignedTx } from '../../src/core/protocol';
+import {
+  DEFAULT_GAS_PRICE,
+  DUST_ATTO,
+  ProtocolError,
+  addressFromPublicKey,
+  blake2b256,
+  bytesToHex,
+  decodeUnsignedTx,
+  encodeUnsignedTx,
+  groupOfAddress,
+  groupsOfUnsignedTx,
+  hexToBytes,
+  p2pkhUnlockScript,
+  parseAddress,
+  publicKeyOfUnlockScript,
+  txIdFromUnsignedTx,
+  type DecodedFixedOutput,
+  type DecodedUnsignedTx,
+} from '../../src/core/protocol';
 import { verifyTxIdSignature } from '../../src/core/protocol/keys';
 import { noAssets, type Assets, type Method } from '../vm/scriptCodec';
 import { checkAddress, checkPublicKey, estimateGas, gasOptions, parseIntStrict } from './bodyFields';

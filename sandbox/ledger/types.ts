@@ -4,7 +4,13 @@
  * plus the tamper modes that let tests prove verify-before-sign.
  */
 import { createHash } from 'node:crypto';
-import { addressFromContractId, addressFromPublicKey, bytesToHex, groupOfAddress, type DecodedUnsignedTx } from '../../src/core/protocol';
+import {
+  addressFromContractId,
+  addressFromPublicKey,
+  bytesToHex,
+  groupOfAddress,
+  type DecodedUnsignedTx,
+} from '../../src/core/protocol';
 import { publicKeyFromPrivateKey } from '../../src/core/protocol/keys';
 import type { ContractDef, Val } from '../vm/sampleContracts';
 import type { Assets, Method } from '../vm/scriptCodec';

@@ -2,7 +2,19 @@
  * Public surface of the core: everything here runs under plain Node, without VS Code.
  * Documented in docs/core-api.md. Other code (and other extensions) import from here.
  */
-export { addressFromPublicKey, groupOfAddress, txIdFromUnsignedTx, encodeUnsignedTx, decodeUnsignedTx, alphToAtto, attoToAlph, parseAddress, isValidAddress, type DecodedUnsignedTx, type AddressType } from './protocol';
+export {
+  addressFromPublicKey,
+  groupOfAddress,
+  txIdFromUnsignedTx,
+  encodeUnsignedTx,
+  decodeUnsignedTx,
+  alphToAtto,
+  attoToAlph,
+  parseAddress,
+  isValidAddress,
+  type DecodedUnsignedTx,
+  type AddressType,
+} from './protocol';
 export { publicKeyFromPrivateKey, signTxId, verifyTxIdSignature } from './protocol/keys';
 export {
   buildScriptBytecode,

@@ -39,7 +39,6 @@ export interface SignerKey {
   readonly readPrivateKey: () => Promise<string | undefined> | string | undefined;
 }
 
-
 /** What the user is asked to approve, built from the verified bytes only (never from a gateway's claims). */
 export interface Confirmation {
   readonly title: string;
@@ -82,7 +81,6 @@ export interface SigningDeps {
   readonly signal?: AbortSignal;
   readonly onProgress?: (step: 'confirming' | 'signing') => void;
 }
-
 
 export interface SignedBatch {
   /** One signature per verified transaction, in order. */

@@ -1,7 +1,12 @@
 import { strict as assert } from 'node:assert';
 import * as sdk from '@alephium/web3';
 import { addressFromPublicKey, groupOfAddress } from '../../../src/core/protocol';
-import { publicKeyFromPrivateKey, randomPrivateKey, signTxId, verifyTxIdSignature } from '../../../src/core/protocol/keys';
+import {
+  publicKeyFromPrivateKey,
+  randomPrivateKey,
+  signTxId,
+  verifyTxIdSignature,
+} from '../../../src/core/protocol/keys';
 import { deriveKeyFromMnemonic, mnemonicProblem } from '../../../src/core/protocol/mnemonic';
 import { Rng, assertProtocolError } from './helpers';
 

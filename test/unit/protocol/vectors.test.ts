@@ -3,7 +3,17 @@
  * cross-checked with noble). They pin the exact bytes independently of this module's own output.
  */
 import { strict as assert } from 'node:assert';
-import { addressFromPublicKey, decodeUnsignedTx, encodeUnsignedTx, groupOfAddress, groupsOfUnsignedTx, grouplessAddressFromPublicKey, parseAddress, scriptHintOfLockupScript, txIdFromUnsignedTx } from '../../../src/core/protocol';
+import {
+  addressFromPublicKey,
+  decodeUnsignedTx,
+  encodeUnsignedTx,
+  groupOfAddress,
+  groupsOfUnsignedTx,
+  grouplessAddressFromPublicKey,
+  parseAddress,
+  scriptHintOfLockupScript,
+  txIdFromUnsignedTx,
+} from '../../../src/core/protocol';
 import { publicKeyFromPrivateKey, signTxId, verifyTxIdSignature } from '../../../src/core/protocol/keys';
 
 const KEY1 = {

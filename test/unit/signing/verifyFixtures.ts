@@ -2,7 +2,21 @@
  * Hand-built transfer fixtures: an honest build, and a way to tamper with any field of it and re-encode,
  * so every refusal of the verifier can be shown on exactly one difference.
  */
-import { DUST_ATTO, ONE_ALPH, addressFromPublicKey, blake2b256, bytesToHex, encodeUnsignedTx, groupsOfUnsignedTx, decodeUnsignedTx, p2pkhUnlockScript, parseAddress, scriptHintOfLockupScript, txIdFromUnsignedTx, type UnsignedTxInput } from '../../../src/core/protocol';
+import {
+  DUST_ATTO,
+  ONE_ALPH,
+  addressFromPublicKey,
+  blake2b256,
+  bytesToHex,
+  encodeUnsignedTx,
+  groupsOfUnsignedTx,
+  decodeUnsignedTx,
+  p2pkhUnlockScript,
+  parseAddress,
+  scriptHintOfLockupScript,
+  txIdFromUnsignedTx,
+  type UnsignedTxInput,
+} from '../../../src/core/protocol';
 import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import type { BuildResponse, GatewayDecodeResponse, TransferRequest } from '../../../src/core/signing/verify';
 

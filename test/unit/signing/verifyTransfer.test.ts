@@ -1,5 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { DUST_ATTO, ONE_ALPH, decodeUnsignedTx, encodeUnsignedTx, p2pkhUnlockScript, txIdFromUnsignedTx } from '../../../src/core/protocol';
+import {
+  DUST_ATTO,
+  ONE_ALPH,
+  decodeUnsignedTx,
+  encodeUnsignedTx,
+  p2pkhUnlockScript,
+  txIdFromUnsignedTx,
+} from '../../../src/core/protocol';
 import { verifyTxIdSignature } from '../../../src/core/protocol/keys';
 import {
   NotVerifiedError,

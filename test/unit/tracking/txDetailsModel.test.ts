@@ -1,5 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { addressFromPublicKey, decodeUnsignedTx, encodeUnsignedTx, p2pkhUnlockScript, shortTxId } from '../../../src/core/protocol';
+import {
+  addressFromPublicKey,
+  decodeUnsignedTx,
+  encodeUnsignedTx,
+  p2pkhUnlockScript,
+  shortTxId,
+} from '../../../src/core/protocol';
 import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import type { TxDetails } from '../../../src/core/gateway';
 import { checkUnsignedTx, normalizeUnsignedTxHex } from '../../../src/core/signing/decodeCheck';
