@@ -156,10 +156,11 @@ async function main() {
   // A production build starts from an empty dist/, so no source map of an earlier development build
   // lingers into the package.
   if (production) fs.rmSync(outDir, { recursive: true, force: true });
-  // Chunk names carry a content hash: without this, every rebuild would leave the last one's chunks behind.
+  // Chunk names carry a content hash: without this, every rebuild would leave the last one's chunks behind (and
+  // the CommonJS bundles of builds before the split ones, dist/*.js, would linger into a package).
   else if (fs.existsSync(outDir))
     for (const file of fs.readdirSync(outDir))
-      if (/\.mjs(\.map)?$/.test(file)) fs.rmSync(path.join(outDir, file));
+      if (/\.m?js(\.map)?$/.test(file)) fs.rmSync(path.join(outDir, file));
   const results = await Promise.all(targets.map((t) => esbuild.build(t)));
   fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify(results[0].metafile));
   // The licenses of exactly the packages the bundles hold, beside dist/ (the package's root: see .vscodeignore).

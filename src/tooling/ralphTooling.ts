@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -56,28 +55,38 @@ function taskOf(plan: CliTaskPlan, folder: vscode.WorkspaceFolder): vscode.Task 
   return task;
 }
 
-/** Whether the project at `root` pins @alephium/cli in its own node_modules (then npx never downloads it). */
-function pinsCli(root: string): boolean {
-  return fs.existsSync(path.join(root, 'node_modules', '@alephium', 'cli', 'package.json'));
+/**
+ * Whether the project at `root` pins @alephium/cli in its own node_modules (then npx never downloads it). Read
+ * through VS Code's file system, as every workspace file is (a virtual workspace has no `node:fs`).
+ */
+async function pinsCli(root: vscode.Uri): Promise<boolean> {
+  const manifest = vscode.Uri.joinPath(root, 'node_modules', '@alephium', 'cli', 'package.json');
+  return vscode.workspace.fs.stat(manifest).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function provideTasks(deps: RalphToolingDeps): Promise<vscode.Task[]> {
   const tasks: vscode.Task[] = [];
   // Tasks run only in a trusted workspace (VS Code refuses otherwise); they are listed the same way.
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const projects = (await deps.projects.projects())
-      .filter((p) => vscode.workspace.getWorkspaceFolder(p.root)?.uri.toString() === folder.uri.toString())
-      .map((p) => ({
+    const inFolder = (await deps.projects.projects()).filter(
+      (p) => vscode.workspace.getWorkspaceFolder(p.root)?.uri.toString() === folder.uri.toString(),
+    );
+    const projects = await Promise.all(
+      inFolder.map(async (p) => ({
         relativeRoot: path.relative(folder.uri.fsPath, p.root.fsPath).split(path.sep).join('/'),
-        pinsCli: pinsCli(p.root.fsPath),
-      }));
+        pinsCli: await pinsCli(p.root),
+      })),
+    );
     for (const plan of cliTaskPlans(projects)) tasks.push(taskOf(plan, folder));
   }
   return tasks;
 }
 
 /** A task of tasks.json (`"type": "alephium"`) gets its execution the way provided tasks do. */
-function resolveTask(task: vscode.Task): vscode.Task | undefined {
+async function resolveTask(task: vscode.Task): Promise<vscode.Task | undefined> {
   const definition = task.definition as Partial<AlephiumTaskDefinition>;
   const folder = task.scope;
   if (typeof folder !== 'object' || !CLI_COMMANDS.includes(definition.command as CliCommand))
@@ -86,7 +95,7 @@ function resolveTask(task: vscode.Task): vscode.Task | undefined {
   // A project path from tasks.json stays inside its workspace folder.
   if (path.isAbsolute(relativeRoot) || relativeRoot.split(/[\\/]/).includes('..')) return undefined;
   const [plan] = cliTaskPlans([
-    { relativeRoot, pinsCli: pinsCli(path.join(folder.uri.fsPath, relativeRoot)) },
+    { relativeRoot, pinsCli: await pinsCli(vscode.Uri.joinPath(folder.uri, relativeRoot)) },
   ]).filter((p) => p.command === definition.command);
   if (!plan) return undefined;
   const resolved = taskOf(plan, folder);
