@@ -48,16 +48,8 @@ import {
   type UnauthorizedEvent,
 } from './pipelineTypes';
 
-export {
-  DEFAULT_RETRY_POLICY,
-  type Call,
-  type PipelineOptions,
-  type RequestRecord,
-  type RetryPolicy,
-  type SyncState,
-  type SyncStateChange,
-  type UnauthorizedEvent,
-};
+// Importers of the pipeline find its shapes here too.
+export * from './pipelineTypes';
 
 interface InFlight {
   readonly promise: Promise<unknown>;
