@@ -228,7 +228,10 @@ export async function askDeployValues(
     const retry = again(`fields.${fieldName}`, fields[fieldName]);
     if (fields[fieldName] !== undefined && !retry) continue;
     fields[fieldName] = await askText({
-      title: inert`Deploy ${artifact.name}: ${sig.isMutable[i] ? 'mut ' : ''}${fieldName} (${i + 1}/${sig.names.length})`,
+      // `mut` in the literal: an interpolated value is trimmed (core/text/inert.ts), its space would go.
+      title: sig.isMutable[i]
+        ? inert`Deploy ${artifact.name}: mut ${fieldName} (${i + 1}/${sig.names.length})`
+        : inert`Deploy ${artifact.name}: ${fieldName} (${i + 1}/${sig.names.length})`,
       // VS Code shows a validation message only once the value changes: the reason for coming back is the
       // prompt until then. The names, the type and the reason (it may quote the value) are outside text.
       prompt: retry ? inert`${retry.message}` : inert`${fieldName}: ${type}`,

@@ -106,8 +106,14 @@ export async function pickOrTyped<T extends InertPickItem>(
   quickPick.items = rows;
   try {
     return await new Promise<T>((resolve, reject) => {
+      let shownTyped: string | undefined;
       quickPick.onDidChangeValue((value) => {
         const item = typed(value);
+        const key = item ? pickItemStrings(item).label : undefined;
+        // Items are set only when the typed row comes, changes or goes: setting them on every keystroke
+        // would drop the list's own focus on the first match, and Enter would choose nothing.
+        if (key === shownTyped) return;
+        shownTyped = key;
         // alwaysShow: the row stays although its label does not match what was typed (a contract id).
         const row = item ? rowOf(item, true) : undefined;
         quickPick.items = row ? [row, ...rows] : rows;
