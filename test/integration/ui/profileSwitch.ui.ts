@@ -57,6 +57,8 @@ function workspaceProfiles(): unknown[] {
 describe('UI: a profile switch away and back keeps the watched contracts', () => {
   let restore: (() => void) | undefined;
   let mine: { address: string } | undefined;
+  // Set while the other profile is active: only then has the after hook a switch to undo.
+  let away = false;
   const folded: RegExp[] = [];
   const short = () => `${mine!.address.slice(0, 6)}…${mine!.address.slice(-6)}`;
 
@@ -64,7 +66,7 @@ describe('UI: a profile switch away and back keeps the watched contracts', () =>
     this.timeout(90_000);
     const page = ui.page;
     // A failure half way must not leave the other profile active for the specs that follow.
-    await switchProfile(page, UI_PROFILE).catch(() => undefined);
+    if (away) await switchProfile(page, UI_PROFILE).catch(() => undefined);
     if (mine) await unwatchFromPalette(page, mine.address);
     restore?.();
     removeProject();
@@ -138,12 +140,14 @@ describe('UI: a profile switch away and back keeps the watched contracts', () =>
       { shotPrefix: 'profile-switch' },
     );
 
+    away = true;
     await switchProfile(page, ELSEWHERE);
     await page
       .locator('.part.sidebar .monaco-list-row', { hasText: short() })
       .first()
       .waitFor({ state: 'detached', timeout: 30_000 });
     await switchProfile(page, UI_PROFILE);
+    away = false;
 
     // Hands off: no click, no reload. The rows come back as they were left.
     const rowTexts = async () => {
