@@ -12,7 +12,13 @@ import { groupOfAddress, shortTxId } from '../../../src/core/protocol';
 import { signTxId } from '../../../src/core/protocol/keys';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { answerInput, runCommandRetried, runFromContextMenu, watchUntil } from './journeyHelpers';
+import {
+  answerInput,
+  runCommandRetried,
+  runFromContextMenu,
+  trackFromPalette,
+  watchUntil,
+} from './journeyHelpers';
 import { COUNTER_RAL, sandboxApi, sandboxControl, sandboxProfile, writeCounterProject } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
@@ -87,18 +93,7 @@ describe('UI: Explain Transaction', () => {
     // The race: the owner pauses the Counter in a block before the script's, which then fails in its block.
     await sandboxControl('/scripts/fail-in-block', { count: 1 });
     const txId = await sendIncrementBy(sandbox, instance, 3n);
-    await runCommandByTitle(page, 'Alephium: Track Transaction');
-    await answerInput(page, 'Track Transaction', txId);
-    // The second question has the same title: answer it only once it asks for the groups.
-    const widget = page.locator('.quick-input-widget');
-    await watchUntil(
-      page,
-      'Track Transaction asking for the groups',
-      () => widget.innerText({ timeout: 2_000 }),
-      (t) => t.includes('Groups from,to'),
-      30_000,
-    );
-    await widget.locator('input').first().press('Enter');
+    await trackFromPalette(page, txId);
     await runCommandRetried(page, 'View: Show Alephium');
     const sidebar = page.locator('.part.sidebar');
     const row = sidebar.locator('.monaco-list-row', { hasText: shortTxId(txId) }).first();

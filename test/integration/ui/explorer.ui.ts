@@ -3,9 +3,8 @@ import { shortTxId, txIdFromUnsignedTx } from '../../../src/core/protocol';
 import { signTxId } from '../../../src/core/protocol/keys';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { answerInput, runCommandRetried, runFromContextMenu, watchUntil } from './journeyHelpers';
+import { runCommandRetried, runFromContextMenu, trackFromPalette, watchUntil } from './journeyHelpers';
 import { mergeWorkspaceSettings, sandboxApi, sandboxProfile, UI_PROFILE } from './sandbox';
-import { runCommandByTitle } from './workbench';
 
 /**
  * A stand-in explorer: the browser's requests to it are answered by the test (Playwright's routing), so
@@ -81,17 +80,7 @@ describe('UI: the network and the explorer', () => {
       'alephium.activeProfile': UI_PROFILE,
     });
     const txId = await submitTransfer(sandbox);
-    await runCommandByTitle(page, 'Alephium: Track Transaction');
-    await answerInput(page, 'Track Transaction', txId);
-    const widget = page.locator('.quick-input-widget');
-    await watchUntil(
-      page,
-      'Track Transaction asking for the groups',
-      () => widget.innerText({ timeout: 2_000 }),
-      (t) => t.includes('Groups from,to'),
-      30_000,
-    );
-    await widget.locator('input').first().press('Enter');
+    await trackFromPalette(page, txId);
     await runCommandRetried(page, 'View: Show Alephium');
     const row = page.locator('.part.sidebar .monaco-list-row', { hasText: shortTxId(txId) }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
