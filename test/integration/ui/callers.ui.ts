@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ui } from './hooks';
-import { answerInput, importSigner, watchUntil } from './journeyHelpers';
+import { answerInput, importSigner, runTask, watchUntil } from './journeyHelpers';
 import { UI_PROFILE, mergeWorkspaceSettings, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
@@ -35,29 +35,6 @@ function writeTasks(commands: readonly { label: string; command: string; args: u
     }),
   );
   return file;
-}
-
-/**
- * Runs the task `label` as a person would (Tasks: Run Task, then its row). tasks.json reaches the
- * workbench through its file watcher a moment after it is written: the list is opened again (bounded)
- * until it offers the task.
- */
-async function runTask(page: Page, label: string): Promise<void> {
-  const task = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
-  for (let attempt = 1; ; attempt++) {
-    await runCommandByTitle(page, 'Tasks: Run Task');
-    try {
-      await task.waitFor({ state: 'visible', timeout: 5_000 });
-      break;
-    } catch (error) {
-      if (attempt >= 8) {
-        await page.screenshot({ path: path.join(OUTPUT_DIR, 'callers-task-list-failure.png') });
-        throw error;
-      }
-      await page.keyboard.press('Escape');
-    }
-  }
-  await task.click();
 }
 
 /** The modal's text and the label of its focused button: the one Enter presses. */

@@ -385,3 +385,43 @@ export async function setApiKey(page: Page, profile: string, key: string): Promi
     }
   }
 }
+
+/**
+ * Tracks `txId` from the palette as a person would: Track Transaction, the id, then Enter on the groups
+ * question (it has the same title, so it is answered only once it asks for the groups).
+ */
+export async function trackFromPalette(page: Page, txId: string): Promise<void> {
+  await runCommandByTitle(page, 'Alephium: Track Transaction');
+  await answerInput(page, 'Track Transaction', txId);
+  const widget = page.locator('.quick-input-widget');
+  await watchUntil(
+    page,
+    'Track Transaction asking for the groups',
+    () => widget.innerText({ timeout: 2_000 }),
+    (t) => t.includes('Groups from,to'),
+    30_000,
+  );
+  await widget.locator('input').first().press('Enter');
+}
+
+/**
+ * Runs the workspace task `label` from "Tasks: Run Task". tasks.json reaches the workbench through its file
+ * watcher a moment after it is written, so the list is opened again (bounded) until it offers the task.
+ */
+export async function runTask(page: Page, label: string): Promise<void> {
+  const task = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  for (let attempt = 1; ; attempt++) {
+    await runCommandByTitle(page, 'Tasks: Run Task');
+    try {
+      await task.waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 8) {
+        await page.screenshot({ path: path.join(OUTPUT_DIR, 'task-list-failure.png') });
+        throw error;
+      }
+      await page.keyboard.press('Escape');
+    }
+  }
+  await task.click();
+}

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ui } from './hooks';
-import { answerInput } from './journeyHelpers';
+import { answerInput, runTask } from './journeyHelpers';
 import { sandboxControl, sandboxProfile } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
@@ -87,23 +87,7 @@ describe('UI: nothing a gateway or a workspace says acts for the user', () => {
     );
     const submitsBefore = sandbox.requests.filter((r) => r.path.endsWith('/transactions/submit')).length;
     try {
-      // tasks.json reaches the workbench through its file watcher a moment after it is written: open the
-      // task list again (bounded) until it offers the task, as a person would.
-      const task = page.locator('.quick-input-list .monaco-list-row', { hasText: 'format sources' }).first();
-      for (let attempt = 1; ; attempt++) {
-        await runCommandByTitle(page, 'Tasks: Run Task');
-        try {
-          await task.waitFor({ state: 'visible', timeout: 5_000 });
-          break;
-        } catch (error) {
-          if (attempt >= 8) {
-            await page.screenshot({ path: path.join(OUTPUT_DIR, 'task-list-failure.png') });
-            throw error;
-          }
-          await page.keyboard.press('Escape');
-        }
-      }
-      await task.click();
+      await runTask(page, 'format sources');
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ state: 'visible', timeout: 60_000 });
       const text = await dialog.innerText();
