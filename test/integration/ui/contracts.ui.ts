@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { ui } from './hooks';
 import { removeProject, sandboxCounter, uiSandbox, writeArtifacts, writeDeployments } from './sandbox';
+import { runCommandRetried, setApiKey, watchDeployment } from './journeyHelpers';
 import { OUTPUT_DIR } from './workbench';
 
 const PROFILE = 'UI contracts';
@@ -19,34 +20,6 @@ function mergeSettings(values: Record<string, unknown>): () => void {
   return () => fs.writeFileSync(file, before);
 }
 
-/**
- * Runs a palette command by its exact title. The palette may rank a similar title first ("Focus on Watched
- * Contracts View" for "Watch Contract"), so the row is chosen by its label rather than by position.
- */
-async function runExactly(page: Page, title: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  for (let attempt = 1; !(await input.isVisible()); attempt++) {
-    // F1 first; if the focused part swallows it, Ctrl+Shift+P, then the title bar's command center.
-    if (attempt % 3 === 1) await page.keyboard.press('F1');
-    else if (attempt % 3 === 2) await page.keyboard.press('Control+Shift+P');
-    else
-      await page
-        .locator('.command-center-center')
-        .first()
-        .click()
-        .catch(() => undefined);
-    await input.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
-    if (attempt === 9 && !(await input.isVisible())) {
-      await page.screenshot({ path: path.join(OUTPUT_DIR, 'contracts-palette-failure.png') });
-      throw new Error('The command palette did not open.');
-    }
-  }
-  await input.fill(`>${title}`);
-  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title}"]`).first();
-  await row.waitFor({ state: 'visible', timeout: 30_000 });
-  await row.click();
-}
-
 describe('UI: Watched Contracts', () => {
   let restore: (() => void) | undefined;
 
@@ -54,7 +27,7 @@ describe('UI: Watched Contracts', () => {
   after(async () => {
     // Leave the workbench as found: the next spec opens the Alephium container with a click, which
     // would close it if it were still the active one.
-    await runExactly(ui.page, 'View: Show Explorer').catch(() => undefined);
+    await runCommandRetried(ui.page, 'View: Show Explorer').catch(() => undefined);
     restore?.();
     removeProject();
   });
@@ -75,32 +48,13 @@ describe('UI: Watched Contracts', () => {
     // the extension host a moment after it is written, so retry (bounded) until the key check succeeds.
     // Wait until the extension host has read the new settings (the Node view names the profile): before
     // that, Set API Key fails with "No active profile".
-    await runExactly(page, 'View: Show Alephium');
+    await runCommandRetried(page, 'View: Show Alephium');
     await page
       .locator('.part.sidebar')
       .getByText(`Profile: ${PROFILE}`)
       .first()
       .waitFor({ state: 'visible', timeout: 60_000 });
-    const saved = page.locator('.notifications-toasts').getByText(`API key saved for "${PROFILE}"`).first();
-    for (let attempt = 1; ; attempt++) {
-      // A command that failed from the palette leaves VS Code's modal error dialog open; close it.
-      const dialog = page.locator('.monaco-dialog-box');
-      if (await dialog.isVisible()) await page.keyboard.press('Escape');
-      await runExactly(page, 'Alephium: Set API Key');
-      const input = page.locator('.quick-input-widget input');
-      const prompt = page.locator('.quick-input-widget .quick-input-title', { hasText: 'API key for' });
-      await prompt.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
-      if (await prompt.isVisible()) {
-        await input.fill(sandbox.apiKeys.pro);
-        await input.press('Enter');
-      }
-      try {
-        await saved.waitFor({ state: 'visible', timeout: 5_000 });
-        break;
-      } catch (error) {
-        if (attempt === 6) throw error;
-      }
-    }
+    await setApiKey(page, PROFILE, sandbox.apiKeys.pro);
     // The workspace is a Ralph project: the sandbox's artifacts and a deployments file, as the CLI writes.
     writeArtifacts(sandbox, { only: sandbox.contracts.map((c) => c.name) });
     writeDeployments(sandbox, { Counter: sandboxCounter(sandbox) });
@@ -111,28 +65,10 @@ describe('UI: Watched Contracts', () => {
     });
     assert.equal(res.status, 200);
 
-    // The deployments file was just written; the file watcher re-reads it a moment later, so the pick
-    // list is opened again (bounded) until it offers the deployment.
-    for (let attempt = 1; ; attempt++) {
-      await runExactly(page, 'Alephium: Watch Contract');
-      const input = page.locator('.quick-input-widget input');
-      await page
-        .locator('.quick-input-widget .quick-input-title', { hasText: 'Watch Contract' })
-        .waitFor({ state: 'visible', timeout: 30_000 });
-      await input.fill('Counter');
-      const offered = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Counter' }).first();
-      try {
-        await offered.waitFor({ state: 'visible', timeout: 5_000 });
-        await input.press('Enter');
-        break;
-      } catch (error) {
-        await input.press('Escape');
-        if (attempt === 5) throw error;
-      }
-    }
+    await watchDeployment(page, 'Counter', runCommandRetried);
 
     // Reveal (a click on the icon would toggle the already open container closed).
-    await runExactly(page, 'View: Show Alephium');
+    await runCommandRetried(page, 'View: Show Alephium');
     const sidebar = page.locator('.part.sidebar');
     const contractRow = sidebar.locator('.monaco-list-row', { hasText: 'Counter' }).first();
     await contractRow.waitFor({ state: 'visible', timeout: 30_000 });
@@ -166,9 +102,12 @@ describe('UI: Watched Contracts', () => {
     assert.match(text, /newCount=\d+/);
     assert.match(text, /owner/);
     // Only the view in the picture: other specs' editors and toasts are not what it documents.
-    await runExactly(page, 'View: Close All Editors');
-    await runExactly(page, 'Notifications: Clear All Notifications');
-    await page.waitForTimeout(500);
+    await runCommandRetried(page, 'View: Close All Editors');
+    await runCommandRetried(page, 'Notifications: Clear All Notifications');
+    await page
+      .locator('.notifications-toasts .notification-toast')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 10_000 });
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'contracts.png') });
   });
 });

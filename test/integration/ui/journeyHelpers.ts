@@ -277,6 +277,8 @@ export async function watchDeployment(
     try {
       await offered.waitFor({ state: 'visible', timeout: 5_000 });
       await widget.locator('input').first().press('Enter');
+      // The pick closes a moment after Enter; a palette opened before then would type into the closing pick.
+      await widget.waitFor({ state: 'hidden', timeout: 10_000 });
       return;
     } catch (error) {
       await page.keyboard.press('Escape');
