@@ -7,7 +7,8 @@ import type { FailureSite } from '../core/debugging/explain';
 import { Emitter } from '../core/util/emitter';
 import { CommandIds } from '../constants';
 import { lazyModule } from '../platform/lifecycle';
-import type { TxExplanationsView, WhatHappenedView } from '../transactions';
+import type { WhatHappenedView } from '../core/tracking/txDetailsProtocol';
+import type { TxExplanationsView } from '../transactions';
 import type { DebuggingEditorDeps } from './debuggingFeature';
 import type { ExplainCommandResult } from './explainRun';
 

@@ -2,4 +2,3 @@
 export type { TrackedTransactions } from './trackedTransactions';
 /** What the debugging feature's Explain Transaction hands to the details panels ("What happened"). */
 export type { TxExplanationsView } from './txDetails/host';
-export type { WhatHappenedView } from './txDetails/protocol';

@@ -39,7 +39,7 @@ import type { SecretStore } from '../platform/secrets';
 import type { CommandContext, CommandTable } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import type { TrackedTransactions } from './trackedTransactions';
-import { TX_DETAILS_LIMITS } from './txDetails/protocol';
+import { TX_DETAILS_LIMITS } from '../core/tracking/txDetailsProtocol';
 import { toState } from './txDetails/host';
 import type { TxDetailsPanelsHandle } from './transactionsFeature';
 

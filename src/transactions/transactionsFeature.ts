@@ -9,7 +9,7 @@ import { TrackedTransactions } from './trackedTransactions';
 import { TransactionsTreeProvider } from './transactionsTree';
 import type * as TxDetailsHost from './txDetails/host';
 import type { EventDecoder, TxDetailsPanels, TxDetailsSnapshot, TxExplanationsView } from './txDetails/host';
-import { TX_DETAILS_VIEW_TYPE, type TxDetailsState } from './txDetails/protocol';
+import { TX_DETAILS_VIEW_TYPE, type TxDetailsState } from '../core/tracking/txDetailsProtocol';
 import { lazyModule } from '../platform/lifecycle';
 import type { DecodeCheck } from '../core/signing/decodeCheck';
 

@@ -4,7 +4,7 @@
  * dist/requestUsagePanel.js (`lazyModule`), so activation carries none of it.
  */
 import * as vscode from 'vscode';
-import { REQUEST_USAGE_VIEW_TYPE } from './panel/protocol';
+import { REQUEST_USAGE_VIEW_TYPE } from '../core/ledger/usageProtocol';
 import { CommandIds } from '../constants';
 import { registerCommand } from '../platform/commands';
 import { lazyModule } from '../platform/lifecycle';

@@ -24,7 +24,7 @@ import {
   type MethodFormInput,
   type MethodResultView,
   type WebviewToHostMessage,
-} from './protocol';
+} from '../../core/contracts/panelProtocol';
 import type { CommandContext } from '../../platform/commands';
 import type { WebviewPage } from '../../platform/webview/host';
 import { PanelHost, PanelManager } from '../../platform/webview/panelHost';

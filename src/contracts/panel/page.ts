@@ -10,7 +10,7 @@ import type {
   MethodResultView,
   MethodView,
   WebviewToHostMessage,
-} from './protocol';
+} from '../../core/contracts/panelProtocol';
 import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
 const vscode = vsCodeApi<WebviewToHostMessage, ContractPanelState>();

@@ -4,7 +4,7 @@
  * and Execute) load on first use from dist/contractPanelHost.js, so activation carries none of them.
  */
 import * as vscode from 'vscode';
-import { CONTRACT_PANEL_VIEW_TYPE } from './protocol';
+import { CONTRACT_PANEL_VIEW_TYPE } from '../../core/contracts/panelProtocol';
 import { CommandIds } from '../../constants';
 import { inert } from '../../core/text/inert';
 import { registerCommand } from '../../platform/commands';

@@ -18,7 +18,7 @@ import {
   type MethodView,
   type ResultFact,
   type WebviewToHostMessage,
-} from '../../contracts/panel/protocol';
+} from './panelProtocol';
 import { argumentHint, argumentProblem, functionSignature } from './call';
 import {
   approvedAlphAtto,

@@ -29,7 +29,7 @@ import {
   type HistorySupport,
 } from '../gateway/history';
 import type { RequestCost } from '../ledger/costs';
-import type { WhatHappenedView } from '../../transactions/txDetails/protocol';
+import type { WhatHappenedView } from '../tracking/txDetailsProtocol';
 import type { RalphSourceMap } from '../ralph/sourceMap';
 import { cap } from '../text/inert';
 import {

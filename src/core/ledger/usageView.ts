@@ -4,7 +4,7 @@
  * tested without a browser; the page only lays it out (src/usage/panel/chart.ts).
  */
 import { monthOf, type MonthLedger } from '../gateway/usage';
-import type { RequestUsageModel, UsageDayView } from '../../usage/panel/protocol';
+import type { RequestUsageModel, UsageDayView } from './usageProtocol';
 import { plainText } from '../text/inert';
 import { exactCount, forecastMonth, percentOf, roughCount, type MonthForecast } from './forecast';
 import { isBackgroundKind } from '../gateway/usage';

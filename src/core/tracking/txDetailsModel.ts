@@ -16,7 +16,7 @@ import type {
   TxInputView,
   TxOutputView,
   TxStatusKind,
-} from '../../transactions/txDetails/protocol';
+} from './txDetailsProtocol';
 import type { EventByTxId, TxDetails, TxStatus } from '../gateway/schemas';
 import {
   AssetTally,

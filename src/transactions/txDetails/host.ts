@@ -22,7 +22,7 @@ import {
   type TxDetailsState,
   type WebviewToHostMessage,
   type WhatHappenedView,
-} from './protocol';
+} from '../../core/tracking/txDetailsProtocol';
 import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
 import type { WebviewPage } from '../../platform/webview/host';
@@ -78,7 +78,7 @@ function validGroup(g: unknown): number | undefined {
 
 /**
  * The state of a panel VS Code revives after a reload: what its page kept, so it is parsed exactly and
- * bounded (shared/txDetailsProtocol.ts). An unsigned transaction is kept only when its bytes are the
+ * bounded (core/tracking/txDetailsProtocol.ts). An unsigned transaction is kept only when its bytes are the
  * transaction the panel is about (their txId), as Decode Unsigned Transaction opened it; otherwise the
  * panel shows the txId as a transaction.
  */

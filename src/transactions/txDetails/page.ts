@@ -8,7 +8,7 @@ import type {
   TxTokenView,
   WebviewToHostMessage,
   WhatHappenedView,
-} from './protocol';
+} from '../../core/tracking/txDetailsProtocol';
 import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
 const vscode = vsCodeApi<WebviewToHostMessage, TxDetailsState>();

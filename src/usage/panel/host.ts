@@ -7,7 +7,7 @@ import {
   type HostToWebviewMessage,
   type RequestUsageModel,
   type WebviewToHostMessage,
-} from './protocol';
+} from '../../core/ledger/usageProtocol';
 import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
 import type { CommandContext } from '../../platform/commands';

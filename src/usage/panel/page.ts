@@ -2,7 +2,11 @@
 // comes from chartLayout (src/usage/panel/chart.ts), every word is set with textContent, no
 // handler is inline and nothing is fetched (the CSP allows only this nonce'd script and the stylesheet).
 import { chartLayout, type ChartLayout, type LevelLine, type Point } from './chart';
-import type { HostToWebviewMessage, RequestUsageModel, WebviewToHostMessage } from './protocol';
+import type {
+  HostToWebviewMessage,
+  RequestUsageModel,
+  WebviewToHostMessage,
+} from '../../core/ledger/usageProtocol';
 import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
 const vscode = vsCodeApi<WebviewToHostMessage>();

@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { WatchedContract } from '../../../src/core/watching/watchList';
-import type { HostToWebviewMessage, MethodResultView } from '../../../src/contracts/panel/protocol';
-import { PANEL_LIMITS } from '../../../src/contracts/panel/protocol';
+import type { HostToWebviewMessage, MethodResultView } from '../../../src/core/contracts/panelProtocol';
+import { PANEL_LIMITS } from '../../../src/core/contracts/panelProtocol';
 import { CommandIds } from '../../../src/constants';
 import {
   extensionApi,

@@ -23,7 +23,7 @@ import {
   simulationResult,
 } from '../../../src/core/contracts/panelModel';
 import type { ExecutionView, SimulationView } from '../../../src/core/contracts/actionViews';
-import { PANEL_LIMITS, type MethodFormInput } from '../../../src/contracts/panel/protocol';
+import { PANEL_LIMITS, type MethodFormInput } from '../../../src/core/contracts/panelProtocol';
 
 const ARTIFACTS = path.join(__dirname, '..', '..', '..', 'sandbox', 'project', 'artifacts');
 const COUNTER_ADDRESS = addressFromContractId('0a'.repeat(32));

@@ -4,7 +4,7 @@ import type { DayUsage, MonthLedger } from '../../../src/core/gateway/usage';
 import { forecastMonth } from '../../../src/core/ledger/forecast';
 import { buildUsageViewModel, emptyUsageViewModel } from '../../../src/core/ledger/usageView';
 import { chartLayout, compactCount, niceScale } from '../../../src/usage/panel/chart';
-import { parseWebviewMessage, RENDERED_TEXT_LIMIT } from '../../../src/usage/panel/protocol';
+import { parseWebviewMessage, RENDERED_TEXT_LIMIT } from '../../../src/core/ledger/usageProtocol';
 
 const NOW = Date.UTC(2025, 4, 4, 15); // May 4th, a Sunday
 

@@ -4,7 +4,7 @@ import {
   adoptPageState,
   parseTxDetailsState,
   parseWebviewMessage,
-} from '../../../src/transactions/txDetails/protocol';
+} from '../../../src/core/tracking/txDetailsProtocol';
 
 const TX = 'ab'.repeat(32);
 

@@ -1,10 +1,10 @@
 /**
- * The contract panel webview's model and messages. Plain data only: the host builds the model in
- * src/core (contractPanelModel), posts it, and the page renders every string as text. Type-only imports
- * from the sibling leaf contractActions.ts are erased at build time, so this file stays a leaf that the
- * host (Node), the core and the page (DOM) can all share.
+ * The contract panel webview's model and messages, shared by the host (src/contracts/panel/host.ts), the
+ * page (src/contracts/panel/page.ts) and the core model that builds them (panelModel.ts). Plain data only:
+ * the page renders every string as text. Its only import is the type-only actionViews.ts (a leaf that
+ * imports nothing), erased at build time, so this file stays one that Node and the DOM page can both use.
  */
-import type { EventView, NamedValue, BalanceChangeView } from '../../core/contracts/actionViews';
+import type { EventView, NamedValue, BalanceChangeView } from './actionViews';
 
 export const CONTRACT_PANEL_VIEW_TYPE = 'alephium.contractPanel';
 

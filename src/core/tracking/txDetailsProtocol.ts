@@ -1,7 +1,8 @@
 /**
- * The transaction details webview's model and messages. Plain data only (strings, numbers, booleans):
- * the host builds the model in src/core, posts it, and the page renders every string as text. This file
- * imports nothing, so the host (Node), the core and the page (DOM) can all share it.
+ * The transaction details webview's model and messages, shared by the host (src/transactions/txDetails/host.ts),
+ * the page (src/transactions/txDetails/page.ts) and the core models that build them (txDetailsModel.ts,
+ * core/debugging/explainTransaction.ts). Plain data only (strings, numbers, booleans): the page renders every
+ * string as text. This file imports nothing, so Node and the DOM page can both use it.
  */
 
 export const TX_DETAILS_VIEW_TYPE = 'alephium.txDetails';

@@ -1,7 +1,8 @@
 /**
- * The Request Usage webview's model and messages. Plain data only: the host builds the model in
- * src/core/ledger/usageView.ts from the request ledger, posts it, and the page draws it as an SVG chart
- * with text nodes only. This file imports nothing, so the host, the core and the page can share it.
+ * The Request Usage webview's model and messages, shared by the host (src/usage/panel/host.ts), the page
+ * (src/usage/panel/page.ts, which draws the model as an SVG chart with text nodes only) and the core model
+ * that builds it from the request ledger (usageView.ts). Plain data only. This file imports nothing, so
+ * Node and the DOM page can both use it.
  */
 
 export const REQUEST_USAGE_VIEW_TYPE = 'alephium.requestUsage';
