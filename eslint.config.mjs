@@ -1,4 +1,6 @@
 // @ts-check
+import fs from 'node:fs';
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
 
 const ZOD_IMPORT = {
@@ -45,21 +47,21 @@ export const RAW_INPUT = [
 ];
 
 /**
- * Feature folders of the VS Code glue. A feature takes from another only what that one exports on
- * purpose: its `index.ts`, or a `…Service.ts` it hands to the composition root. Everything else in a
- * feature folder is its own business (docs/ARCHITECTURE.md), so a move inside one breaks no other.
+ * Feature folders of the VS Code glue: every folder of src/ but the core and the platform, read from the disk
+ * when lint runs, so a folder added, renamed or removed is in the list at once. A feature takes from another
+ * only what that one exports on purpose: its `index.ts`, or a `…Service.ts` it hands to the composition root.
+ * Everything else in a feature folder is its own business (docs/ARCHITECTURE.md), so a move inside one breaks
+ * no other.
  */
-const FEATURES = [
-  'contracts',
-  'transactions',
-  'transfers',
-  'profiles',
-  'node',
-  'usage',
-  'debugging',
-  'statusBar',
-];
-const featureBoundaries = FEATURES.map((feature) => {
+const SRC = path.join(import.meta.dirname, 'src');
+const NOT_FEATURES = new Set(['core', 'platform']);
+export const FEATURES = fs
+  .readdirSync(SRC, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !NOT_FEATURES.has(entry.name))
+  .map((entry) => entry.name)
+  .sort();
+// The assistant's folder has its own block below (the same boundary plus its read-only rule).
+const featureBoundaries = FEATURES.filter((feature) => feature !== 'assistant').map((feature) => {
   const others = FEATURES.filter((f) => f !== feature).join('|');
   return {
     files: [`src/${feature}/**/*.ts`],
@@ -78,6 +80,58 @@ const featureBoundaries = FEATURES.map((feature) => {
     },
   };
 });
+
+/**
+ * The core is the bottom layer (docs/ARCHITECTURE.md, "One direction of dependency"): a file in src/core
+ * imports only src/core, src/constants.ts and npm packages (Node's builtins among them), never `vscode`, the
+ * platform or a feature folder. Each relative specifier is resolved against the importing file, so no depth of
+ * `../` gets round it; static, dynamic, type-only and re-exporting imports alike.
+ */
+const CORE = path.join(SRC, 'core');
+const CONSTANTS = path.join(SRC, 'constants');
+export const CORE_IMPORTS_MESSAGE =
+  'src/core imports only src/core, src/constants.ts and npm packages (not vscode, src/platform or a feature ' +
+  'folder): move what both need into the core.';
+
+/** Whether `specifier`, imported by `file`, leaves what the core may import. */
+export function leavesCore(file, specifier) {
+  if (specifier === 'vscode' || specifier.startsWith('vscode/')) return true;
+  if (!specifier.startsWith('.') && !path.isAbsolute(specifier)) return false;
+  const target = path.resolve(path.dirname(file), specifier).replace(/\.(ts|js|mjs|cjs)$/, '');
+  return !(target === CONSTANTS || target === CORE || target.startsWith(CORE + path.sep));
+}
+
+const coreImportsOnlyCore = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'src/core imports only src/core, src/constants.ts and npm packages.' },
+    schema: [],
+    messages: { outside: `{{specifier}}: ${CORE_IMPORTS_MESSAGE}` },
+  },
+  create(context) {
+    /** @param {any} source */
+    const check = (source) => {
+      if (source?.type !== 'Literal' || typeof source.value !== 'string') return;
+      if (leavesCore(context.filename, source.value))
+        context.report({ node: source, messageId: 'outside', data: { specifier: source.value } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      /** @param {any} node `import('…').Type` in a type position. */
+      TSImportType: (node) => check(node.argument?.literal),
+      /** @param {any} node `import x = require('…')`. */
+      TSExternalModuleReference: (node) => check(node.expression),
+      /** @param {any} node */
+      CallExpression: (node) => {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require') check(node.arguments[0]);
+      },
+    };
+  },
+};
+export const housePlugin = { rules: { 'core-imports-only-core': coreImportsOnlyCore } };
 
 /**
  * The language-model tools only read: a chat assistant drives them, so their folders import nothing
@@ -103,7 +157,7 @@ const assistantBoundaries = [
           patterns: [
             ...ASSISTANT_READ_ONLY,
             {
-              regex: `^(\\.\\./)+(${FEATURES.join('|')})/(?!index$)(?!\\w+Service$)`,
+              regex: `^(\\.\\./)+(${FEATURES.filter((f) => f !== 'assistant').join('|')})/(?!index$)(?!\\w+Service$)`,
               message: `Import another feature through its index.ts (or its …Service.ts), not its internals.`,
             },
           ],
@@ -156,7 +210,9 @@ export default tseslint.config(
   {
     // The core is plain Node: behaviour that can be tested without an editor. Keep it that way.
     files: ['src/core/**/*.ts'],
+    plugins: { house: housePlugin },
     rules: {
+      'house/core-imports-only-core': 'error',
       'no-restricted-imports': [
         'error',
         {
