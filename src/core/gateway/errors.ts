@@ -1,6 +1,8 @@
 /**
- * Typed errors of the gateway client. Every error carries a stable `kind` so that the UI branches on it
- * (never on message text, and never on the body's `detail`, which the spec reserves for logs).
+ * Typed errors of the gateway client. Every error carries a stable `kind` (an HTTP error its `status` too),
+ * and that is what code branches on, never message text. The body's `detail` is for logs and for showing
+ * (the spec: "for logs, not branching"); three named readers look into it where the spec gives no other
+ * signal (see {@link GatewayHttpError.detail}).
  */
 
 /** Kinds that come from an HTTP status of the spec's error table. */
@@ -94,7 +96,15 @@ export class GatewayHttpError extends GatewayError {
   static override readonly brand: string = 'GatewayHttpError';
   readonly kind: HttpErrorKind;
   readonly status: number;
-  /** The body's `detail`, for logs and for showing to the user; never branch on it. */
+  /**
+   * The body's `detail` (cleaned, cut to 2 KB and redacted by the pipeline), for logs and for showing to the
+   * user. Branch on `kind` and `status` instead, except in the three readers docs/ARCHITECTURE.md names and
+   * justifies ("The status decides, not the detail"), where the spec gives no other signal and none decides
+   * what may be signed or sent: `monthlyQuotaEnd` (quotaLock.ts: a 429 about the month is the monthly
+   * quota), `shortOfAlphWords` (platform/signing.ts: the words of a "Not enough balance" refusal) and
+   * `explainFailure` (core/debugging/explainTransaction.ts: `isVmFailureText`, a VM failure or another
+   * refusal). A new reader joins that list, with its reason, or reads `kind` and `status`.
+   */
   readonly detail: string | undefined;
   readonly resource: string | undefined;
   /** True for 401: retrying with the same key can never succeed. */

@@ -390,7 +390,10 @@ export type CallContractResult = z.infer<typeof CallContractResultSchema>;
 
 export const MulticallResultSchema = z.looseObject({ results: z.array(CallContractResultSchema) });
 
-/** The server's error body; parsed leniently because it is only used for logs and messages. */
+/**
+ * The server's error body; parsed leniently because it is used for logs and messages (and by the three
+ * readers GatewayHttpError.detail names, which only look for words in it).
+ */
 export const ErrorBodySchema = z.looseObject({
   // The detail is cleaned and capped by sanitizeDetail (errors.ts), its one owner.
   detail: z.string(),
