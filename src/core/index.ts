@@ -1,6 +1,8 @@
 /**
- * Public surface of the core: everything here runs under plain Node, without VS Code.
- * Documented in docs/core-api.md. Other code (and other extensions) import from here.
+ * The core's documented functions in one place: the entry docs/core-api.md describes and the public-API tests
+ * (test/unit/core/publicApi.test.ts, test/unit/bytecode/publicApi.test.ts) check. Everything here runs under
+ * plain Node, without VS Code. It is no API for other extensions: the extension ships as one bundle, so nothing
+ * outside it can import the core, and the extension's own code imports each module directly.
  */
 export {
   addressFromPublicKey,

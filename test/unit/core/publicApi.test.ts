@@ -1,8 +1,10 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as sdk from '@alephium/web3';
 import * as core from '../../../src/core';
 
-// The names other code and other extensions rely on (docs/core-api.md), checked end to end on one flow:
+// The names docs/core-api.md documents from src/core/index.ts, checked end to end on one flow:
 // key -> address -> tx bytes -> txId -> signature, with @alephium/web3 as the independent oracle.
 describe('src/core public API', () => {
   it('exports the documented names', () => {
@@ -57,5 +59,24 @@ describe('src/core public API', () => {
     assert.equal(signature, sdk.transactionSign(txId, privateKey));
     assert.equal(core.verifyTxIdSignature(txId, signature, publicKey), true);
     assert.equal(core.attoToAlph(core.alphToAtto('1.5')), '1.5');
+  });
+
+  it('is the tests’ and the docs’ entry only: no file of the extension imports it', () => {
+    const src = path.join(import.meta.dirname, '..', '..', '..', 'src');
+    const barrel = path.join(src, 'core', 'index');
+    const importers = fs
+      .readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) =>
+        [
+          ...fs
+            .readFileSync(path.join(src, f), 'utf8')
+            .matchAll(/from\s+'(\.[^']*)'|import\(\s*'(\.[^']*)'/g),
+        ].some((m) => {
+          const target = path.resolve(path.dirname(path.join(src, f)), m[1] ?? m[2] ?? '');
+          return target === barrel || target === path.dirname(barrel);
+        }),
+      );
+    assert.deepEqual(importers, []);
   });
 });
