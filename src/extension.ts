@@ -23,7 +23,7 @@ import { registerProfileCommands } from './profiles';
 import { SecretStore } from './platform/secrets';
 import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
-import { registerCommand } from './platform/commands';
+import { registerCommands, type CommandContext, type CommandTable } from './platform/commands';
 import { registerExplorer, txDetailsExplorer } from './explorer';
 import { registerRalphTooling } from './tooling';
 import { registerResultsDocuments } from './platform/resultsDocument';
@@ -52,6 +52,15 @@ export interface AlephiumGatewayApi
   networkMismatch(): string | undefined;
   refreshNode(): Promise<void>;
 }
+
+/** "Alephium: Show Logs" (also the "Show Logs" action of every command's error toast). */
+function showLogs(deps: { readonly channel: vscode.OutputChannel }): void {
+  deps.channel.show(true);
+}
+
+const LOG_COMMANDS: CommandTable<CommandContext & { readonly channel: vscode.OutputChannel }> = [
+  [CommandIds.showLogs, showLogs],
+];
 
 const walkthroughContext = lazyModule(() => import('./onboarding/walkthroughContext'));
 
@@ -96,12 +105,11 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     statusBar,
     nodeTree,
     nodeView,
-    registerCommand(deps, CommandIds.showLogs, () => channel.show(true)),
+    ...registerCommands({ ...deps, channel }, LOG_COMMANDS),
     registerResultsDocuments(),
-    registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
     registerStatusBarActions(),
     ...registerProfileCommands({ ...deps, projects, nodeNetworkId: () => nodeTree.current?.networkId }),
-    ...registerNodeCommands(deps),
+    ...registerNodeCommands({ ...deps, nodeTree }),
     ...registerExplorer(deps),
   );
 
