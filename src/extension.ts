@@ -21,7 +21,8 @@ import { registerNodeCommands } from './node';
 import { argumentsMayActForUser, runMode, setRunMode } from './platform/automation';
 import { registerProfileCommands } from './profiles';
 import { SecretStore } from './platform/secrets';
-import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
+import { StatusBarController } from './statusBar/statusBarController';
+import { registerStatusBarCommands } from './statusBar/statusBarCommands';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
 import { registerCommands, type CommandContext, type CommandTable } from './platform/commands';
 import { registerExplorer, txDetailsExplorer } from './explorer';
@@ -107,7 +108,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     nodeView,
     ...registerCommands({ ...deps, channel }, LOG_COMMANDS),
     registerResultsDocuments(),
-    registerStatusBarActions(),
+    ...registerStatusBarCommands(deps),
     ...registerProfileCommands({ ...deps, projects, nodeNetworkId: () => nodeTree.current?.networkId }),
     ...registerNodeCommands({ ...deps, nodeTree }),
     ...registerExplorer(deps),
