@@ -47,6 +47,18 @@ export const RAW_INPUT = [
 ];
 
 /**
+ * One way to register a command: a feature's CommandTable, through the wrapper of src/platform/commands.ts
+ * (a failure logged and shown once with "Show Logs", a cancellation quiet, the caller rules kept). VS Code's
+ * own registration is called there only.
+ */
+export const COMMAND_OWNER = 'src/platform/commands.ts';
+export const RAW_COMMAND_REGISTRATION = ['registerCommand', 'registerTextEditorCommand'].map((property) => ({
+  property,
+  message:
+    'Register commands with a CommandTable and registerCommands/registerCommandsOnFirstUse of src/platform/commands.ts.',
+}));
+
+/**
  * Feature folders of the VS Code glue: every folder of src/ but the core and the platform, read from the disk
  * when lint runs, so a folder added, renamed or removed is in the list at once. A feature takes from another
  * only what that one exports on purpose: its `index.ts`, or a `…Service.ts` it hands to the composition root.
@@ -244,6 +256,11 @@ export default tseslint.config(
       'max-lines': ['error', { max: 700, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 150, skipBlankLines: false, skipComments: false }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: [COMMAND_OWNER],
+    rules: { 'no-restricted-properties': ['error', ...RAW_COMMAND_REGISTRATION] },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -21,9 +21,10 @@ import { registerNodeCommands } from './node';
 import { argumentsMayActForUser, runMode, setRunMode } from './platform/automation';
 import { registerProfileCommands } from './profiles';
 import { SecretStore } from './platform/secrets';
-import { registerStatusBarActions, StatusBarController } from './statusBar/statusBarController';
+import { StatusBarController } from './statusBar/statusBarController';
+import { registerStatusBarCommands } from './statusBar/statusBarCommands';
 import { registerTransactionsFeature, type TransactionsApi } from './transactions/transactionsFeature';
-import { registerCommand } from './platform/commands';
+import { registerCommands, type CommandContext, type CommandTable } from './platform/commands';
 import { registerExplorer, txDetailsExplorer } from './explorer';
 import { registerRalphTooling } from './tooling';
 import { registerResultsDocuments } from './platform/resultsDocument';
@@ -52,6 +53,15 @@ export interface AlephiumGatewayApi
   networkMismatch(): string | undefined;
   refreshNode(): Promise<void>;
 }
+
+/** "Alephium: Show Logs" (also the "Show Logs" action of every command's error toast). */
+function showLogs(deps: { readonly channel: vscode.OutputChannel }): void {
+  deps.channel.show(true);
+}
+
+const LOG_COMMANDS: CommandTable<CommandContext & { readonly channel: vscode.OutputChannel }> = [
+  [CommandIds.showLogs, showLogs],
+];
 
 const walkthroughContext = lazyModule(() => import('./onboarding/walkthroughContext'));
 
@@ -96,12 +106,11 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     statusBar,
     nodeTree,
     nodeView,
-    registerCommand(deps, CommandIds.showLogs, () => channel.show(true)),
+    ...registerCommands({ ...deps, channel }, LOG_COMMANDS),
     registerResultsDocuments(),
-    registerCommand(deps, CommandIds.refreshNode, () => nodeTree.refresh()),
-    registerStatusBarActions(),
+    ...registerStatusBarCommands(deps),
     ...registerProfileCommands({ ...deps, projects, nodeNetworkId: () => nodeTree.current?.networkId }),
-    ...registerNodeCommands(deps),
+    ...registerNodeCommands({ ...deps, nodeTree }),
     ...registerExplorer(deps),
   );
 

@@ -9,7 +9,7 @@ import {
 } from '../core/explorer/explorerUrl';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
-import { registerCommand, type CommandContext } from '../platform/commands';
+import { registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
 import { askText, pick } from '../platform/prompts';
 import { inert } from '../core/text/inert';
 import { inertCheck } from '../core/text/inertInput';
@@ -44,7 +44,7 @@ export function registerExplorer(deps: ExplorerDeps): vscode.Disposable[] {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(config.SECTION)) publish();
     }),
-    registerCommand(deps, CommandIds.openInExplorer, (args) => openInExplorer(deps, args)),
+    ...registerCommands(deps, EXPLORER_COMMANDS),
   ];
 }
 
@@ -81,6 +81,8 @@ async function openInExplorer(deps: ExplorerDeps, args: unknown): Promise<{ url:
   const opened = await vscode.env.openExternal(vscode.Uri.parse(url, true));
   return { url, opened };
 }
+
+const EXPLORER_COMMANDS: CommandTable<ExplorerDeps> = [[CommandIds.openInExplorer, openInExplorer]];
 
 /** What the transaction details page needs of the explorer: whether one is known, and opening a tx there. */
 export const txDetailsExplorer = {

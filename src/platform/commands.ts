@@ -57,9 +57,10 @@ export function startedByCaller(arg: unknown): boolean {
 /**
  * Registers a command with the extension's house rules: the failure of a command is logged and shown
  * with a "Show Logs" action, a user cancellation ends quietly, and the result is returned to callers
- * of `executeCommand` (tests and automation use that).
+ * of `executeCommand` (tests and automation use that). The one place that calls VS Code's
+ * `registerCommand` (a lint rule bans it elsewhere); features register a {@link CommandTable}.
  */
-export function registerCommand(
+function registerCommand(
   ctx: CommandContext,
   id: CommandId,
   handler: (...args: unknown[]) => unknown,
@@ -98,7 +99,11 @@ export async function runCommand(
   }
 }
 
-/** A feature's commands: each id with the module function that runs it over the feature's deps. */
+/**
+ * A feature's commands: each id with the module function that runs it over the feature's deps and the
+ * command's first argument. The one way a feature registers a command ({@link registerCommands}, or
+ * {@link registerCommandsOnFirstUse} for a table in a chunk of its own).
+ */
 export type CommandTable<D> = readonly (readonly [CommandId, (deps: D, args: unknown) => unknown])[];
 
 /** Registers every command of a table through {@link registerCommand}. */

@@ -5,7 +5,7 @@ import { isMainnet } from '../core/signing/confirmPolicy';
 import { statusBarView, userHeadroomAfter, type UserWindow } from '../core/status/statusBarView';
 import { forecastMonth } from '../core/ledger/forecast';
 import { ledgerTooltipLines } from '../core/ledger/usageTooltip';
-import { inert, type SafeMarkdown } from '../core/text/inert';
+import type { SafeMarkdown } from '../core/text/inert';
 import { freshnessLine } from '../core/scheduling/freshness';
 import { clientScheduler } from '../core/scheduling/clientScheduler';
 import * as config from '../platform/config';
@@ -13,7 +13,6 @@ import type { ConnectionManager } from '../platform/connection';
 import type { SecretStore } from '../platform/secrets';
 import { CommandIds } from '../constants';
 import { markdownString } from '../platform/markdown';
-import { pickOrCancel } from '../platform/prompts';
 import { DisposableBase } from '../platform/lifecycle';
 
 /** Owns the one status-bar item: the active key's rate-limit headroom, usage and last error. */
@@ -239,22 +238,4 @@ function hostOf(profile: ConnectionProfile): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function registerStatusBarActions(): vscode.Disposable {
-  return vscode.commands.registerCommand(CommandIds.statusBarActions, async () => {
-    // The icons are this extension's own words (literal parts of inert`…`); the profile name is not.
-    const items = [
-      { label: inert`$(arrow-swap) Switch Profile`, command: CommandIds.switchProfile },
-      { label: inert`$(key) Set API Key`, command: CommandIds.setApiKey },
-      { label: inert`$(add) Add Profile`, command: CommandIds.addProfile },
-      { label: inert`$(graph) Show Request Usage`, command: CommandIds.showRequestUsage },
-      { label: inert`$(output) Show Logs`, command: CommandIds.showLogs },
-    ];
-    const chosen = await pickOrCancel(items, {
-      placeHolder: inert`Alephium Gateway · ${config.activeProfileName() ?? 'no profile'}`,
-      ignoreFocusOut: false,
-    });
-    if (chosen) await vscode.commands.executeCommand(chosen.command);
-  });
 }

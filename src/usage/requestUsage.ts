@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { REQUEST_USAGE_VIEW_TYPE } from '../core/ledger/usageProtocol';
 import { CommandIds } from '../constants';
-import { registerCommand } from '../platform/commands';
+import { registerCommands, type CommandTable } from '../platform/commands';
 import { lazyModule } from '../platform/lifecycle';
 import type * as PanelModule from './panel/host';
 import type { RequestUsageDeps, RequestUsagePanel, RequestUsageSnapshot } from './panel/host';
@@ -19,7 +19,21 @@ export interface RequestUsageFeature {
   readonly disposables: vscode.Disposable[];
 }
 
+interface RequestUsageCommandDeps extends RequestUsageDeps {
+  /** The one panel, loaded on first use. */
+  readonly panel: () => Promise<RequestUsagePanel>;
+}
+
 /** "Alephium: Show Request Usage" (also in the status bar's actions). Returns the model it drew. */
+function showRequestUsage(deps: RequestUsageCommandDeps): ReturnType<RequestUsagePanel['show']> {
+  return deps.panel().then((panel) => panel.show());
+}
+
+const REQUEST_USAGE_COMMANDS: CommandTable<RequestUsageCommandDeps> = [
+  [CommandIds.showRequestUsage, showRequestUsage],
+];
+
+/** The Request Usage view's command and serializer; the panel loads on the first of them. */
 export function registerRequestUsage(deps: RequestUsageDeps): RequestUsageFeature {
   let loaded: RequestUsagePanel | undefined;
   const panel = lazyModule(async (): Promise<RequestUsagePanel> => {
@@ -29,7 +43,7 @@ export function registerRequestUsage(deps: RequestUsageDeps): RequestUsageFeatur
   return {
     snapshot: () => loaded?.snapshot(),
     disposables: [
-      registerCommand(deps, CommandIds.showRequestUsage, async () => (await panel()).show()),
+      ...registerCommands({ ...deps, panel }, REQUEST_USAGE_COMMANDS),
       vscode.window.registerWebviewPanelSerializer(REQUEST_USAGE_VIEW_TYPE, {
         deserializeWebviewPanel: async (restored) => (await panel()).revive(restored),
       }),

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { CONTRACT_PANEL_VIEW_TYPE } from '../../core/contracts/panelProtocol';
 import { CommandIds } from '../../constants';
 import { inert } from '../../core/text/inert';
-import { registerCommand } from '../../platform/commands';
+import { registerCommands, type CommandTable } from '../../platform/commands';
 import { lazyModule } from '../../platform/lifecycle';
 import { watchedOrPick } from '../contractsService';
 import type * as HostModule from './host';
@@ -29,25 +29,38 @@ export interface ContractPanelFeature {
   readonly disposables: vscode.Disposable[];
 }
 
+interface ContractPanelCommandDeps extends ContractPanelDeps {
+  /** The panels, loaded on first use. */
+  readonly panels: () => Promise<ContractPanels>;
+}
+
 /**
- * The command's argument is a contract address, `{address}` or a Watched Contracts tree element (which
- * carries `address`); without one it asks with the picker of the other contract commands.
+ * Open Contract Panel. The argument is a contract address, `{address}` or a Watched Contracts tree element
+ * (which carries `address`); without one it asks with the picker of the other contract commands.
  */
+async function openContractPanel(
+  deps: ContractPanelCommandDeps,
+  args: unknown,
+): Promise<{ address: string; methods: string[] }> {
+  const address =
+    typeof args === 'string'
+      ? args.trim()
+      : (await watchedOrPick(deps.contracts, args, inert`Open Contract Panel`)).address;
+  const panel = await (await deps.panels()).show(address);
+  const model = panel.snapshot().model;
+  return { address, methods: model?.methods.map((m) => m.name) ?? [] };
+}
+
+const CONTRACT_PANEL_COMMANDS: CommandTable<ContractPanelCommandDeps> = [
+  [CommandIds.openContractPanel, openContractPanel],
+];
+
 export function registerContractPanel(deps: ContractPanelDeps): ContractPanelFeature {
   let loaded: ContractPanels | undefined;
   const panels = lazyModule(async (): Promise<ContractPanels> => {
     const m: typeof HostModule = await import('./host');
     return (loaded = new m.ContractPanels(deps));
   });
-  const open = async (args?: unknown): Promise<{ address: string; methods: string[] }> => {
-    const address =
-      typeof args === 'string'
-        ? args.trim()
-        : (await watchedOrPick(deps.contracts, args, inert`Open Contract Panel`)).address;
-    const panel = await (await panels()).show(address);
-    const model = panel.snapshot().model;
-    return { address, methods: model?.methods.map((m) => m.name) ?? [] };
-  };
   const api: ContractPanelApi = {
     contractPanelSnapshot: (address) => loaded?.snapshot(address),
     contractPanelMessage: async (address, message) => {
@@ -59,7 +72,7 @@ export function registerContractPanel(deps: ContractPanelDeps): ContractPanelFea
   return {
     api,
     disposables: [
-      registerCommand(deps, CommandIds.openContractPanel, open),
+      ...registerCommands({ ...deps, panels }, CONTRACT_PANEL_COMMANDS),
       vscode.window.registerWebviewPanelSerializer(CONTRACT_PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) =>
           (await panels()).deserializeWebviewPanel(panel, state),

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactRegistry } from '../../../src/core/artifacts';
-import { GatewayClient } from '../../../src/core/gateway/client';
+import type { GatewayClient } from '../../../src/core/gateway/client';
 import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import {
   buildAndVerifyDeploy,
@@ -24,28 +24,22 @@ import {
 } from '../../../src/core/signing/verify';
 
 const VERIFIER = { verifyScriptTx, TransferVerificationError };
-import { SCRIPT_TAMPER_MODES, startSandbox, type Sandbox } from '../../../sandbox';
-import { sandboxProfile } from '../../../sandbox/testing/helpers';
+import { SCRIPT_TAMPER_MODES, type Sandbox } from '../../../sandbox';
+import { connectedSandbox } from '../fixtures/connectedSandbox';
 
 const ARTIFACTS = join(import.meta.dirname, '../../../sandbox/project/artifacts');
 
 describe('execute and deploy against the sandbox gateway', function () {
   let sb: Sandbox;
   let client: GatewayClient;
+  let stop: () => Promise<void>;
   let registry: ArtifactRegistry;
   let counter: string;
   let signer: { privateKey: string; publicKey: string; address: string };
-  const KEY = 'sbx_workflows_execute_test';
   const noLookup = () => undefined;
 
   before(async () => {
-    sb = await startSandbox({ blockTimeMs: 0 });
-    sb.limiter.add(KEY, 'enterprise', 'active', { perSecond: 10_000, perMonth: 10_000_000 });
-    client = new GatewayClient({
-      profile: sandboxProfile(sb, 'enterprise', { perSecond: 10_000 }),
-      keyProvider: () => KEY,
-      retry: { maxServerRetries: 0 },
-    });
+    ({ sb, client, stop } = await connectedSandbox());
     // With .project.json, as the workspace has it: the sandbox runs the debug builds it records.
     registry = ArtifactRegistry.fromFiles(
       [
@@ -67,8 +61,7 @@ describe('execute and deploy against the sandbox gateway', function () {
   });
   after(async () => {
     sb.chain.tamper = 'none';
-    client.dispose();
-    await sb.close();
+    await stop();
   });
 
   const count = async (address: string): Promise<bigint> => {

@@ -7,29 +7,23 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactRegistry } from '../../../src/core/artifacts';
-import { GatewayClient } from '../../../src/core/gateway/client';
+import type { GatewayClient } from '../../../src/core/gateway/client';
 import { callContracts } from '../../../src/core/gateway';
 import { GasMemory } from '../../../src/core/debugging/gasMemory';
 import { gasReportRows, planGasReport } from '../../../src/core/debugging/gasReport';
-import { startSandbox, type Sandbox } from '../../../sandbox';
-import { sandboxProfile } from '../../../sandbox/testing/helpers';
+import type { Sandbox } from '../../../sandbox';
+import { connectedSandbox } from '../fixtures/connectedSandbox';
 
 const ARTIFACTS = join(import.meta.dirname, '../../../sandbox/project/artifacts');
 
 describe('the Gas Report against the sandbox gateway', function () {
   let sb: Sandbox;
   let client: GatewayClient;
+  let stop: () => Promise<void>;
   let registry: ArtifactRegistry;
-  const KEY = 'sbx_gas_report_test';
 
   before(async () => {
-    sb = await startSandbox({ blockTimeMs: 0 });
-    sb.limiter.add(KEY, 'enterprise', 'active', { perSecond: 10_000, perMonth: 10_000_000 });
-    client = new GatewayClient({
-      profile: sandboxProfile(sb, 'enterprise', { perSecond: 10_000 }),
-      keyProvider: () => KEY,
-      retry: { maxServerRetries: 0 },
-    });
+    ({ sb, client, stop } = await connectedSandbox());
     registry = ArtifactRegistry.fromFiles([
       { path: 'artifacts/Counter.ral.json', text: readFileSync(join(ARTIFACTS, 'Counter.ral.json'), 'utf8') },
       // The sandbox's Counter runs the debug build .project.json records, as a devnet deployed by the CLI does.
@@ -37,8 +31,7 @@ describe('the Gas Report against the sandbox gateway', function () {
     ]);
   });
   after(async () => {
-    client.dispose();
-    await sb.close();
+    await stop();
   });
 
   const apiRequests = () => sb.requests.filter((r) => !r.path.includes('__sandbox')).length;

@@ -15,12 +15,12 @@ import {
   explainTransaction,
   type ExplainLookup,
 } from '../../../src/core/debugging/explainTransaction';
-import { GatewayClient } from '../../../src/core/gateway/client';
+import type { GatewayClient } from '../../../src/core/gateway/client';
 import { forgetHistorySupport } from '../../../src/core/gateway/history';
 import { signTxId } from '../../../src/core/protocol/keys';
 import { RalphSourceMap } from '../../../src/core/ralph/sourceMap';
-import { startSandbox, type Sandbox } from '../../../sandbox';
-import { sandboxProfile } from '../../../sandbox/testing/helpers';
+import type { Sandbox } from '../../../sandbox';
+import { connectedSandbox } from '../fixtures/connectedSandbox';
 
 const PROJECT = join(import.meta.dirname, '../../../sandbox/project');
 const counterRal = readFileSync(join(PROJECT, 'contracts/counter.ral'), 'utf8');
@@ -30,9 +30,9 @@ const lineOf = (needle: string, from = 0) =>
 describe('Explain Transaction against the sandbox gateway', function () {
   let sb: Sandbox;
   let client: GatewayClient;
+  let stop: () => Promise<void>;
   let lookup: ExplainLookup;
   let counter: { address: string; contractId: string };
-  const KEY = 'sbx_explain_test';
   const registry = ArtifactRegistry.fromFiles([
     {
       path: 'artifacts/Counter.ral.json',
@@ -43,13 +43,7 @@ describe('Explain Transaction against the sandbox gateway', function () {
 
   before(async () => {
     forgetHistorySupport();
-    sb = await startSandbox({ blockTimeMs: 0 });
-    sb.limiter.add(KEY, 'enterprise', 'active', { perSecond: 10_000, perMonth: 10_000_000 });
-    client = new GatewayClient({
-      profile: sandboxProfile(sb, 'enterprise', { perSecond: 10_000 }),
-      keyProvider: () => KEY,
-      retry: { maxServerRetries: 0 },
-    });
+    ({ sb, client, stop } = await connectedSandbox());
     const c = sb.contracts.find((x) => x.name === 'Counter')!;
     counter = { address: c.address, contractId: c.contractId };
     const sources = RalphSourceMap.build([{ path: 'contracts/counter.ral', text: counterRal }]);
@@ -59,8 +53,7 @@ describe('Explain Transaction against the sandbox gateway', function () {
     };
   });
   after(async () => {
-    client.dispose();
-    await sb.close();
+    await stop();
   });
 
   /** A signed incrementBy(step) from the Counter's group's test account, submitted and mined. */

@@ -7,6 +7,7 @@ import type { RunRecord } from '../../../src/core/scheduling/jobs';
 import { newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
 import type { Sandbox } from '../../../sandbox';
 import type { Timers } from '../../../src/core/util/clock';
+import { until } from '../../helpers/until';
 
 /** Timers fired by hand: the test runs what is pending, as the next timer tick would. */
 function manualTimers(now: () => number = Date.now): {
@@ -37,14 +38,6 @@ function nextStatus(model: NodeStatusModel, test: (s: NodeStatus | undefined) =>
       resolve();
     });
   });
-}
-
-/** Polls `condition` every 20 ms for at most 5 s. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 5_000) throw new Error('condition not met within 5 s');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('node status model (what the Node view shows) against the sandbox', () => {
@@ -102,7 +95,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     sb.faults.add({ path: '/infos/self-clique', kind: 'delay', delayMs: 4_000, count: 1 });
     const before = selfCliqueRequests();
     const first = model.refresh();
-    await until(() => selfCliqueRequests() === before + 1);
+    await until('the next self-clique request', () => selfCliqueRequests() === before + 1, 5_000, 20);
     const started = Date.now();
     await model.refresh();
     assert.ok(Date.now() - started < 3_000, 'the second refresh must not wait for the hanging probe');
@@ -170,7 +163,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
       time = Math.max(time, t.at);
       const before = runs.length;
       t.cb();
-      await until(() => runs.length > before);
+      await until('the next scheduler run', () => runs.length > before, 5_000, 20);
       return runs[runs.length - 1]!;
     };
     const chainInfo = () => sb.requests.filter((r) => r.path.includes('/blockflow/chain-info')).length;
@@ -220,7 +213,7 @@ describe('node status model (what the Node view shows) against the sandbox', () 
     model.setVisible(true);
     await first;
     model.setChainsExpanded(true);
-    await until(() => model.current?.heights.length === 16);
+    await until('the heights of all 16 chains', () => model.current?.heights.length === 16, 5_000, 20);
     const heightsReadAt = model.current!.heightsAt;
     assert.equal(heightsReadAt, time, 'the heights carry the time they were read');
     const cliques = selfCliqueRequests();

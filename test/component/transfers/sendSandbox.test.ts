@@ -4,7 +4,7 @@
  * (on demand through the control API) and tracked to final.
  */
 import { strict as assert } from 'node:assert';
-import { GatewayClient } from '../../../src/core/gateway/client';
+import type { GatewayClient } from '../../../src/core/gateway/client';
 import { systemClock } from '../../../src/core/util/clock';
 import { ONE_ALPH, addressFromPublicKey, txIdFromUnsignedTx } from '../../../src/core/protocol';
 import { verifyTxIdSignature } from '../../../src/core/protocol/keys';
@@ -12,11 +12,11 @@ import type { SignerKey } from '../../../src/core/signing/signingPath';
 import { sendSweep, sendTransfer, type SendDeps } from '../../../src/core/transfers/sendTransfer';
 import { TxTracker, type TrackState } from '../../../src/core/tracking/txTracker';
 import { TransferVerificationError, type VerificationCheck } from '../../../src/core/signing/verify';
-import { startSandbox, type Sandbox, type TamperMode } from '../../../sandbox';
+import type { Sandbox, TamperMode } from '../../../sandbox';
 import { keyOf } from '../../unit/signing/verifyFixtures';
-import { sandboxProfile } from '../../../sandbox/testing/helpers';
 import { callContracts } from '../../../src/core/gateway/batching';
 import { parseTokenList, TokenCatalog } from '../../../src/core/tokens';
+import { connectedSandbox } from '../fixtures/connectedSandbox';
 
 async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${sb.baseUrl}/__sandbox${path}`, {
@@ -45,20 +45,13 @@ function spyKey(privateKey: string, publicKey: string): SignerKey & { reads: num
 describe('send workflow against the sandbox gateway', function () {
   let sb: Sandbox;
   let client: GatewayClient;
-  const KEY = 'sbx_workflows_send_test';
+  let stop: () => Promise<void>;
 
   before(async () => {
-    sb = await startSandbox({ blockTimeMs: 0 });
-    sb.limiter.add(KEY, 'enterprise', 'active', { perSecond: 10_000, perMonth: 10_000_000 });
-    client = new GatewayClient({
-      profile: sandboxProfile(sb, 'enterprise', { perSecond: 10_000 }),
-      keyProvider: () => KEY,
-      retry: { maxServerRetries: 0 },
-    });
+    ({ sb, client, stop } = await connectedSandbox());
   });
   after(async () => {
-    client.dispose();
-    await sb.close();
+    await stop();
   });
   afterEach(async () => {
     await control(sb, 'POST', '/tamper', { mode: 'none' });

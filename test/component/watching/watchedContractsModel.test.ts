@@ -5,14 +5,15 @@ import { ArtifactRegistry } from '../../../src/core/artifacts';
 import {
   fetchEventsFrom,
   fetchLatestEvents,
-  GatewayClient,
+  type GatewayClient,
   type ContractEvent,
 } from '../../../src/core/gateway';
 import { silentLogger } from '../../../src/core/util/log';
 import { makeWatched } from '../../../src/core/watching/watchList';
 import { WatchedContractsModel } from '../../../src/core/watching/watchedContractsModel';
-import { control, newSandbox, sandboxProfile } from '../../../sandbox/testing/helpers';
+import { control } from '../../../sandbox/testing/helpers';
 import type { Sandbox } from '../../../sandbox';
+import { connectedSandbox } from '../fixtures/connectedSandbox';
 
 const ARTIFACTS = path.join(__dirname, '..', '..', '..', 'sandbox', 'project', 'artifacts');
 const registry = ArtifactRegistry.fromFiles(
@@ -36,17 +37,13 @@ function changedUntil(model: WatchedContractsModel, test: () => boolean): Promis
 
 describe('watched contracts model (what the Watched Contracts view shows) against the sandbox', () => {
   let sb: Sandbox;
-  let key: string;
   let client: GatewayClient;
+  let stop: () => Promise<void>;
 
   before(async () => {
-    ({ sb, key } = await newSandbox());
-    client = new GatewayClient({ profile: sandboxProfile(sb, 'pro'), keyProvider: () => key });
+    ({ sb, client, stop } = await connectedSandbox({ plan: 'pro' }));
   });
-  after(async () => {
-    client.dispose();
-    await sb.close();
-  });
+  after(() => stop());
 
   it('reads the state again when new events arrive, once, so State agrees with Events', async () => {
     const counter = sb.contracts.find((c) => c.name === 'Counter')!;
@@ -93,17 +90,13 @@ describe('watched contracts model (what the Watched Contracts view shows) agains
 
 describe('watched contracts model: every figure is fresh or says its age', () => {
   let sb: Sandbox;
-  let key: string;
   let client: GatewayClient;
+  let stop: () => Promise<void>;
 
   before(async () => {
-    ({ sb, key } = await newSandbox());
-    client = new GatewayClient({ profile: sandboxProfile(sb, 'pro'), keyProvider: () => key });
+    ({ sb, client, stop } = await connectedSandbox({ plan: 'pro' }));
   });
-  after(async () => {
-    client.dispose();
-    await sb.close();
-  });
+  after(() => stop());
 
   describe('freshness: ages, a look reads again what is old, and other views update the model', () => {
     const counter = () => sb.contracts.find((c) => c.name === 'Counter')!;

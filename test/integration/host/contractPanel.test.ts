@@ -6,13 +6,8 @@ import type { WatchedContract } from '../../../src/core/watching/watchList';
 import type { HostToWebviewMessage, MethodResultView } from '../../../src/core/contracts/panelProtocol';
 import { PANEL_LIMITS } from '../../../src/core/contracts/panelProtocol';
 import { CommandIds } from '../../../src/constants';
-import {
-  extensionApi,
-  removeProfile,
-  startSandboxProfile,
-  until,
-  writeSandboxProject,
-} from './sandboxFixture';
+import { extensionApi, removeProfile, startSandboxProfile, writeSandboxProject } from './sandboxFixture';
+import { until } from '../../helpers/until';
 
 const PROFILE = 'Contract panel test';
 

@@ -5,13 +5,8 @@ import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { CallSummary } from '../../../src/core/contracts/call';
 import type { WatchedContract } from '../../../src/core/watching/watchList';
 import { CommandIds } from '../../../src/constants';
-import {
-  extensionApi,
-  removeProfile,
-  startSandboxProfile,
-  until,
-  writeSandboxProject,
-} from './sandboxFixture';
+import { extensionApi, removeProfile, startSandboxProfile, writeSandboxProject } from './sandboxFixture';
+import { until } from '../../helpers/until';
 
 const PROFILE = 'Contracts test';
 

@@ -6,7 +6,8 @@ import { SCRIPT_TAMPER_MODES, type Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { DeployView, ExecutionView, SimulationView } from '../../../src/core/contracts/actionViews';
 import { CommandIds } from '../../../src/constants';
-import { extensionApi, removeProfile, startSandboxProfile, until } from './sandboxFixture';
+import { extensionApi, removeProfile, startSandboxProfile } from './sandboxFixture';
+import { until } from '../../helpers/until';
 
 const PROFILE = 'Execute test';
 

@@ -6,13 +6,8 @@ import type { Sandbox } from '../../../sandbox';
 import { CommandIds } from '../../../src/constants';
 import { encodeUnsignedTx } from '../../../src/core/protocol';
 import { TOOL_NAMES } from '../../../src/core/assistant/toolNames';
-import {
-  extensionApi,
-  removeProfile,
-  startSandboxProfile,
-  until,
-  writeSandboxProject,
-} from './sandboxFixture';
+import { extensionApi, removeProfile, startSandboxProfile, writeSandboxProject } from './sandboxFixture';
+import { until } from '../../helpers/until';
 
 const PROFILE = 'Language-model tools test';
 

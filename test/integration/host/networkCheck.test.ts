@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import { CommandIds } from '../../../src/constants';
-import { extensionApi, readLogs, removeProfile, startSandboxProfile, until } from './sandboxFixture';
+import { extensionApi, readLogs, removeProfile, startSandboxProfile } from './sandboxFixture';
+import { until } from '../../helpers/until';
 
 const PROFILE = 'Mismatch test';
 

@@ -10,7 +10,8 @@ import * as vscode from 'vscode';
 import { addressFromPublicKey } from '../../../src/core/protocol';
 import { publicKeyFromPrivateKey } from '../../../src/core/protocol/keys';
 import { CommandIds } from '../../../src/constants';
-import { extensionApi, until } from './sandboxFixture';
+import { extensionApi } from './sandboxFixture';
+import { until } from '../../helpers/until';
 
 const KEY_A = '11'.repeat(32);
 const KEY_B = '22'.repeat(32);

@@ -16,7 +16,8 @@ import {
   type TestCertificates,
   type TestProxy,
 } from '../../helpers/tlsNetwork';
-import { extensionApi, removeProfile, until } from './sandboxFixture';
+import { extensionApi, removeProfile } from './sandboxFixture';
+import { until } from '../../helpers/until';
 
 const PROXIED = 'Through the proxy';
 const DIRECT = 'TLS on this machine';

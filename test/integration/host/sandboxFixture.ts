@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import { CommandIds, EXTENSION_ID } from '../../../src/constants';
-import { errorMessage } from '../../../src/core/util/errors';
 import { artifactFiles, deploymentsFileText, sandboxCounter } from '../../../sandbox/testing/project';
 import * as fs from 'node:fs';
+import { until } from '../../helpers/until';
 
 export async function extensionApi(): Promise<AlephiumGatewayApi> {
   const extension = vscode.extensions.getExtension<AlephiumGatewayApi>(EXTENSION_ID);
@@ -53,28 +53,6 @@ export async function writeSandboxProject(sandbox: Sandbox, only?: readonly stri
 /** Removes the profile (and its key) so the next suite starts from a clean slate. */
 export async function removeProfile(name: string): Promise<void> {
   await vscode.commands.executeCommand(CommandIds.removeProfile, { name });
-}
-
-/** Polls a condition (bounded) instead of sleeping for a guessed time. */
-export async function until<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(
-    `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${errorMessage(last)}` : ''}`,
-  );
 }
 
 /** Everything the extension has logged so far (its log files, as VS Code writes the output channel). */
