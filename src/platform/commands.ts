@@ -4,6 +4,7 @@ import type { Logger } from '../core/util/log';
 import { inert } from '../core/text/inert';
 import { CommandIds, type CommandId } from '../constants';
 import { showError } from './notify';
+import { closeAnsweredPrompt } from './promptHandOver';
 
 export interface CommandContext {
   readonly log: Logger;
@@ -96,6 +97,9 @@ export async function runCommand(
     // it, and VS Code would add a second error of its own on top of it.
     if (args.length > 0 && args[0] !== undefined && !startedFromUi(args[0])) throw error;
     return undefined;
+  } finally {
+    // The last prompt the command answered stays on screen until here (promptHandOver.ts).
+    closeAnsweredPrompt();
   }
 }
 

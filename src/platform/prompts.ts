@@ -11,6 +11,7 @@ import {
   type InertPickOptions,
   type ProblemSeverity,
 } from '../core/text/inertInput';
+import { isKeptAnswered, keepUntilNextPrompt, showInPlaceOfAnswered } from './promptHandOver';
 import type { ArtifactRegistry, ContractArtifact, FunctionSig } from '../core/artifacts';
 import { argumentHint, argumentProblem, findMethod, functionSignature } from '../core/contracts/call';
 
@@ -28,24 +29,49 @@ const SEVERITY: Record<ProblemSeverity, vscode.InputBoxValidationSeverity> = {
   info: vscode.InputBoxValidationSeverity.Info,
 };
 
-/** An input box that validates as the user types; undefined on Escape. */
+/**
+ * An input box that validates as the user types; undefined on Escape. A problem of severity error blocks
+ * Enter, as `showInputBox` does; the answered box stays until the next prompt (promptHandOver.ts).
+ */
 export async function askTextOrCancel(box: InertInputBox): Promise<string | undefined> {
   const { validate } = box;
-  return vscode.window.showInputBox({
-    ignoreFocusOut: true,
-    ...inputBoxStrings(box),
-    ...(box.value !== undefined ? { value: box.value } : {}),
-    ...(box.password !== undefined ? { password: box.password } : {}),
-    ...(validate
-      ? {
-          validateInput: (v: string): vscode.InputBoxValidationMessage | null => {
-            const problem = validate(v);
-            if (problem === undefined) return null;
-            const { message, severity } = problemStrings(problem);
-            return { message, severity: SEVERITY[severity] };
-          },
-        }
-      : {}),
+  const input = vscode.window.createInputBox();
+  const { title, prompt, placeHolder } = inputBoxStrings(box);
+  if (title !== undefined) input.title = title;
+  if (prompt !== undefined) input.prompt = prompt;
+  if (placeHolder !== undefined) input.placeholder = placeHolder;
+  input.ignoreFocusOut = true;
+  if (box.value !== undefined) input.value = box.value;
+  if (box.password !== undefined) input.password = box.password;
+  /** Shows the problem of `value`, if any; whether it blocks Enter. */
+  const check = (value: string): boolean => {
+    const problem = validate?.(value);
+    if (problem === undefined) {
+      input.validationMessage = undefined;
+      return false;
+    }
+    const { message, severity } = problemStrings(problem);
+    input.validationMessage = { message, severity: SEVERITY[severity] };
+    return severity === 'error';
+  };
+  // As showInputBox does, a problem shows once something is typed (or on Enter), not on an untouched box.
+  return new Promise<string | undefined>((resolve) => {
+    let settled = false;
+    input.onDidChangeValue((value) => check(value));
+    input.onDidAccept(() => {
+      if (settled || check(input.value)) return;
+      settled = true;
+      keepUntilNextPrompt(input);
+      resolve(input.value);
+    });
+    input.onDidHide(() => {
+      if (isKeptAnswered(input)) return;
+      input.dispose();
+      if (settled) return;
+      settled = true;
+      resolve(undefined);
+    });
+    showInPlaceOfAnswered(input);
   });
 }
 
@@ -64,17 +90,62 @@ export async function pickOrCancel<T extends InertPickItem>(
   items: readonly T[] | Promise<readonly T[]>,
   options: InertPickOptions,
 ): Promise<T | undefined> {
-  const shown = Promise.resolve(items).then((list) =>
-    list.map((item) => ({ ...pickItemStrings(item), item })),
-  );
-  const chosen = await vscode.window.showQuickPick(shown, {
-    ignoreFocusOut: options.ignoreFocusOut ?? true,
-    ...(options.title ? { title: options.title.text } : {}),
-    ...(options.placeHolder ? { placeHolder: options.placeHolder.text } : {}),
-    ...(options.matchOnDescription !== undefined ? { matchOnDescription: options.matchOnDescription } : {}),
-    ...(options.matchOnDetail !== undefined ? { matchOnDetail: options.matchOnDetail } : {}),
+  type Row = vscode.QuickPickItem & { readonly item: T };
+  const quickPick = openPick<Row>(options);
+  if (options.matchOnDescription !== undefined) quickPick.matchOnDescription = options.matchOnDescription;
+  if (options.matchOnDetail !== undefined) quickPick.matchOnDetail = options.matchOnDetail;
+  quickPick.busy = true;
+  const answer = answerOf<T, Row, undefined>(quickPick, () => undefined);
+  // A list that fails to load fails the pick (as showQuickPick's does), rather than reading as Escape.
+  const loaded = Promise.resolve(items).then((list) => {
+    quickPick.items = list.map((item) => ({ ...pickItemStrings(item), item }));
+    quickPick.busy = false;
   });
-  return chosen?.item;
+  return Promise.race([answer, loaded.then(() => answer)]).catch((error: unknown) => {
+    quickPick.dispose();
+    throw error;
+  });
+}
+
+/** A quick pick with the options every pick here has, not shown yet. */
+function openPick<R extends vscode.QuickPickItem>(options: InertPickOptions): vscode.QuickPick<R> {
+  const quickPick = vscode.window.createQuickPick<R>();
+  if (options.title) quickPick.title = options.title.text;
+  if (options.placeHolder) quickPick.placeholder = options.placeHolder.text;
+  quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
+  return quickPick;
+}
+
+/**
+ * Shows `quickPick` in the place of the prompt answered before it and resolves with the row accepted; the
+ * answered pick stays until the next prompt (promptHandOver.ts). Escape resolves with `onCancel()`.
+ */
+function answerOf<T, R extends vscode.QuickPickItem & { readonly item: T }, C>(
+  quickPick: vscode.QuickPick<R>,
+  onCancel: () => C,
+): Promise<T | C> {
+  return new Promise<T | C>((resolve, reject) => {
+    let settled = false;
+    quickPick.onDidAccept(() => {
+      const chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
+      if (settled || !chosen) return;
+      settled = true;
+      keepUntilNextPrompt(quickPick);
+      resolve(chosen.item);
+    });
+    quickPick.onDidHide(() => {
+      if (isKeptAnswered(quickPick)) return;
+      quickPick.dispose();
+      if (settled) return;
+      settled = true;
+      try {
+        resolve(onCancel());
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    showInPlaceOfAnswered(quickPick);
+  });
 }
 
 /** A quick pick of inert items that throws UserCancelledError on Escape. */
@@ -99,36 +170,24 @@ export async function pickOrTyped<T extends InertPickItem>(
   type Row = vscode.QuickPickItem & { readonly item: T };
   const rowOf = (item: T, alwaysShow = false): Row => ({ ...pickItemStrings(item), alwaysShow, item });
   const rows = items.map((item) => rowOf(item));
-  const quickPick = vscode.window.createQuickPick<Row>();
-  if (options.title) quickPick.title = options.title.text;
-  if (options.placeHolder) quickPick.placeholder = options.placeHolder.text;
-  quickPick.ignoreFocusOut = options.ignoreFocusOut ?? true;
+  const quickPick = openPick<Row>(options);
   quickPick.items = rows;
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      let shownTyped: string | undefined;
-      quickPick.onDidChangeValue((value) => {
-        const item = typed(value);
-        const key = item ? pickItemStrings(item).label : undefined;
-        // Items are set only when the typed row comes, changes or goes: setting them on every keystroke
-        // would drop the list's own focus on the first match, and Enter would choose nothing.
-        if (key === shownTyped) return;
-        shownTyped = key;
-        // alwaysShow: the row stays although its label does not match what was typed (a contract id).
-        const row = item ? rowOf(item, true) : undefined;
-        quickPick.items = row ? [row, ...rows] : rows;
-        if (row) quickPick.activeItems = [row];
-      });
-      quickPick.onDidAccept(() => {
-        const chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
-        if (chosen) resolve(chosen.item);
-      });
-      quickPick.onDidHide(() => reject(new UserCancelledError()));
-      quickPick.show();
-    });
-  } finally {
-    quickPick.dispose();
-  }
+  let shownTyped: string | undefined;
+  quickPick.onDidChangeValue((value) => {
+    const item = typed(value);
+    const key = item ? pickItemStrings(item).label : undefined;
+    // Items are set only when the typed row comes, changes or goes: setting them on every keystroke
+    // would drop the list's own focus on the first match, and Enter would choose nothing.
+    if (key === shownTyped) return;
+    shownTyped = key;
+    // alwaysShow: the row stays although its label does not match what was typed (a contract id).
+    const row = item ? rowOf(item, true) : undefined;
+    quickPick.items = row ? [row, ...rows] : rows;
+    if (row) quickPick.activeItems = [row];
+  });
+  return answerOf<T, Row, never>(quickPick, () => {
+    throw new UserCancelledError();
+  });
 }
 
 /** Reads a string field of a command's argument object, when the command was called with one. */

@@ -22,7 +22,7 @@ export interface FakeVscode {
   readonly executed: { id: string; args: unknown[] }[];
   /** Each notification shown, in order. */
   readonly shown: ShownMessage[];
-  /** What `window.showQuickPick` does with the items it is given (the user's answer); default Escape. */
+  /** What the user answers to a quick pick's items (an item, or undefined for Escape); default Escape. */
   quickPick: (items: readonly unknown[]) => Promise<unknown>;
   /** Forgets what was recorded and answers Escape again. */
   reset(): void;
@@ -44,6 +44,62 @@ export const fakeVscode: FakeVscode = {
     this.quickPick = () => Promise.resolve(undefined);
   },
 };
+
+type Listener = (value?: unknown) => void;
+
+/**
+ * `window.createQuickPick`'s pick as src/platform/prompts.ts drives it: once shown and its items loaded (not
+ * busy), {@link FakeVscode.quickPick} answers with an item (accepted) or undefined (Escape: hidden).
+ */
+class FakeQuickPick {
+  items: readonly unknown[] = [];
+  selectedItems: readonly unknown[] = [];
+  activeItems: readonly unknown[] = [];
+  busy = false;
+  enabled = true;
+  title?: string;
+  placeholder?: string;
+  ignoreFocusOut = false;
+  matchOnDescription = false;
+  matchOnDetail = false;
+  private readonly listeners = { accept: [] as Listener[], hide: [] as Listener[], value: [] as Listener[] };
+  private visible = false;
+
+  onDidAccept = (l: Listener) => this.on('accept', l);
+  onDidHide = (l: Listener) => this.on('hide', l);
+  onDidChangeValue = (l: Listener) => this.on('value', l);
+
+  show(): void {
+    if (this.visible) return;
+    this.visible = true;
+    void this.answer();
+  }
+
+  hide(): void {
+    if (!this.visible) return;
+    this.visible = false;
+    for (const l of this.listeners.hide) l();
+  }
+
+  dispose(): void {
+    this.hide();
+  }
+
+  private on(kind: keyof FakeQuickPick['listeners'], l: Listener): { dispose(): void } {
+    this.listeners[kind].push(l);
+    return { dispose: () => undefined };
+  }
+
+  /** The user answers once the items are there (a bounded wait: a list that never loads is Escape). */
+  private async answer(): Promise<void> {
+    for (let turn = 0; this.busy && turn < 1000; turn++) await new Promise((r) => setImmediate(r));
+    const chosen = this.busy ? undefined : await fakeVscode.quickPick(this.items);
+    if (!this.visible) return;
+    if (chosen === undefined) return this.hide();
+    this.selectedItems = [chosen];
+    for (const l of this.listeners.accept) l();
+  }
+}
 
 function message(level: ShownMessage['level']) {
   return (text: string, ...rest: unknown[]): Promise<string | undefined> => {
@@ -68,9 +124,7 @@ const api = {
     },
   },
   window: {
-    async showQuickPick(items: unknown, _options?: unknown) {
-      return fakeVscode.quickPick(await (items as Promise<readonly unknown[]>));
-    },
+    createQuickPick: () => new FakeQuickPick(),
     showErrorMessage: message('error'),
     showWarningMessage: message('warning'),
     showInformationMessage: message('info'),

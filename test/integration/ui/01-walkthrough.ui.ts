@@ -157,4 +157,82 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
     assert.match(await spoken(/^Contract Counter, .+, group \d, .+$/m), /Contract Counter/);
     assert.match(await spoken(/^Node sync state: .+$/m), /Node sync state/);
   });
+
+  // Runs on the first journey's profile, key and watched Counter, with the walkthrough still open.
+  it('Simulate from its step: the method and its argument are typed with the keyboard alone', async function () {
+    this.timeout(120_000);
+    const page = ui.page;
+    await openWalkthrough(page);
+    // A person clicks the step; VS Code's walkthrough page focuses it once its slide ends (250 ms, a timer
+    // in gettingStarted.ts), and the person presses the button after that. The page's own focus() call
+    // on the step is what is waited for: the click's native focus comes first and would not say it.
+    await page.evaluate(`(() => {
+      window.__stepFocused = [];
+      const focus = HTMLElement.prototype.focus;
+      HTMLElement.prototype.focus = function (...args) {
+        const step = this.getAttribute && this.getAttribute('data-step-id');
+        if (step) window.__stepFocused.push(step);
+        return focus.apply(this, args);
+      };
+    })()`);
+    await page.locator('h3.step-title', { hasText: 'Simulate a method' }).first().click();
+    await watchUntil(
+      page,
+      'the walkthrough focusing the Simulate step',
+      () => page.evaluate<string>('window.__stepFocused.join(" ")'),
+      (ids) => ids.includes('#simulate'),
+      30_000,
+    );
+    await page
+      .locator('.gettingStartedContainer .monaco-button', { hasText: 'Simulate Contract Method' })
+      .first()
+      .click();
+
+    // Keyboard only from here: whatever does not have the focus does not get the keys.
+    const widget = page.locator('.quick-input-widget');
+    const box = widget.locator('input').first();
+    const title = (): Promise<string> => widget.locator('.quick-input-title').innerText({ timeout: 2_000 });
+    // With more than one contract watched a contract pick comes first; it takes the keyboard too.
+    const first = await watchUntil(
+      page,
+      "Simulate's first pick",
+      title,
+      (t) => t.includes('Simulate'),
+      30_000,
+    );
+    if (!first.includes('a method of Counter')) {
+      await page.keyboard.type('Counter');
+      await widget.locator('.monaco-list-row', { hasText: 'Counter' }).first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Enter');
+    }
+    await watchUntil(
+      page,
+      'the method pick of Counter',
+      title,
+      (t) => t.includes('a method of Counter'),
+      30_000,
+    );
+    await page.keyboard.type('incrementBy');
+    await watchUntil(
+      page,
+      'the typed method',
+      () => box.inputValue(),
+      (v) => v === 'incrementBy',
+      10_000,
+    );
+    await page.keyboard.press('Enter');
+    await watchUntil(page, 'the argument box', title, (t) => t.includes('Counter.incrementBy: step'), 30_000);
+    await page.keyboard.type('7');
+    assert.equal(
+      await watchUntil(
+        page,
+        'the typed argument',
+        () => box.inputValue(),
+        (v) => v === '7',
+        10_000,
+      ),
+      '7',
+    );
+    await page.keyboard.press('Escape');
+  });
 });
