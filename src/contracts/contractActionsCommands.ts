@@ -3,7 +3,7 @@
  * argument object), progress, the confirmation modal, tracking and the deployments file. Everything they
  * decide is in src/core/contracts/actions.ts; this file only asks, shows and writes.
  */
-import { withRequestProgress } from '../platform/progress';
+import { withProgress, withRequestProgress } from '../platform/progress';
 import * as vscode from 'vscode';
 import type { ArtifactRegistry, ContractArtifact } from '../core/artifacts';
 
@@ -314,7 +314,7 @@ async function executeAsked(
   });
   const lookup = await deps.contracts.artifactLookup([request.address]);
   const what = `${artifact.name}.${prepared.fn.name}`;
-  const { simulation, built } = await vscode.window.withProgress(
+  const { simulation, built } = await withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Execute ${what}`, cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
@@ -378,7 +378,7 @@ async function executeAsked(
       verified,
     };
   }
-  const reached = await vscode.window.withProgress(
+  const reached = await withProgress(
     { location: vscode.ProgressLocation.Window, title: `Waiting for ${shortTxId(txId)} to reach a block` },
     () => waitForBlock(deps, txId),
   );
@@ -424,7 +424,7 @@ function buildDeploy(
   artifact: ContractArtifact,
   prepared: PreparedDeploy,
 ) {
-  return vscode.window.withProgress(
+  return withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Deploy ${artifact.name}`, cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
@@ -557,7 +557,7 @@ async function deploy(deps: ContractActionsDeps, args?: unknown): Promise<Deploy
   const reached =
     argValue(args, 'waitForConfirmation') === false
       ? { status: 'submitted' as const }
-      : await vscode.window.withProgress(
+      : await withProgress(
           {
             location: vscode.ProgressLocation.Window,
             title: `Waiting for ${shortTxId(txId)} to reach a block`,

@@ -5,6 +5,7 @@
  * block state it ran against) and shows the answer in the transaction's details panel.
  */
 import * as vscode from 'vscode';
+import { withProgress } from '../platform/progress';
 import type { TransactionExplanation } from '../core/debugging/explainTransaction';
 import { costNotice } from '../core/ledger/costs';
 import { checkTxId, parseTxId } from '../core/transfers/transferInput';
@@ -48,7 +49,7 @@ export async function explainTransactionCommand(
   const txId = await askTxId(args, notice.text);
   const client = deps.connection.requireClient();
   deps.log.info(`Explain Transaction ${txId}: ${notice.text}`);
-  const explanation = await vscode.window.withProgress(
+  const explanation = await withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: `Explaining ${txId.slice(0, 8)}… (${notice.text})`,

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withProgress } from '../platform/progress';
 import {
   addressInfo,
   addressInfoMarkdown,
@@ -179,7 +180,7 @@ async function blocksInTimeRange(deps: NodeCommandDeps, args?: unknown): Promise
   // Long or dense ranges are read in parts (split on 504 and on size), which can take many requests:
   // show progress, let the user cancel, and show the blocks as the parts arrive.
   const shown = showDocument(args) ? new ProgressiveBlocks(fromTs, toTs) : undefined;
-  const read = await vscode.window.withProgress(
+  const read = await withProgress(
     {
       location: vscode.ProgressLocation.Notification,
       title: `Reading blocks from ${new Date(fromTs).toISOString()} to ${new Date(toTs).toISOString()} (${costText(blocksRangeCost(toTs - fromTs))})`,

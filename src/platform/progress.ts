@@ -3,6 +3,19 @@ import type { Event } from '../core/util/emitter';
 import { isUsersRetry, retryLine, SLOW_REQUEST_MS, type RetryNotice } from '../core/gateway/waiting';
 import { UserCancelledError } from '../core/util/errors';
 import { raceAbort } from '../core/util/abort';
+import { closeAnsweredPrompt } from './promptHandOver';
+
+/**
+ * `vscode.window.withProgress` for this extension: the prompt answered last (kept on screen, busy, by
+ * promptHandOver.ts) closes first, since the progress is where the waiting shows from then on.
+ */
+export function withProgress<R>(
+  options: vscode.ProgressOptions,
+  task: Parameters<typeof vscode.window.withProgress<R>>[1],
+): Thenable<R> {
+  closeAnsweredPrompt();
+  return vscode.window.withProgress(options, task);
+}
 
 /**
  * Runs a person's request with the house rule for waiting (core/gateway/waiting.ts): nothing for a
@@ -25,7 +38,7 @@ export async function withRequestProgress<T>(
   const show = () => {
     if (shown) return;
     shown = true;
-    void vscode.window.withProgress(
+    void withProgress(
       { location: vscode.ProgressLocation.Notification, title, cancellable: true },
       (progress, token) => {
         const sub = token.onCancellationRequested(() => controller.abort());

@@ -6,6 +6,7 @@
  * nothing about what may be signed: core does, and reads the private key only after the confirmation.
  */
 import * as vscode from 'vscode';
+import { withProgress } from './progress';
 import type { GatewayClient } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import { addressFromPublicKey } from '../core/protocol';
@@ -183,7 +184,7 @@ export function withCancellableProgress<T>(
   title: string,
   run: (report: (message: string) => void, signal: AbortSignal) => Promise<T>,
 ): Thenable<T> {
-  return vscode.window.withProgress(
+  return withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
