@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, workbenchUrl } from '../scripts/browser.mjs';
 import { startServer } from '../scripts/vscodeServer.mjs';
 import { sandbox } from './lib/sandbox';
@@ -21,6 +21,9 @@ import { figure, log, type Figure } from './lib/stats';
 export interface ActivationRun {
   readonly loadMs: number;
   readonly activateMs: number;
+  /** VS Code's own figures (Developer: Show Running Extensions: code loading + activate call), same run. */
+  readonly vscodeActivationMs: number;
+  readonly baselineActivationMs: number;
   readonly rowsMs: number;
   readonly populatedMs: number;
 }
@@ -41,10 +44,63 @@ function findActivationTimes(dir: string): number[] {
   return out;
 }
 
+const BASELINE_NAME = 'Activation baseline (empty)';
+
+/**
+ * An extension that does nothing, activated by the same view as this one: VS Code's activation time for
+ * it, in the same window, is the machine's floor, and the ratio to it compares across machines (the same
+ * code measured 18 ms on one machine and 39-81 ms on another).
+ */
+function writeBaselineExtension(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'activation-baseline',
+      displayName: BASELINE_NAME,
+      publisher: 'bench',
+      version: '0.0.1',
+      engines: { vscode: '^1.100.0' },
+      main: './extension.js',
+      activationEvents: ['onView:alephium.node'],
+    }),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'extension.js'),
+    'exports.activate = () => {};\nexports.deactivate = () => {};\n',
+  );
+}
+
+/** The activation times "Developer: Show Running Extensions" shows, by extension name (opened from the palette). */
+async function runningExtensionTimes(page: Page): Promise<Map<string, number>> {
+  const input = page.locator('.quick-input-widget input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill('>Developer: Show Running Extensions');
+  const row = page.locator(
+    '.quick-input-list .monaco-list-row[aria-label^="Developer: Show Running Extensions"]',
+  );
+  await row.first().click({ timeout: 30_000 });
+  const times = new Map<string, number>();
+  const rows = page.locator('.runtime-extensions-editor .monaco-list-row');
+  for (let attempt = 0; attempt < 100 && times.size < 2; attempt++) {
+    for (const text of await rows.allInnerTexts()) {
+      const name = text.split('\n')[0]?.trim() ?? '';
+      const ms = /Activation: (\d+)ms/.exec(text)?.[1];
+      if (ms !== undefined && (name === BASELINE_NAME || name === 'Alephium Gateway'))
+        times.set(name, Number(ms));
+    }
+    if (times.size < 2) await page.waitForTimeout(100);
+  }
+  return times;
+}
+
 export async function activationBench(runs: number): Promise<{ figures: Figure[]; raw: ActivationRun[] }> {
   const sb = await sandbox({ blockTimeMs: 1_000 });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'alephium-bench-'));
   const workspace = path.join(tmp, 'workspace');
+  const baseline = path.join(tmp, 'baseline-extension');
+  writeBaselineExtension(baseline);
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'settings.json'),
@@ -85,7 +141,7 @@ export async function activationBench(runs: number): Promise<{ figures: Figure[]
       try {
         const page = await context.newPage();
         const t0 = performance.now();
-        await page.goto(workbenchUrl(server, { folder: workspace }));
+        await page.goto(workbenchUrl(server, { folder: workspace, alsoDeveloping: [baseline] }));
         await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
         const entry = page.locator('.activitybar .action-item a[aria-label^="Alephium"]').first();
         await entry.waitFor({ state: 'visible', timeout: 90_000 });
@@ -118,7 +174,15 @@ export async function activationBench(runs: number): Promise<{ figures: Figure[]
           }
           await page.waitForTimeout(100);
         }
-        const run = { loadMs, activateMs, rowsMs, populatedMs };
+        const vscodeTimes = await runningExtensionTimes(page);
+        const run = {
+          loadMs,
+          activateMs,
+          vscodeActivationMs: vscodeTimes.get('Alephium Gateway') ?? Number.NaN,
+          baselineActivationMs: vscodeTimes.get(BASELINE_NAME) ?? Number.NaN,
+          rowsMs,
+          populatedMs,
+        };
         log(`activation run ${i + 1}: ${JSON.stringify(run)}`);
         raw.push(run);
       } finally {
@@ -146,6 +210,27 @@ export async function activationBench(runs: number): Promise<{ figures: Figure[]
           target: '< 50 ms',
           met: (s) => s.max < 50,
         },
+      ),
+      figure(
+        b,
+        'VS Code: activation of this extension (code loading + activate call)',
+        'ms',
+        raw.map((r) => r.vscodeActivationMs),
+        { note: 'Developer: Show Running Extensions, same window as the baseline' },
+      ),
+      figure(
+        b,
+        'VS Code: activation of an empty extension (the baseline)',
+        'ms',
+        raw.map((r) => r.baselineActivationMs),
+        { note: 'activated by the same view; the machine floor' },
+      ),
+      figure(
+        b,
+        'activation ratio: this extension / the empty one',
+        '×',
+        raw.map((r) => r.vscodeActivationMs / Math.max(1, r.baselineActivationMs)),
+        { note: 'compares across machines; the baseline is floored at 1 ms' },
       ),
       figure(
         b,
