@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 export function workbenchUrl(
   server: { url: string; port: number },
-  options: { folder: string; testsPath?: string; alsoDeveloping?: readonly string[] },
+  options: { folder: string; testsPath?: string },
 ): string;
 export function launchBrowser(): Promise<Browser>;
 export function makeTestWorkspace(): string;

@@ -20,10 +20,9 @@ const CHROMIUM_ARGS = [
 ];
 
 /** The server ignores --extensionDevelopmentPath; the web workbench takes it from the URL's `payload`. */
-export function workbenchUrl(server, { folder, testsPath, alsoDeveloping = [] }) {
+export function workbenchUrl(server, { folder, testsPath }) {
   const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
-  // alsoDeveloping: more extension folders loaded beside this one (the bench's empty baseline extension).
-  const payload = [root, ...alsoDeveloping].map((dir) => ['extensionDevelopmentPath', remote(dir)]);
+  const payload = [['extensionDevelopmentPath', remote(root)]];
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   const query = new URLSearchParams({ folder, payload: JSON.stringify(payload) });
   return `${server.url}/?${query.toString()}`;
