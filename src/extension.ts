@@ -171,7 +171,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     ...registerLanguageModelTools({ log, connection, contracts, failures, argumentsMayActForUser }),
   );
   // The "Get started" walkthrough's steps complete from what these owners hold, however the step was done
-  // (dist/walkthroughContext.js, loaded off the activation path).
+  // (a chunk of dist/ of its own, loaded off the activation path).
   let walkthrough: vscode.Disposable | undefined;
   let stopped = false;
   context.subscriptions.push({

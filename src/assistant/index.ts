@@ -1,6 +1,6 @@
 /**
  * The Alephium language-model tools, registered at activation (cheap: names and two forwarding
- * functions); their code loads on the first invocation (dist/assistantTools.js, see esbuild.js).
+ * functions); their code loads on the first invocation (a chunk of dist/ of its own, see esbuild.js).
  * Each must also be declared in package.json `contributes.languageModelTools`: VS Code refuses to
  * register an undeclared tool.
  */

@@ -1,5 +1,5 @@
 /**
- * The Alephium language-model tools (dist/assistantTools.js, loaded on the first invocation): read-only
+ * The Alephium language-model tools (a chunk of dist/ of its own, loaded on the first invocation): read-only
  * answers for a chat assistant. Each checks its input itself (the workbench does not check it against the
  * declared schema), says its request cost before it runs, and reads through the extension's one
  * GatewayClient at the user's priority under the `assistant` purpose, so the rate limit, the month's

@@ -43,7 +43,7 @@ export async function writeDeploymentsEntry(
 ): Promise<{ file: string; name: string }> {
   const artifactUri = artifacts.uriOf(artifact.file);
   const folder = folderOf(artifactUri);
-  // The writer comes with Deploy's lazy bundle (dist/actionsEngine.js), not with activation.
+  // The writer comes with Deploy's lazy bundle (a chunk of dist/ of its own), not with activation.
   const { projectRootOf, updateDeploymentsFile } = await actionsEngine();
   const project = artifactUri ? await artifacts.projectOf(folder, artifactUri) : undefined;
   const root = project?.root.fsPath ?? projectRootOf(folder.uri.fsPath, artifactUri?.fsPath);

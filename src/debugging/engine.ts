@@ -1,5 +1,5 @@
 /**
- * The parsing and explaining half of debugging in the editor, bundled apart (`dist/debuggingEngine.js`)
+ * The parsing and explaining half of debugging in the editor, bundled apart (a chunk of dist/ of its own)
  * and loaded on first use through `loadEngine`: the activation bundle only carries the thin glue, and
  * nothing here is needed until a `.ral` file is shown or a call fails.
  */

@@ -1,5 +1,5 @@
 /**
- * Explain Transaction's command, loaded on first use (dist/explainRun.js): asks for a tx id (validated
+ * Explain Transaction's command, loaded on first use (a chunk of dist/ of its own): asks for a tx id (validated
  * before any request) or takes a row's, says the cost, runs the core's explainTransaction (from the
  * debugging engine), puts a reproduced failure at its Ralph line as a Problem (origin `tracked`, naming the
  * block state it ran against) and shows the answer in the transaction's details panel.

@@ -3,5 +3,5 @@ import { lazyModule } from '../platform/lifecycle';
 
 export type DebuggingEngine = typeof Engine;
 
-/** The scanner and explainer (dist/debuggingEngine.js), loaded once on first use (see `lazyModule`). */
+/** The scanner and explainer (a chunk of dist/ of its own), loaded once on first use (see `lazyModule`). */
 export const loadEngine: () => Promise<DebuggingEngine> = lazyModule(() => import('./engine'));

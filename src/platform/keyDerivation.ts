@@ -1,5 +1,5 @@
 // Loaded on first use (a key imported, or a legacy signer key's public key derived): esbuild builds it as
-// dist/keyDerivation.js, so the secp256k1 and BIP39/BIP32 code stays out of the activation bundle.
+// a chunk of dist/ of its own, so the secp256k1 and BIP39/BIP32 code stays out of the activation bundle.
 export { deriveKeyFromMnemonic, mnemonicProblem } from '../core/protocol/mnemonic';
 export { publicKeyFromPrivateKey } from '../core/protocol/keys';
 export {

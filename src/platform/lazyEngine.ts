@@ -1,5 +1,5 @@
 /**
- * The actions engine (dist/actionsEngine.js), loaded once on the first Send, Sweep, Simulate, Execute or
+ * The actions engine (a chunk of dist/ of its own), loaded once on the first Send, Sweep, Simulate, Execute or
  * Deploy (see `lazyModule`).
  */
 import type * as ActionsEngineModule from './actionsEngine';
@@ -14,15 +14,15 @@ export const actionsEngine: () => Promise<ActionsEngine> = lazyModule(() => impo
 
 export type KeyDerivation = typeof KeyDerivationModule;
 
-/** The secp256k1 and BIP39/BIP32 code (dist/keyDerivation.js), loaded once on the first key it is asked about. */
+/** The secp256k1 and BIP39/BIP32 code (a chunk of its own), loaded once on the first key it is asked about. */
 export const keyDerivation: () => Promise<KeyDerivation> = lazyModule(() => import('./keyDerivation'));
 
 export type TokenLists = typeof TokenListsModule;
 
-/** The token catalog and the shipped token lists (dist/tokenLists.js), loaded once on the first token named. */
+/** The token catalog and the shipped token lists (a chunk of dist/ of its own), loaded once on the first token named. */
 export const tokenLists: () => Promise<TokenLists> = lazyModule(() => import('./tokenLists'));
 
 export type ProjectsEngine = typeof ProjectsEngineModule;
 
-/** The alephium.config.* reader and the devnet preset (dist/projectsEngine.js), loaded on the first project read. */
+/** The alephium.config.* reader and the devnet preset (a chunk of dist/ of its own), loaded on the first project read. */
 export const projectsEngine: () => Promise<ProjectsEngine> = lazyModule(() => import('./projectsEngine'));

@@ -1,7 +1,7 @@
 /**
  * What activation registers for the Request Usage view: its command and the serializer that restores it
  * after a reload. The panel itself (its model, its HTML) is loaded on first use from
- * dist/requestUsagePanel.js (`lazyModule`), so activation carries none of it.
+ * a chunk of dist/ of its own (`lazyModule`), so activation carries none of it.
  */
 import * as vscode from 'vscode';
 import { REQUEST_USAGE_VIEW_TYPE } from '../core/ledger/usageProtocol';

@@ -1,7 +1,7 @@
 /**
  * What activation registers for the contract panel: "Alephium: Open Contract Panel" and the serializer
  * that restores panels after a reload. The panels themselves (host.ts, the model, the runs of Simulate
- * and Execute) load on first use from dist/contractPanelHost.js, so activation carries none of them.
+ * and Execute) load on first use from a chunk of dist/ of its own, so activation carries none of them.
  */
 import * as vscode from 'vscode';
 import { CONTRACT_PANEL_VIEW_TYPE } from '../../core/contracts/panelProtocol';

@@ -63,7 +63,7 @@ export async function currentUsageModel(
 const USAGE_PAGE: WebviewPage = { script: 'requestUsage', style: 'requestUsage', title: 'Request Usage' };
 
 /**
- * "Request Usage" (loaded on first use from dist/requestUsagePanel.js; src/usage/requestUsage.ts is
+ * "Request Usage" (loaded on first use, a chunk of dist/ of its own; src/usage/requestUsage.ts is
  * what activation registers): one webview drawing the month per day and kind, with the share and the forecast. The
  * HTML is a shell with a strict CSP and a nonce; the model arrives by message and is drawn as SVG with
  * text nodes only. The page can say "ready" and report its text; nothing it sends can run anything.
