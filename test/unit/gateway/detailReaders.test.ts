@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { tsFiles } from '../../helpers/tsFiles';
 
 const ROOT = path.join(import.meta.dirname, '..', '..', '..');
 const SRC = path.join(ROOT, 'src');
@@ -19,18 +20,6 @@ const READERS = [
     calls: 'isVmFailureText(answer.detail)',
   },
 ] as const;
-
-function tsFiles(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) =>
-      e.isDirectory()
-        ? tsFiles(path.join(dir, e.name))
-        : e.name.endsWith('.ts')
-          ? [path.join(dir, e.name)]
-          : [],
-    );
-}
 
 /**
  * Reads of a `detail` property that are not an error's: a modal's words, a task's or a pick item's own detail

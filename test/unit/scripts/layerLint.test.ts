@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ESLint, Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
+import { tsFiles } from '../../helpers/tsFiles';
 
 const ROOT = path.join(import.meta.dirname, '..', '..', '..');
 const SRC = path.join(ROOT, 'src');
@@ -45,18 +46,6 @@ function reported(code: string, file: string): string[] {
       assert.equal(m.ruleId, RULE, m.message);
       return m.message.slice(0, m.message.indexOf(':'));
     });
-}
-
-function tsFiles(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) =>
-      e.isDirectory()
-        ? tsFiles(path.join(dir, e.name))
-        : e.name.endsWith('.ts')
-          ? [path.join(dir, e.name)]
-          : [],
-    );
 }
 
 async function configFor(file: string): Promise<{ rules?: Record<string, unknown[]> }> {
