@@ -55,24 +55,12 @@ export async function askTextOrCancel(box: InertInputBox): Promise<string | unde
     return severity === 'error';
   };
   // As showInputBox does, a problem shows once something is typed (or on Enter), not on an untouched box.
-  return new Promise<string | undefined>((resolve) => {
-    let settled = false;
-    input.onDidChangeValue((value) => check(value));
-    input.onDidAccept(() => {
-      if (settled || check(input.value)) return;
-      settled = true;
-      keepUntilNextPrompt(input);
-      resolve(input.value);
-    });
-    input.onDidHide(() => {
-      if (isKeptAnswered(input)) return;
-      input.dispose();
-      if (settled) return;
-      settled = true;
-      resolve(undefined);
-    });
-    showInPlaceOfAnswered(input);
-  });
+  input.onDidChangeValue((value) => check(value));
+  return answerOf(
+    input,
+    () => (check(input.value) ? undefined : { answer: input.value }),
+    () => undefined,
+  );
 }
 
 /**
@@ -95,7 +83,11 @@ export async function pickOrCancel<T extends InertPickItem>(
   if (options.matchOnDescription !== undefined) quickPick.matchOnDescription = options.matchOnDescription;
   if (options.matchOnDetail !== undefined) quickPick.matchOnDetail = options.matchOnDetail;
   quickPick.busy = true;
-  const answer = answerOf<T, Row, undefined>(quickPick, () => undefined);
+  const answer = answerOf<T, undefined>(
+    quickPick,
+    () => chosenRow(quickPick),
+    () => undefined,
+  );
   // A list that fails to load fails the pick (as showQuickPick's does), rather than reading as Escape.
   const loaded = Promise.resolve(items).then((list) => {
     quickPick.items = list.map((item) => ({ ...pickItemStrings(item), item }));
@@ -117,25 +109,30 @@ function openPick<R extends vscode.QuickPickItem>(options: InertPickOptions): vs
 }
 
 /**
- * Shows `quickPick` in the place of the prompt answered before it and resolves with the row accepted; the
- * answered pick stays until the next prompt (promptHandOver.ts). Escape resolves with `onCancel()`.
+ * Shows `input` in the place of the prompt answered before it and resolves with what `accepted` makes of
+ * an Enter (undefined keeps the prompt open: a blocking problem, no row); the answered prompt stays until
+ * the next one (promptHandOver.ts). Escape resolves with `onCancel()`.
  */
-function answerOf<T, R extends vscode.QuickPickItem & { readonly item: T }, C>(
-  quickPick: vscode.QuickPick<R>,
+function answerOf<T, C>(
+  input: vscode.QuickInput & {
+    readonly onDidAccept: vscode.Event<void>;
+    readonly onDidHide: vscode.Event<void>;
+  },
+  accepted: () => { readonly answer: T } | undefined,
   onCancel: () => C,
 ): Promise<T | C> {
   return new Promise<T | C>((resolve, reject) => {
     let settled = false;
-    quickPick.onDidAccept(() => {
-      const chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
-      if (settled || !chosen) return;
+    input.onDidAccept(() => {
+      const chosen = settled ? undefined : accepted();
+      if (!chosen) return;
       settled = true;
-      keepUntilNextPrompt(quickPick);
-      resolve(chosen.item);
+      keepUntilNextPrompt(input);
+      resolve(chosen.answer);
     });
-    quickPick.onDidHide(() => {
-      if (isKeptAnswered(quickPick)) return;
-      quickPick.dispose();
+    input.onDidHide(() => {
+      if (isKeptAnswered(input)) return;
+      input.dispose();
       if (settled) return;
       settled = true;
       try {
@@ -144,8 +141,16 @@ function answerOf<T, R extends vscode.QuickPickItem & { readonly item: T }, C>(
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
-    showInPlaceOfAnswered(quickPick);
+    showInPlaceOfAnswered(input);
   });
+}
+
+/** The row accepted in `quickPick` (selected, else active), if any. */
+function chosenRow<T>(
+  quickPick: vscode.QuickPick<vscode.QuickPickItem & { readonly item: T }>,
+): { readonly answer: T } | undefined {
+  const row = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
+  return row ? { answer: row.item } : undefined;
 }
 
 /** A quick pick of inert items that throws UserCancelledError on Escape. */
@@ -185,9 +190,13 @@ export async function pickOrTyped<T extends InertPickItem>(
     quickPick.items = row ? [row, ...rows] : rows;
     if (row) quickPick.activeItems = [row];
   });
-  return answerOf<T, Row, never>(quickPick, () => {
-    throw new UserCancelledError();
-  });
+  return answerOf<T, never>(
+    quickPick,
+    () => chosenRow(quickPick),
+    () => {
+      throw new UserCancelledError();
+    },
+  );
 }
 
 /** Reads a string field of a command's argument object, when the command was called with one. */
