@@ -37,24 +37,24 @@ async function openPalette(page: Page): Promise<void> {
 /** Runs a command by its palette title, exactly as a person would type it. */
 export async function runCommandByTitle(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
-  // The palette closes when focus moves (a view taking focus as it renders, seen once in a full run): open
-  // it again, a bounded number of times, and say so in the log so a pattern would show.
+  // The palette may rank a similar title first ("Focus on Watched Contracts View" for "Watch Contract"):
+  // choose the row whose label is the command's title, not the first one.
+  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title}"]`).first();
+  // The palette closes when focus moves (a view or a terminal taking focus as it renders, seen in full
+  // runs, before or after the title was typed): open it again, a bounded number of times, and say so in
+  // the log so a pattern would show.
   for (let attempt = 1; ; attempt++) {
     await openPalette(page);
     try {
       await input.fill(`>${title}`, { timeout: 5_000 });
-      break;
+      await row.click({ timeout: 10_000 });
+      return;
     } catch (error) {
       if (attempt >= 3) throw error;
-      console.log(`[ui] the palette closed before "${title}" was typed; opening it again (${attempt})`);
+      console.log(`[ui] the palette closed before "${title}" was chosen; opening it again (${attempt})`);
       await page.keyboard.press('Escape');
     }
   }
-  // The palette may rank a similar title first ("Focus on Watched Contracts View" for "Watch Contract"):
-  // choose the row whose label is the command's title, not the first one.
-  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title}"]`).first();
-  await row.waitFor({ state: 'visible', timeout: 30_000 });
-  await row.click();
 }
 
 /** Text of all frames, webviews included (they are nested iframes). */
