@@ -82,21 +82,29 @@ export async function pickOrCancel<T extends InertPickItem>(
   const quickPick = openPick<Row>(options);
   if (options.matchOnDescription !== undefined) quickPick.matchOnDescription = options.matchOnDescription;
   if (options.matchOnDetail !== undefined) quickPick.matchOnDetail = options.matchOnDetail;
-  quickPick.busy = true;
+  const rowsOf = (list: readonly T[]) => list.map((item) => ({ ...pickItemStrings(item), item }));
+  // A list at hand opens with the pick, as showQuickPick's does; one still loading shows the pick busy.
+  if (isList(items)) quickPick.items = rowsOf(items);
+  else quickPick.busy = true;
   const answer = answerOf<T, undefined>(
     quickPick,
     () => chosenRow(quickPick),
     () => undefined,
   );
+  if (isList(items)) return answer;
   // A list that fails to load fails the pick (as showQuickPick's does), rather than reading as Escape.
-  const loaded = Promise.resolve(items).then((list) => {
-    quickPick.items = list.map((item) => ({ ...pickItemStrings(item), item }));
+  const loaded = items.then((list) => {
+    quickPick.items = rowsOf(list);
     quickPick.busy = false;
   });
   return Promise.race([answer, loaded.then(() => answer)]).catch((error: unknown) => {
     quickPick.dispose();
     throw error;
   });
+}
+
+function isList<T>(items: readonly T[] | Promise<readonly T[]>): items is readonly T[] {
+  return Array.isArray(items);
 }
 
 /** A quick pick with the options every pick here has, not shown yet. */
