@@ -191,27 +191,23 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
     // Keyboard only from here: whatever does not have the focus does not get the keys.
     const widget = page.locator('.quick-input-widget');
     const box = widget.locator('input').first();
-    const title = (): Promise<string> => widget.locator('.quick-input-title').innerText({ timeout: 2_000 });
+    /** Waits for the prompt titled `text` (whatever else the quick input's DOM holds). */
+    const promptTitled = (text: string) =>
+      page
+        .locator('.quick-input-widget .quick-input-title', { hasText: text })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
     // With more than one contract watched a contract pick comes first; it takes the keyboard too.
-    const first = await watchUntil(
-      page,
-      "Simulate's first pick",
-      title,
-      (t) => t.includes('Simulate'),
-      30_000,
-    );
-    if (!first.includes('a method of Counter')) {
+    await promptTitled('Simulate');
+    const methodPick = page.locator('.quick-input-widget .quick-input-title', {
+      hasText: 'a method of Counter',
+    });
+    if (!(await methodPick.first().isVisible())) {
       await page.keyboard.type('Counter');
       await widget.locator('.monaco-list-row', { hasText: 'Counter' }).first().waitFor({ timeout: 30_000 });
       await page.keyboard.press('Enter');
     }
-    await watchUntil(
-      page,
-      'the method pick of Counter',
-      title,
-      (t) => t.includes('a method of Counter'),
-      30_000,
-    );
+    await promptTitled('a method of Counter');
     await page.keyboard.type('incrementBy');
     await watchUntil(
       page,
@@ -221,7 +217,7 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
       10_000,
     );
     await page.keyboard.press('Enter');
-    await watchUntil(page, 'the argument box', title, (t) => t.includes('Counter.incrementBy: step'), 30_000);
+    await promptTitled('Counter.incrementBy: step');
     await page.keyboard.type('7');
     assert.equal(
       await watchUntil(

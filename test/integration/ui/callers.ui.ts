@@ -57,7 +57,7 @@ async function pressEnterOnModal(page: Page): Promise<void> {
 async function closeTaskTerminals(page: Page): Promise<void> {
   await page.keyboard.press('Escape').catch(() => undefined);
   await runCommandByTitle(page, 'Terminal: Kill All Terminals').catch(() => undefined);
-  await runCommandByTitle(page, 'View: Hide Panel').catch(() => undefined);
+  await runCommandByTitle(page, 'View: Close Panel').catch(() => undefined);
 }
 
 describe('UI: a caller is always named', () => {

@@ -106,7 +106,7 @@ describe('UI: nothing a gateway or a workspace says acts for the user', () => {
       // Running a task opens a terminal that takes the focus a moment later: leave the workbench as found,
       // or the next spec's palette opens under it.
       await runCommandByTitle(page, 'Terminal: Kill All Terminals').catch(() => undefined);
-      await runCommandByTitle(page, 'View: Hide Panel').catch(() => undefined);
+      await runCommandByTitle(page, 'View: Close Panel').catch(() => undefined);
     }
   });
 });

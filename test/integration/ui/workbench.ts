@@ -50,8 +50,7 @@ export async function runCommandByTitle(page: Page, title: string): Promise<void
       await row.click({ timeout: 10_000 });
       return;
     } catch (error) {
-      // Still open with the title typed: the palette has no such command, and opening it again would not help.
-      if (attempt >= 3 || (await input.isVisible())) throw error;
+      if (attempt >= 3) throw error;
       console.log(`[ui] the palette closed before "${title}" was chosen; opening it again (${attempt})`);
       await page.keyboard.press('Escape');
     }
