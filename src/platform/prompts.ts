@@ -56,11 +56,7 @@ export async function askTextOrCancel(box: InertInputBox): Promise<string | unde
   };
   // As showInputBox does, a problem shows once something is typed (or on Enter), not on an untouched box.
   input.onDidChangeValue((value) => check(value));
-  return answerOf(
-    input,
-    () => (check(input.value) ? undefined : { answer: input.value }),
-    () => undefined,
-  );
+  return answerOf(input, () => (check(input.value) ? undefined : { answer: input.value }));
 }
 
 /**
@@ -86,11 +82,7 @@ export async function pickOrCancel<T extends InertPickItem>(
   // A list at hand opens with the pick, as showQuickPick's does; one still loading shows the pick busy.
   if (isList(items)) quickPick.items = rowsOf(items);
   else quickPick.busy = true;
-  const answer = answerOf<T, undefined>(
-    quickPick,
-    () => chosenRow(quickPick),
-    () => undefined,
-  );
+  const answer = answerOf(quickPick, () => chosenRow(quickPick));
   if (isList(items)) return answer;
   // A list that fails to load fails the pick (as showQuickPick's does), rather than reading as Escape.
   const loaded = items.then((list) => {
@@ -119,17 +111,16 @@ function openPick<R extends vscode.QuickPickItem>(options: InertPickOptions): vs
 /**
  * Shows `input` in the place of the prompt answered before it and resolves with what `accepted` makes of
  * an Enter (undefined keeps the prompt open: a blocking problem, no row); the answered prompt stays until
- * the next one (promptHandOver.ts). Escape resolves with `onCancel()`.
+ * the next one (promptHandOver.ts). Escape resolves with undefined.
  */
-function answerOf<T, C>(
+function answerOf<T>(
   input: vscode.QuickInput & {
     readonly onDidAccept: vscode.Event<void>;
     readonly onDidHide: vscode.Event<void>;
   },
   accepted: () => { readonly answer: T } | undefined,
-  onCancel: () => C,
-): Promise<T | C> {
-  return new Promise<T | C>((resolve, reject) => {
+): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve) => {
     let settled = false;
     input.onDidAccept(() => {
       const chosen = settled ? undefined : accepted();
@@ -143,11 +134,7 @@ function answerOf<T, C>(
       input.dispose();
       if (settled) return;
       settled = true;
-      try {
-        resolve(onCancel());
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
+      resolve(undefined);
     });
     showInPlaceOfAnswered(input);
   });
@@ -198,13 +185,9 @@ export async function pickOrTyped<T extends InertPickItem>(
     quickPick.items = row ? [row, ...rows] : rows;
     if (row) quickPick.activeItems = [row];
   });
-  return answerOf<T, never>(
-    quickPick,
-    () => chosenRow(quickPick),
-    () => {
-      throw new UserCancelledError();
-    },
-  );
+  const chosen = await answerOf(quickPick, () => chosenRow(quickPick));
+  if (chosen === undefined) throw new UserCancelledError();
+  return chosen;
 }
 
 /** Reads a string field of a command's argument object, when the command was called with one. */
