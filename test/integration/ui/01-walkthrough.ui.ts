@@ -169,6 +169,7 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
     await page.evaluate(`(() => {
       window.__stepFocused = [];
       const focus = HTMLElement.prototype.focus;
+      window.__focusBeforeJourney = focus;
       HTMLElement.prototype.focus = function (...args) {
         const step = this.getAttribute && this.getAttribute('data-step-id');
         if (step) window.__stepFocused.push(step);
@@ -183,6 +184,8 @@ describe('UI journey: the Get started walkthrough, from a fresh profile to a wat
       (ids) => ids.includes('#simulate'),
       30_000,
     );
+    // The later journeys get the workbench's own focus() back.
+    await page.evaluate('HTMLElement.prototype.focus = window.__focusBeforeJourney');
     await page
       .locator('.gettingStartedContainer .monaco-button', { hasText: 'Simulate Contract Method' })
       .first()
