@@ -18,7 +18,7 @@ import {
 } from './debugging/debuggingFeature';
 import { importDevSecrets } from './platform/devSecrets';
 import { registerNodeCommands } from './node';
-import { argumentsMayActForUser, runMode, setRunMode } from './platform/automation';
+import { runMode, setRunMode } from './platform/automation';
 import { registerProfileCommands } from './profiles';
 import { SecretStore } from './platform/secrets';
 import { StatusBarController } from './statusBar/statusBarController';
@@ -34,6 +34,8 @@ import { registerRequestUsage, type RequestUsageSnapshot } from './usage/request
 import { NodeTreeProvider } from './node/nodeView';
 import { registerLanguageModelTools } from './assistant';
 import { lazyModule } from './platform/lifecycle';
+import { TrackedTransactions } from './transactions/trackedTransactions';
+import type { Services } from './services';
 
 /**
  * What `activate` returns: the activation time and read-only views of what the user sees (no secrets,
@@ -76,7 +78,6 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   context.subscriptions.push(channel);
   const redactor = new Redactor();
   const log = redactingLogger(channel, (text) => redactor.redact(text));
-  const redact = (text: string) => redactor.redact(text);
   const secrets = new SecretStore(context.secrets, redactor, {
     state: context.globalState,
     tell: (text) => {
@@ -94,82 +95,57 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     showCollapseAll: false,
   });
   nodeTree.attach(nodeView);
-  const deps = { log, redact, redactor, connection, secrets };
   // One reader of the workspace's alephium.config.* files (read on first use): the artifact search, the
   // deployments writer, the Ralph sources and Add Profile's devnet preset take what they need from it.
   const projects = new WorkspaceProjects(log);
-
-  context.subscriptions.push(
-    secrets,
-    projects,
-    connection,
-    statusBar,
-    nodeTree,
-    nodeView,
-    ...registerCommands({ ...deps, channel }, LOG_COMMANDS),
-    registerResultsDocuments(),
-    ...registerStatusBarCommands(deps),
-    ...registerProfileCommands({ ...deps, projects, nodeNetworkId: () => nodeTree.current?.networkId }),
-    ...registerNodeCommands({ ...deps, nodeTree }),
-    ...registerExplorer(deps),
-  );
-
-  // The CLI's compile, test and deploy tasks per project; the Ralph extension offered once.
-  context.subscriptions.push(...registerRalphTooling({ log, projects, globalState: context.globalState }));
-
   // One artifacts service: the contracts view, its watcher and the tx details webview name events alike.
   const artifacts = new WorkspaceArtifacts(log, projects);
-  context.subscriptions.push(artifacts);
   // Debugging in the editor: failures at their Ralph line, debug messages at their emit, lenses and
   // hovers on the sources. Nothing is read or sent until a failure, a lens or a hover asks.
   const failures = new FailureReporter(log, artifacts, projects);
-  context.subscriptions.push(failures);
+  const { workspaceState, globalState, extensionUri } = context;
   // The contracts service: the watch list, its model and watcher, and the one rule that resolves an
   // artifact; the tree, the panel, the actions and debugging receive it by name.
-  const contracts = new ContractsService({
-    log,
-    connection,
-    artifacts,
-    workspaceState: context.workspaceState,
-  });
-  context.subscriptions.push(contracts);
-  const contractsApi = registerContractsFeature(context, { ...deps, contracts, failures });
+  const contracts = new ContractsService({ log, connection, artifacts, workspaceState });
   failures.attach(contracts);
-  const debugging = registerDebuggingEditor(context, {
-    ...deps,
-    connection,
-    artifacts,
-    reporter: failures,
-    contracts,
-  });
-  const { api: transactions, store: trackedTransactions } = registerTransactionsFeature(context, {
-    ...deps,
-    eventDecoder: () => contracts.eventDecoder(),
-    explanations: failures.explanations,
-    explorer: txDetailsExplorer,
-  });
+  const tracked = new TrackedTransactions(workspaceState, connection, log);
+  context.subscriptions.push(secrets, projects, connection, statusBar, nodeTree, nodeView);
+  context.subscriptions.push(artifacts, failures, contracts, tracked);
+  const services: Services = {
+    ...{ log, redactor, connection, secrets, projects, artifacts, contracts, failures, tracked },
+    ...{ extensionUri, globalState, workspaceState },
+  };
+
+  context.subscriptions.push(
+    ...registerCommands({ ...services, channel }, LOG_COMMANDS),
+    registerResultsDocuments(),
+    ...registerStatusBarCommands(services),
+    ...registerProfileCommands({ ...services, nodeNetworkId: () => nodeTree.current?.networkId }),
+    ...registerNodeCommands({ ...services, nodeTree }),
+    ...registerExplorer(services),
+    // The CLI's compile, test and deploy tasks per project; the Ralph extension offered once.
+    ...registerRalphTooling(services),
+  );
+  const contractsApi = registerContractsFeature(context, services);
+  const debugging = registerDebuggingEditor(context, services);
+  const transactions = registerTransactionsFeature(context, { ...services, explorer: txDetailsExplorer });
   // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
-  const actionDeps = { ...deps, artifacts, store: trackedTransactions, failures, contracts };
-  context.subscriptions.push(...registerContractActions(actionDeps));
+  context.subscriptions.push(...registerContractActions(services));
   // The contract panel drives the Simulate and Execute commands and follows the tx in Transactions.
   const contractPanel = registerContractPanel({
-    ...deps,
-    contracts,
-    extensionUri: context.extensionUri,
-    actions: contractActions(actionDeps),
-    tracked: {
-      onDidChange: trackedTransactions.onDidChange,
+    ...services,
+    actions: contractActions(services),
+    statuses: {
+      onDidChange: tracked.onDidChange,
       status: (txId) => transactions.transactionsSnapshot().find((t) => t.txId === txId)?.status,
     },
   });
   context.subscriptions.push(...contractPanel.disposables);
   // The request ledger drawn: the month per day and kind, the share and the forecast.
-  const requestUsage = registerRequestUsage({ ...deps, extensionUri: context.extensionUri });
+  const requestUsage = registerRequestUsage(services);
   context.subscriptions.push(...requestUsage.disposables);
   // Read-only tools for a chat assistant: registered by name now, their code loaded on first use.
-  context.subscriptions.push(
-    ...registerLanguageModelTools({ log, connection, contracts, failures, argumentsMayActForUser }),
-  );
+  context.subscriptions.push(...registerLanguageModelTools(services));
   // The "Get started" walkthrough's steps complete from what these owners hold, however the step was done
   // (a chunk of dist/ of its own, loaded off the activation path).
   let walkthrough: vscode.Disposable | undefined;
@@ -181,8 +157,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
     },
   });
   void walkthroughContext().then((m) => {
-    const owners = { secrets, contracts, artifacts, tracked: trackedTransactions, log };
-    if (!stopped) walkthrough = m.publishWalkthroughProgress(owners);
+    if (!stopped) walkthrough = m.publishWalkthroughProgress(services);
   });
 
   // Off the activation path: importing `npm start`'s secrets touches the disk and SecretStorage.

@@ -43,28 +43,20 @@ import {
   type ToolName,
 } from '../core/assistant/toolInput';
 import { shortAddress } from '../core/watching/rows';
-import type { Logger } from '../core/util/log';
 import { errorMessage } from '../core/util/errors';
-import type { ConnectionManager } from '../platform/connection';
+import { argumentsMayActForUser } from '../platform/automation';
 import { workspacePlaceName } from '../platform/places';
-import type { ContractsService } from '../contracts/contractsService';
-import type { FailureReporter } from '../debugging';
+import type { ContractsService } from '../contracts';
+import type { Services } from '../services';
 
-export interface AssistantToolDeps {
-  readonly log: Logger;
-  readonly connection: ConnectionManager;
-  readonly contracts: ContractsService;
-  /** The Ralph sources, to put a reproduced failure at its line (as Explain Transaction does). */
-  readonly failures: FailureReporter;
-  /**
-   * Whether a tool's cost notice may be skipped (only the extension's own tests): the answer of
-   * platform/automation.ts in the activation bundle. This bundle's own copy of that module would never
-   * have been told the run mode (esbuild.js refuses it here).
-   */
-  readonly argumentsMayActForUser: () => boolean;
-  /** What the tools may spend together this session before they ask (one for all tools). */
+/**
+ * The services the tools read through (the failures: the Ralph sources, to put a reproduced failure at its
+ * line as Explain Transaction does), and what the tools may spend together this session before they ask
+ * (one budget for all tools).
+ */
+export type AssistantToolDeps = Pick<Services, 'log' | 'connection' | 'contracts' | 'failures'> & {
   readonly budget: ToolSessionBudget;
-}
+};
 
 /** The contracts a name may stand for: watched ones (by their names) and the network's deployments. */
 function knownContracts(contracts: ContractsService, registry: ArtifactRegistry): KnownContract[] {
@@ -153,7 +145,7 @@ async function prepareText(
   tool: ToolName,
   input: unknown,
 ): Promise<PreparedInvocationText> {
-  const acts = deps.argumentsMayActForUser();
+  const acts = argumentsMayActForUser();
   const plan = await planOf(deps, tool, input);
   const overBudget = deps.budget.exceeds(plan.cost) ? deps.budget.question(plan.cost) : undefined;
   const text = preparedInvocation(plan.what, plan.cost, acts, {

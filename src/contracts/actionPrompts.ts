@@ -20,13 +20,11 @@ import { inertCheck } from '../core/text/inertInput';
 import { actionsEngine } from '../platform/lazyEngine';
 import { argString, argValue, askMethodCall, askText, pick } from '../platform/prompts';
 import { FROM_EDITOR } from '../platform/commands';
-import { watchedOrPick, type ContractsService } from './contractsService';
-import type { WorkspaceArtifacts } from './workspaceArtifacts';
+import { watchedOrPick } from './contractsService';
+import type { Services } from '../services';
 
-export interface PromptDeps {
-  readonly artifacts: WorkspaceArtifacts;
-  readonly contracts: ContractsService;
-}
+/** The prompts read the workspace's artifacts through the contracts service, which resolves them. */
+export type PromptDeps = Pick<Services, 'contracts'>;
 
 export function stringList(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
@@ -47,7 +45,7 @@ export async function contractArtifact(
   address: string,
   args: unknown,
 ): Promise<{ artifact: ContractArtifact; registry: ArtifactRegistry }> {
-  const registry = await deps.artifacts.registry();
+  const registry = await deps.contracts.artifacts.registry();
   const resolved = await deps.contracts.resolve(address);
   const artifact = resolved.artifact;
   if (!artifact) {
@@ -164,7 +162,7 @@ export async function deployArtifact(
   deps: PromptDeps,
   args: unknown,
 ): Promise<{ artifact: ContractArtifact; registry: ArtifactRegistry }> {
-  const registry = await deps.artifacts.reload();
+  const registry = await deps.contracts.artifacts.reload();
   const name = argString(args, 'artifact');
   if (name) {
     const artifact = registry.byName(name) ?? registry.contracts.find((c) => c.file?.endsWith(name));

@@ -29,9 +29,7 @@ import type { TokenMetadata } from '../core/signing/confirmation';
 import type { VerifyOptions } from '../core/signing/verify';
 import { showInfo, showWarning } from '../platform/notify';
 
-import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
-import type { SecretStore } from '../platform/secrets';
 import {
   networkPinFor,
   rethrowRefusal,
@@ -41,12 +39,9 @@ import {
   signingDeps,
   type SignerContext,
 } from '../platform/signing';
-import type { TrackedTransactions } from '../transactions';
-import { fromOwnUi, runCommand, type CommandContext, type CommandTable } from '../platform/commands';
+import { fromOwnUi, runCommand, type CommandTable } from '../platform/commands';
 import { argString, argValue } from '../platform/prompts';
-import type { FailureReporter } from '../debugging';
-import type { WorkspaceArtifacts } from './workspaceArtifacts';
-import type { ContractsService } from './contractsService';
+import type { Services } from '../services';
 import {
   askDeployValues,
   askedInteractively,
@@ -61,16 +56,15 @@ import {
 import type { ContractActions } from './panel/host';
 import { writeDeploymentsEntry } from './deploymentsWriter';
 
-export interface ContractActionsDeps extends CommandContext {
-  readonly connection: ConnectionManager;
-  readonly secrets: SecretStore;
-  readonly artifacts: WorkspaceArtifacts;
-  readonly store: TrackedTransactions;
-  /** Resolves artifacts as the Watched Contracts view does, picks a contract, polls one ahead of its turn. */
-  readonly contracts: ContractsService;
-  /** Puts VM failures at their Ralph line (Problems view) and debug messages at their emit. */
-  readonly failures?: Pick<FailureReporter, 'explain' | 'succeeded'>;
-}
+/**
+ * The services of Simulate, Execute and Deploy: the contracts service resolves artifacts as the Watched
+ * Contracts view does, picks a contract and polls one ahead of its turn; the failures put a failed call at its
+ * Ralph line and debug messages at their emit; the tracked transactions follow what was sent.
+ */
+export type ContractActionsDeps = Pick<
+  Services,
+  'log' | 'redactor' | 'connection' | 'secrets' | 'tracked' | 'contracts' | 'failures'
+>;
 
 /** How long a command waits for its transaction to reach a block before returning 'submitted'. */
 const WAIT_FOR_BLOCK_MS = 180_000;
@@ -88,7 +82,6 @@ async function reportSimulation(
   artifact: ContractArtifact,
   origin: string,
 ): Promise<string | undefined> {
-  if (!deps.failures) return undefined;
   const known = new Map([[request.address, artifact]]);
   if (view.ok) {
     await deps.failures.succeeded(view.debugMessages, view.method, known);
@@ -210,7 +203,7 @@ async function sendScript(
       engine.scriptConfirmation(title, built.verified, built.lines, { profileNetwork: ctx.network }),
     )
     .catch((e: unknown) => refused(deps, e));
-  deps.store.track(
+  deps.tracked.track(
     { txId: sent.txId, fromGroup: sent.fromGroup, toGroup: sent.toGroup, label },
     decodeUnsignedTx(sent.unsignedTx),
   );
@@ -228,7 +221,7 @@ function waitForBlock(
 ): Promise<{ status: ExecutionStatus; blockHash?: string; reason?: string }> {
   return new Promise((resolve) => {
     const check = (): boolean => {
-      const r = deps.store.record(txId);
+      const r = deps.tracked.record(txId);
       const state = r?.state;
       if (state?.kind === 'confirmed' || state?.kind === 'final') {
         resolve({ status: 'confirmed', blockHash: state.blockHash });
@@ -251,7 +244,7 @@ function waitForBlock(
       sub.dispose();
       resolve({ status: 'submitted' });
     }, boundMs);
-    const sub = deps.store.onDidChange((changed) => {
+    const sub = deps.tracked.onDidChange((changed) => {
       if ((changed === undefined || changed === txId) && check()) {
         clearTimeout(timer);
         sub.dispose();
@@ -408,7 +401,7 @@ function writeDeployment(
   network: string,
   record: DeploymentRecord,
 ): ReturnType<typeof writeDeploymentsEntry> {
-  return writeDeploymentsEntry(deps.artifacts, artifact, network, async (existing) =>
+  return writeDeploymentsEntry(deps.contracts.artifacts, artifact, network, async (existing) =>
     (await actionsEngine()).addDeployment(existing, record),
   );
 }

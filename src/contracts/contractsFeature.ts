@@ -22,27 +22,23 @@ import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, askModalCancelFirst, showInfo } from '../platform/notify';
 import { inertCheck, type InertPickItem } from '../core/text/inertInput';
 import * as config from '../platform/config';
-import type { ConnectionManager } from '../platform/connection';
 import { CommandIds, ViewIds } from '../constants';
 import { showResult } from '../platform/resultsDocument';
-import {
-  registerCommands,
-  startedByCaller,
-  type CommandContext,
-  type CommandTable,
-} from '../platform/commands';
+import { registerCommands, startedByCaller, type CommandTable } from '../platform/commands';
 import { argString, argValue, askMethodCall, askText, pick, pickOrTyped } from '../platform/prompts';
-import type { FailureReporter } from '../debugging';
+import type { Services } from '../services';
 import { ContractsTreeProvider, type ContractNode, type ContractSnapshot } from './contractsTree';
-import { watchedOrPick, type ContractsService, type DeliveredEvent } from './contractsService';
+import { watchedOrPick, type DeliveredEvent } from './contractsService';
 
-export interface ContractCommandDeps extends CommandContext {
-  readonly connection: ConnectionManager;
-  /** The watched contracts, their model and watcher, and the one rule that resolves an artifact. */
-  readonly contracts: ContractsService;
-  /** Explains VM failures at the Ralph line that caused them and places debug messages (Problems view). */
-  readonly failures?: FailureReporter;
-}
+/**
+ * The services of the Watched Contracts view and its commands: the watched contracts (their model and watcher,
+ * and the one rule that resolves an artifact), and the failures, which put a failed call at its Ralph line and
+ * debug messages at their emit (Problems view).
+ */
+export type ContractCommandDeps = Pick<
+  Services,
+  'log' | 'redactor' | 'connection' | 'contracts' | 'failures'
+>;
 
 /** Read-only views of the feature for the extension's API (no client, no secrets). */
 export interface ContractsFeatureApi {
@@ -383,15 +379,12 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
   // The called contract's artifact was matched by its on-chain code hash: the explainer reuses it.
   const known = new Map([[w.address, artifact]]);
   if (result.type === 'CallContractFailed') {
-    if (deps.failures) {
-      const explained = await deps.failures.explain(
-        result.error,
-        { address: w.address, method: fn.name, args: inputs, origin: 'simulate' },
-        known,
-      );
-      throw new Error(explained.message);
-    }
-    throw new Error(`${artifact.name}.${fn.name} failed on the node: ${result.error}`);
+    const explained = await deps.failures.explain(
+      result.error,
+      { address: w.address, method: fn.name, args: inputs, origin: 'simulate' },
+      known,
+    );
+    throw new Error(explained.message);
   }
   if (result.type !== 'CallContractSucceeded')
     throw new Error(`Unexpected call result type ${result.rawType}`);
@@ -405,7 +398,7 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
     args: built.call.args ?? [],
     via: 'simulate',
   });
-  await deps.failures?.succeeded(summary.debugMessages, fn.name, known);
+  await deps.failures.succeeded(summary.debugMessages, fn.name, known);
   for (const d of summary.debugMessages) log.info(`Debug > Contract @ ${d.contractAddress} - ${d.message}`);
   log.info(
     `Called ${artifact.name}.${fn.name}: ${summary.returns.map((r) => `${r.name}=${formatValue(r.value)}`).join(', ') || 'no returns'}, gas ${summary.gasUsed}`,

@@ -17,7 +17,6 @@ import {
 import type { ArtifactLookup } from '../core/contracts/actions';
 import type { ContractEvent } from '../core/gateway';
 import { GasMemory, type GasRecord } from '../core/debugging/gasMemory';
-import type { Logger } from '../core/util/log';
 import { WatchedContractsModel } from '../core/watching/watchedContractsModel';
 import {
   addToWatchList,
@@ -31,23 +30,21 @@ import { shortAddress } from '../core/watching/rows';
 import type { Inert } from '../core/text/inert';
 import { StorageKeys } from '../constants';
 import * as config from '../platform/config';
-import { originOf, type ConnectionManager } from '../platform/connection';
+import { originOf } from '../platform/connection';
 import { DisposableBase } from '../platform/lifecycle';
 import { argString, pickContract } from '../platform/prompts';
 import { EventWatch, type DeliveredEvent } from './eventWatch';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
+import type { Services } from '../services';
 
 export type { WatchedContract } from '../core/watching/watchList';
 export type { DeliveredEvent } from './eventWatch';
 
-export interface ContractsServiceDeps {
-  readonly log: Logger;
-  readonly connection: ConnectionManager;
-  /** The one artifacts service of the extension (also behind the tx details webview's event names). */
-  readonly artifacts: WorkspaceArtifacts;
-  /** Where the watch list and the watcher's cursors are kept (per workspace). */
-  readonly workspaceState: vscode.Memento;
-}
+/**
+ * What the service is built from: the one artifacts service (also behind the tx details webview's event names),
+ * and the workspace's state, where the watch list and the watcher's cursors are kept.
+ */
+export type ContractsServiceDeps = Pick<Services, 'log' | 'connection' | 'artifacts' | 'workspaceState'>;
 
 /** Names events the way the Watched Contracts view does. */
 export type EventDecoder = (event: EventLike & { contractAddress: string }) => DecodedEvent;

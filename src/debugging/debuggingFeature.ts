@@ -22,7 +22,6 @@ import {
 import type { ContractEvent } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import { addressType, attoToAlph, groupOfAddress, isValidAddress } from '../core/protocol';
-import type { ConnectionManager } from '../platform/connection';
 import { argString } from '../platform/prompts';
 import type { RalphScan } from '../core/ralph/scanner';
 import type { RalphSourceMap } from '../core/ralph/sourceMap';
@@ -31,13 +30,7 @@ import { commandLink, inert, joinMarkdown, markdownCode, plainText, safeMarkdown
 import { markdownString } from '../platform/markdown';
 import { showInfo } from '../platform/notify';
 import type { ContractNode, ContractsService, WorkspaceArtifacts } from '../contracts';
-import {
-  FROM_EDITOR,
-  fromOwnUi,
-  registerCommands,
-  type CommandContext,
-  type CommandTable,
-} from '../platform/commands';
+import { FROM_EDITOR, fromOwnUi, registerCommands, type CommandTable } from '../platform/commands';
 import { DisposableBase } from '../platform/lifecycle';
 import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
@@ -45,7 +38,7 @@ import { WorkspaceRalphSources } from './ralphSources';
 import { gasReport } from './gasReport';
 import { explainTransactionCommand, TxExplanations } from './explainCommand';
 import { eventWhatChanged } from './eventWhatChanged';
-import type { SecretStore } from '../platform/secrets';
+import type { Services } from '../services';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
 
 const RAL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.ral' };
@@ -316,23 +309,21 @@ function addressHover(
   );
 }
 
-export interface DebuggingEditorDeps extends CommandContext {
-  readonly log: Logger;
-  /** Only the hover's on-demand command sends requests (balance, and code hash for a contract). */
-  readonly connection: Pick<ConnectionManager, 'requireClient'>;
-  readonly artifacts: WorkspaceArtifacts;
-  readonly reporter: FailureReporter;
-  readonly contracts: ContractsService;
-  /** The signer's address is the Gas Report's caller when it is in the contract's group. */
-  readonly secrets?: SecretStore;
-}
+/**
+ * The services of the lenses, the hover and the debugging commands. Only the hover's on-demand command sends
+ * requests from here (balance, and code hash for a contract); the commands say their cost first.
+ */
+export type DebuggingEditorDeps = Pick<
+  Services,
+  'log' | 'redactor' | 'connection' | 'artifacts' | 'failures' | 'contracts' | 'secrets'
+>;
 
 /** Lenses, hover and Go to Declaration. Registered once; cheap until a `.ral` file is shown. */
 export function registerDebuggingEditor(
   context: vscode.ExtensionContext,
   deps: DebuggingEditorDeps,
 ): { lenses: { lastRenderMs: number }; seen: ReadonlyMap<string, readonly SeenEvent[]> } {
-  const { artifacts, reporter, contracts } = deps;
+  const { artifacts, failures: reporter, contracts } = deps;
   const seen = new Map<string, SeenEvent[]>();
   // Execute belongs to another feature; its lens shows once the command is registered (asked when
   // lenses are first computed, after activation has registered every command).
@@ -445,7 +436,7 @@ async function goToDeclaration(
   deps: DebuggingEditorDeps,
   args: unknown,
 ): Promise<{ uri: string; line: number } | undefined> {
-  const { contracts, reporter } = deps;
+  const { contracts, failures: reporter } = deps;
   const node = args as
     ContractNode | { address?: string; event?: string; method?: string; field?: string } | undefined;
   const address = node && 'address' in node ? node.address : undefined;

@@ -5,20 +5,16 @@
  * this file only gives it the pickers, the status bar and the document.
  */
 import * as vscode from 'vscode';
-import type { ContractsService } from '../contracts';
 import type { WhatChangedResult } from '../core/debugging/whatChanged';
 import { inert } from '../core/text/inert';
-import type { CommandContext } from '../platform/commands';
-import type { ConnectionManager } from '../platform/connection';
+import type { ContractsService } from '../contracts';
+import type { Services } from '../services';
 import { showInfo } from '../platform/notify';
 import { argValue, pick, pickContract } from '../platform/prompts';
 import { showResult } from '../platform/resultsDocument';
 import { loadEngine } from './loadEngine';
 
-export interface WhatChangedDeps extends CommandContext {
-  readonly connection: Pick<ConnectionManager, 'requireClient'>;
-  readonly contracts: ContractsService;
-}
+export type WhatChangedDeps = Pick<Services, 'log' | 'redactor' | 'connection' | 'contracts'>;
 
 export async function eventWhatChanged(deps: WhatChangedDeps, args: unknown): Promise<WhatChangedResult> {
   const { contracts } = deps;

@@ -63,7 +63,7 @@ export async function explainTransactionCommand(
   const text = engine.explanationText(explanation, workspacePlaceName);
   deps.log.info(text);
   const failure = explanation.outcome.kind === 'failed-reproduced' ? explanation.outcome.failure : undefined;
-  const reporter = deps.reporter;
+  const reporter = deps.failures;
   if (failure) {
     reporter.diagnostics.showDebugHints(explanation.debugHints);
     reporter.diagnostics.report(failure);
@@ -93,6 +93,6 @@ async function lookupOf(deps: DebuggingEditorDeps, engine: DebuggingEngine) {
   return engine.explainLookup(
     await deps.artifacts.reload(),
     async (address) => (await deps.contracts.resolve(address)).artifact,
-    (names) => deps.reporter.sources.mapFor([...names]),
+    (names) => deps.failures.sources.mapFor([...names]),
   );
 }

@@ -10,21 +10,15 @@ import { loadEngine } from './loadEngine';
 import { costNotice } from '../core/ledger/costs';
 import { UserCancelledError } from '../core/util/errors';
 import { inert } from '../core/text/inert';
-import type { ContractsService } from '../contracts';
-import type { CommandContext } from '../platform/commands';
-import type { ConnectionManager } from '../platform/connection';
+import type { Services } from '../services';
 import { argumentsMayActForUser } from '../platform/automation';
 import { askModal } from '../platform/notify';
 import { argString, argValue, pickContract } from '../platform/prompts';
 import { showResult } from '../platform/resultsDocument';
-import type { SecretStore } from '../platform/secrets';
 import { signerAddressIfAny } from '../platform/signing';
 
-export interface GasReportDeps extends CommandContext {
-  readonly connection: Pick<ConnectionManager, 'requireClient'>;
-  readonly contracts: ContractsService;
-  readonly secrets?: SecretStore;
-}
+/** The services the Gas Report uses: the signer's address (secrets) is its caller when in the contract's group. */
+export type GasReportDeps = Pick<Services, 'log' | 'redactor' | 'connection' | 'contracts' | 'secrets'>;
 
 export interface GasReportResult {
   readonly contract: string;
@@ -50,7 +44,7 @@ export async function gasReport(deps: GasReportDeps, args: unknown): Promise<Gas
   if (resolved.drift.status === 'drift') {
     throw new Error(`Not run: ${resolved.drift.message}. The method indexes come from the artifact.`);
   }
-  const signer = deps.secrets ? await signerAddressIfAny(deps.secrets) : undefined;
+  const signer = await signerAddressIfAny(deps.secrets);
   const engine = await loadEngine();
   // A devnet deploy runs the debug build: its code hash (`.project.json`) is what the tree shows.
   const release = artifact.codeHash.toLowerCase();

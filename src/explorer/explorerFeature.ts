@@ -8,16 +8,14 @@ import {
   type ExplorerTarget,
 } from '../core/explorer/explorerUrl';
 import * as config from '../platform/config';
-import type { ConnectionManager } from '../platform/connection';
-import { registerCommands, type CommandContext, type CommandTable } from '../platform/commands';
+import type { Services } from '../services';
+import { registerCommands, type CommandTable } from '../platform/commands';
 import { askText, pick } from '../platform/prompts';
 import { inert } from '../core/text/inert';
 import { inertCheck } from '../core/text/inertInput';
 import { BuiltinCommands, CommandIds, ContextKeys } from '../constants';
 
-export interface ExplorerDeps extends CommandContext {
-  readonly connection: ConnectionManager;
-}
+export type ExplorerDeps = Pick<Services, 'log' | 'redactor' | 'connection'>;
 
 /** The explorer of the active profile (its own `explorerUrl`, else Alephium's for its network), or none. */
 export function activeExplorer(): string | undefined {

@@ -11,9 +11,8 @@ import type { NodeTreeProvider } from './nodeView';
 
 export type { BlocksInTimeRangeResult, NodeCommandDeps } from './nodeCommands';
 
-export interface NodeViewCommandDeps extends NodeCommandDeps {
-  readonly nodeTree: Pick<NodeTreeProvider, 'refresh'>;
-}
+/** The node commands' services, and the Node view whose Refresh they run. */
+export type NodeViewCommandDeps = NodeCommandDeps & { readonly nodeTree: Pick<NodeTreeProvider, 'refresh'> };
 
 /** The Node view's refresh button (and `executeCommand` callers): reads the node's status again. */
 function refreshNode(deps: NodeViewCommandDeps): Promise<void> {

@@ -23,15 +23,13 @@ import { blocksRangeCost, blocksRangeNotice, costText } from '../core/ledger/cos
 import { inert } from '../core/text/inert';
 import { inertCheck, inertProblem } from '../core/text/inertInput';
 import { showInfo } from '../platform/notify';
-import type { ConnectionManager } from '../platform/connection';
+import type { Services } from '../services';
 import { CommandIds } from '../constants';
-import type { CommandContext, CommandTable } from '../platform/commands';
+import type { CommandTable } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import { showLiveResult, showResult, type LiveResult } from '../platform/resultsDocument';
 
-export interface NodeCommandDeps extends CommandContext {
-  readonly connection: ConnectionManager;
-}
+export type NodeCommandDeps = Pick<Services, 'log' | 'redactor' | 'connection'>;
 
 export interface BlocksInTimeRangeResult {
   readonly fromTs: number;

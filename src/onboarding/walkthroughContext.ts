@@ -8,10 +8,7 @@ import {
 } from '../core/onboarding/walkthroughProgress';
 import { BuiltinCommands, ContextKeys } from '../constants';
 import * as config from '../platform/config';
-import type { SecretStore } from '../platform/secrets';
-import type { ContractsService, WorkspaceArtifacts } from '../contracts';
-import type { TrackedTransactions } from '../transactions';
-import type { Logger } from '../core/util/log';
+import type { Services } from '../services';
 
 const STEP_KEYS: Readonly<Record<WalkthroughStep, string>> = {
   connected: ContextKeys.walkthroughConnected,
@@ -22,13 +19,7 @@ const STEP_KEYS: Readonly<Record<WalkthroughStep, string>> = {
 };
 
 /** The owners the walkthrough's progress is read from; each change of one re-reads the facts. */
-export interface WalkthroughOwners {
-  readonly secrets: Pick<SecretStore, 'getApiKey' | 'getSignerPublicKey' | 'onDidChange'>;
-  readonly contracts: Pick<ContractsService, 'watched' | 'gas' | 'model' | 'network'>;
-  readonly artifacts: Pick<WorkspaceArtifacts, 'latest' | 'onDidChange'>;
-  readonly tracked: Pick<TrackedTransactions, 'records' | 'onDidChange'>;
-  readonly log: Logger;
-}
+export type WalkthroughOwners = Pick<Services, 'secrets' | 'contracts' | 'artifacts' | 'tracked' | 'log'>;
 
 type SecretFacts = Pick<OnboardingFacts, 'profile' | 'hasSigner'>;
 

@@ -1,16 +1,13 @@
 import * as vscode from 'vscode';
 import { errorMessage, isUserCancelled } from '../core/util/errors';
-import type { Logger } from '../core/util/log';
+import type { Services } from '../services';
 import { inert } from '../core/text/inert';
 import { CommandIds, type CommandId } from '../constants';
 import { showError } from './notify';
 import { closeAnsweredPrompt } from './promptHandOver';
 
-export interface CommandContext {
-  readonly log: Logger;
-  /** Runs text through the redactor; every message shown to the user goes through it. */
-  readonly redact: (text: string) => string;
-}
+/** What every command needs: the log its failures go to and the redactor their messages pass through. */
+export type CommandContext = Pick<Services, 'log' | 'redactor'>;
 
 /**
  * Set on the argument object of a command a person starts from the editor (a CodeLens, a hover link):
@@ -86,7 +83,7 @@ export async function runCommand(
       ctx.log.debug(`${id}: cancelled`);
       return undefined;
     }
-    const message = ctx.redact(errorMessage(error));
+    const message = ctx.redactor.redact(errorMessage(error));
     ctx.log.error(`${id}: ${message}`);
     // The message holds outside text (a gateway's detail, a name from the workspace): shown inert.
     void showError(inert`${message}`, 'Show Logs').then((choice) => {

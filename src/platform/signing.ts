@@ -17,8 +17,8 @@ import { inert, inertLines } from '../core/text/inert';
 import type { VerifyOptions } from '../core/signing/verify';
 import { TransferVerificationError } from '../core/signing/verify/result';
 import * as config from './config';
-import type { ConnectionManager } from './connection';
 import type { SecretStore } from './secrets';
+import type { Services } from '../services';
 import { argValue, askTextOrCancel } from './prompts';
 import { runMode } from './automation';
 import { actionsEngine } from './lazyEngine';
@@ -35,11 +35,8 @@ export interface SignerContext {
   readonly fromAddress: string;
 }
 
-export interface SigningGlueDeps {
-  readonly connection: ConnectionManager;
-  readonly secrets: SecretStore;
-  readonly log: Logger;
-}
+/** What the signing glue reads: the active profile's client, the signer key, and the log of skipped asks. */
+export type SigningGlueDeps = Pick<Services, 'connection' | 'secrets' | 'log'>;
 
 /** The active profile's client and the signer's public identity; no private key is read here. */
 export async function signerContext(

@@ -9,33 +9,29 @@ import {
 import { UserCancelledError } from '../core/util/errors';
 import { addressFromPublicKey, groupOfAddress } from '../core/protocol';
 import * as config from '../platform/config';
-import { originOf, type ConnectionManager } from '../platform/connection';
+import { originOf } from '../platform/connection';
 import { CommandIds } from '../constants';
-import type { SecretStore } from '../platform/secrets';
-import type { Redactor } from '../core/util/redact';
 import { apiKeyPromptWords } from '../core/gateway/keyBinding';
 import { inert, inertLines, type Inert } from '../core/text/inert';
 import { inertCheck, inertProblem } from '../core/text/inertInput';
 import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, askModalCancelFirst, showError, showInfo } from '../platform/notify';
-import { startedByCaller, type CommandContext, type CommandTable } from '../platform/commands';
+import { startedByCaller, type CommandTable } from '../platform/commands';
 import { callerAsked } from '../core/signing/confirmPolicy';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import { keyDerivation, projectsEngine } from '../platform/lazyEngine';
-import type { WorkspaceProjects } from '../platform/workspaceProjects';
+import type { Services } from '../services';
 import type { DevnetPreset } from '../core/gateway/devnetPreset';
 
 const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
 
-export interface ProfileDeps extends CommandContext {
-  readonly redactor: Redactor;
-  readonly connection: ConnectionManager;
-  readonly secrets: SecretStore;
-  /** The workspace's project configs: a devnet `nodeUrl` there prefills the Local devnet preset. */
-  readonly projects?: Pick<WorkspaceProjects, 'projects'>;
-  /** The network id the Node view last saw the active profile's node on, if it read one. */
+/**
+ * The services the profile commands use (the workspace's project configs: a devnet `nodeUrl` there prefills
+ * the Local devnet preset), and the network id the Node view last saw the active profile's node on.
+ */
+export type ProfileDeps = Pick<Services, 'log' | 'redactor' | 'connection' | 'secrets' | 'projects'> & {
   readonly nodeNetworkId?: () => number | undefined;
-}
+};
 
 /**
  * Profiles (in settings), their API keys and the signer key (both only in SecretStorage): loaded on the first
@@ -98,7 +94,7 @@ function givesProfileFields(args: unknown): boolean {
 /** The Local devnet preset, prefilled from the workspace's configs (a URL not taken is logged). */
 async function workspaceDevnetPreset(deps: ProfileDeps): Promise<DevnetPreset> {
   // Read again: the person may have just written the config they expect the preset to follow.
-  const projects = (await deps.projects?.projects({ fresh: true })) ?? [];
+  const projects = await deps.projects.projects({ fresh: true });
   const preset = (await projectsEngine()).devnetPreset(projects.map((p) => p.config));
   if (preset.skipped) deps.log.warn(`Local devnet preset: ${preset.skipped}; ${preset.baseUrl} is offered.`);
   return preset;

@@ -11,16 +11,11 @@ import {
   type CliTaskPlan,
 } from '../core/tooling/cliTasks';
 import { inert } from '../core/text/inert';
-import type { Logger } from '../core/util/log';
 import { showInfo } from '../platform/notify';
-import type { WorkspaceProjects } from '../platform/workspaceProjects';
+import type { Services } from '../services';
 import { StorageKeys } from '../constants';
 
-export interface RalphToolingDeps {
-  readonly log: Logger;
-  readonly projects: WorkspaceProjects;
-  readonly globalState: vscode.Memento;
-}
+export type RalphToolingDeps = Pick<Services, 'log' | 'projects' | 'globalState'>;
 
 /** The `alephium` task definition as package.json's `taskDefinitions` declares it. */
 interface AlephiumTaskDefinition extends vscode.TaskDefinition {

@@ -33,22 +33,21 @@ import {
   withCancellableProgress,
   type SignerContext,
 } from '../platform/signing';
-import type { ConnectionManager } from '../platform/connection';
 import { CommandIds } from '../constants';
-import type { SecretStore } from '../platform/secrets';
-import type { CommandContext, CommandTable } from '../platform/commands';
+import type { CommandTable } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
-import type { TrackedTransactions } from './trackedTransactions';
+import type { Services } from '../services';
 import { TX_DETAILS_LIMITS } from '../core/tracking/txDetailsProtocol';
 import { toState } from './txDetails/host';
 import type { TxDetailsPanelsHandle } from './transactionsFeature';
 
-export interface TransactionCommandDeps extends CommandContext {
-  readonly connection: ConnectionManager;
-  readonly secrets: SecretStore;
-  readonly store: TrackedTransactions;
+/** The services the send, sweep, decode and track commands use, and the details panels they open. */
+export type TransactionCommandDeps = Pick<
+  Services,
+  'log' | 'redactor' | 'connection' | 'secrets' | 'tracked'
+> & {
   readonly panels: TxDetailsPanelsHandle;
-}
+};
 
 const STEP_TEXT: Record<ProgressStep, string> = {
   validating: 'Checking the input…',
@@ -111,7 +110,7 @@ function track(deps: TransactionCommandDeps, sent: SentTransfer, label: string):
   } catch {
     decoded = undefined;
   }
-  deps.store.track({ txId: sent.txId, fromGroup: sent.fromGroup, toGroup: sent.toGroup, label }, decoded);
+  deps.tracked.track({ txId: sent.txId, fromGroup: sent.fromGroup, toGroup: sent.toGroup, label }, decoded);
 }
 
 function offerDetails(txId: string, message: Inert): void {
@@ -342,7 +341,7 @@ async function trackCommand(deps: TransactionCommandDeps, args: unknown) {
   const label = argString(args, 'label');
   // What a tx tracked by its id carries is unknown here: in a block, its details are read once (then cached)
   // so that a script that failed in its block is Failed, not Confirmed. A transfer's details say it ran.
-  deps.store.track({ ...target, hasScript: true, ...(label ? { label } : {}) });
+  deps.tracked.track({ ...target, hasScript: true, ...(label ? { label } : {}) });
   deps.log.info(`Tracking ${target.txId}`);
   return { txId: target.txId };
 }
@@ -358,7 +357,7 @@ async function showCommand(deps: TransactionCommandDeps, args: unknown) {
 async function untrackCommand(deps: TransactionCommandDeps, args: unknown) {
   let txId = argString(args, 'txId');
   if (!txId) {
-    const records = deps.store.records();
+    const records = deps.tracked.records();
     if (records.length === 0) throw new Error('No transaction is tracked.');
     txId = (
       await pick(
@@ -372,7 +371,7 @@ async function untrackCommand(deps: TransactionCommandDeps, args: unknown) {
     ).txId;
   }
   const id = parseTxId(txId);
-  const untracked = deps.store.untrack(id);
+  const untracked = deps.tracked.untrack(id);
   deps.log.info(`Untracked ${id}`);
   return { txId: id, untracked };
 }

@@ -1,14 +1,11 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/util/log';
 import type { TrackedTxView } from '../core/tracking/txDetailsModel';
-import type { ConnectionManager } from '../platform/connection';
 import { CommandIds, ViewIds } from '../constants';
-import type { SecretStore } from '../platform/secrets';
-import { registerCommandsOnFirstUse, type CommandContext } from '../platform/commands';
-import { TrackedTransactions } from './trackedTransactions';
+import { registerCommandsOnFirstUse } from '../platform/commands';
+import type { Services } from '../services';
 import { TransactionsTreeProvider } from './transactionsTree';
 import type * as TxDetailsHost from './txDetails/host';
-import type { EventDecoder, TxDetailsPanels, TxDetailsSnapshot, TxExplanationsView } from './txDetails/host';
+import type { TxDetailsPanels, TxDetailsSnapshot } from './txDetails/host';
 import { TX_DETAILS_VIEW_TYPE, type TxDetailsState } from '../core/tracking/txDetailsProtocol';
 import { lazyModule } from '../platform/lifecycle';
 import type { DecodeCheck } from '../core/signing/decodeCheck';
@@ -22,17 +19,15 @@ const TRANSACTION_COMMAND_IDS = [
   CommandIds.untrackTransaction,
 ] as const;
 
-export interface TransactionsFeatureDeps extends CommandContext {
-  readonly log: Logger;
-  readonly connection: ConnectionManager;
-  readonly secrets: SecretStore;
-  /** Names events as the Watched Contracts view does (the extension's one artifacts service). */
-  readonly eventDecoder: () => Promise<EventDecoder>;
-  /** Explain Transaction's answers, shown in the details panel's "What happened". */
-  readonly explanations?: TxExplanationsView;
-  /** The explorer of the active profile: the details page's Open in Explorer. */
-  readonly explorer?: { known(): boolean; open(txId: string): void };
-}
+/**
+ * The services the feature uses: the tracked transactions it shows, the contracts service that names their
+ * events as the Watched Contracts view does, and the failures whose Explain Transaction answers are the
+ * details panel's "What happened"; and the active profile's explorer (the page's Open in Explorer).
+ */
+export type TransactionsFeatureDeps = Pick<
+  Services,
+  'log' | 'redactor' | 'connection' | 'secrets' | 'tracked' | 'contracts' | 'failures' | 'extensionUri'
+> & { readonly explorer?: { known(): boolean; open(txId: string): void } };
 
 /** What the commands open the details panels with: the panels load on the first one. */
 export interface TxDetailsPanelsHandle {
@@ -53,8 +48,7 @@ export interface TransactionsApi {
 export function registerTransactionsFeature(
   context: vscode.ExtensionContext,
   deps: TransactionsFeatureDeps,
-): { api: TransactionsApi; store: TrackedTransactions } {
-  const store = new TrackedTransactions(context.workspaceState, deps.connection, deps.log);
+): TransactionsApi {
   // The details panels (host, model, rendering) load on first use; activation registers their serializer,
   // which VS Code asks for while activating, to revive panels after a reload.
   let loaded: TxDetailsPanels | undefined;
@@ -62,15 +56,10 @@ export function registerTransactionsFeature(
     const m: typeof TxDetailsHost = await import('./txDetails/host');
     const created = new m.TxDetailsPanels(
       {
-        extensionUri: context.extensionUri,
-        connection: deps.connection,
-        store,
-        log: deps.log,
-        redact: deps.redact,
-        eventDecoder: deps.eventDecoder,
+        ...deps,
+        eventDecoder: () => deps.contracts.eventDecoder(),
         tokenNames: (ids) => deps.connection.tokenMetadata(ids),
-        ...(deps.explanations ? { explanations: deps.explanations } : {}),
-        ...(deps.explorer ? { explorer: deps.explorer } : {}),
+        explanations: deps.failures.explanations,
       },
       false,
     );
@@ -80,14 +69,13 @@ export function registerTransactionsFeature(
     show: async (state) => void (await detailsPanels()).show(state),
     showUnsigned: async (state, check) => void (await detailsPanels()).showUnsigned(state, check),
   };
-  const tree = new TransactionsTreeProvider(store);
+  const tree = new TransactionsTreeProvider(deps.tracked);
   const view = vscode.window.createTreeView(ViewIds.transactions, {
     treeDataProvider: tree,
     showCollapseAll: false,
   });
   tree.attach(view);
   context.subscriptions.push(
-    store,
     vscode.window.registerWebviewPanelSerializer(TX_DETAILS_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) =>
         (await detailsPanels()).deserializeWebviewPanel(panel, state),
@@ -96,15 +84,12 @@ export function registerTransactionsFeature(
     tree,
     view,
     // Their code (the send, sweep and decode flows) is a chunk of its own, loaded on the first run of one.
-    ...registerCommandsOnFirstUse({ ...deps, store, panels }, TRANSACTION_COMMAND_IDS, async () => {
+    ...registerCommandsOnFirstUse({ ...deps, panels }, TRANSACTION_COMMAND_IDS, async () => {
       return (await import('./transactionCommands')).TRANSACTION_COMMANDS;
     }),
   );
   return {
-    api: {
-      transactionsSnapshot: () => tree.snapshot(),
-      txDetailsSnapshot: () => loaded?.snapshot(),
-    },
-    store,
+    transactionsSnapshot: () => tree.snapshot(),
+    txDetailsSnapshot: () => loaded?.snapshot(),
   };
 }

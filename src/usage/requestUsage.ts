@@ -19,10 +19,8 @@ export interface RequestUsageFeature {
   readonly disposables: vscode.Disposable[];
 }
 
-interface RequestUsageCommandDeps extends RequestUsageDeps {
-  /** The one panel, loaded on first use. */
-  readonly panel: () => Promise<RequestUsagePanel>;
-}
+/** The view's services, and its one panel, loaded on first use. */
+type RequestUsageCommandDeps = RequestUsageDeps & { readonly panel: () => Promise<RequestUsagePanel> };
 
 /** "Alephium: Show Request Usage" (also in the status bar's actions). Returns the model it drew. */
 function showRequestUsage(deps: RequestUsageCommandDeps): ReturnType<RequestUsagePanel['show']> {

@@ -1,7 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ArtifactRegistry } from '../../core/artifacts';
 import { errorMessage } from '../../core/util/errors';
-import type { Logger } from '../../core/util/log';
 import {
   buildPanelModel,
   checkMethodForm,
@@ -25,10 +24,9 @@ import {
   type MethodResultView,
   type WebviewToHostMessage,
 } from '../../core/contracts/panelProtocol';
-import type { CommandContext } from '../../platform/commands';
 import type { WebviewPage } from '../../platform/webview/host';
 import { PanelHost, PanelManager } from '../../platform/webview/panelHost';
-import type { ContractsService } from '../contractsService';
+import type { Services } from '../../services';
 
 /**
  * What the panel asks of Simulate and Execute (src/contracts/contractActionsCommands.ts, the shapes fixed
@@ -48,15 +46,15 @@ export interface TrackedStatuses {
   status(txId: string): TrackedStatus | undefined;
 }
 
-export interface ContractPanelDeps extends CommandContext {
-  readonly extensionUri: vscode.Uri;
-  readonly log: Logger;
-  /** Resolves a contract's artifact as the Watched Contracts view does (drift included), and picks one. */
-  readonly contracts: ContractsService;
-  /** The Transactions view's status of a tx (it keeps tracking after Execute returns). */
-  readonly tracked: TrackedStatuses;
-  actions: ContractActions;
-}
+/**
+ * The panel's services (the contracts service resolves a contract's artifact as the Watched Contracts view
+ * does, drift included, and picks one); the Transactions view's status of a tx (it keeps tracking after
+ * Execute returns); and Simulate and Execute, run as their commands run.
+ */
+export type ContractPanelDeps = Pick<Services, 'log' | 'redactor' | 'extensionUri' | 'contracts'> & {
+  readonly statuses: TrackedStatuses;
+  readonly actions: ContractActions;
+};
 
 /** What a panel showed: for the extension's API (tests), never anything secret. */
 export interface ContractPanelSnapshot {
@@ -208,7 +206,7 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
       this.post({ type: 'model', model: this.model });
       for (const [method, result] of this.results) this.post({ type: 'result', method, result });
     } catch (error) {
-      const message = deps.redact(errorMessage(error));
+      const message = deps.redactor.redact(errorMessage(error));
       deps.log.warn(`Contract panel of ${this.address}: ${message}`);
       this.post({ type: 'error', message });
     }
@@ -298,12 +296,12 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
                 headline: 'Not executed: cancelled before signing',
               }
             : isExecutionView(view)
-              ? executionResult(view, view.txId ? deps.tracked.status(view.txId) : undefined)
+              ? executionResult(view, view.txId ? deps.statuses.status(view.txId) : undefined)
               : failureResult('execution', 'the execute command returned no result');
         if (view !== undefined && isExecutionView(view)) this.follow(form.method, view);
       }
     } catch (error) {
-      const message = deps.redact(errorMessage(error));
+      const message = deps.redactor.redact(errorMessage(error));
       deps.log.warn(`Contract panel ${action} of ${this.address}: ${message}`);
       result = failureResult(action === 'simulate' ? 'simulation' : 'execution', message);
     } finally {
@@ -321,7 +319,7 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
   private follow(method: number, view: ExecutionView): void {
     const txId = view.txId;
     if (view.status !== 'submitted' || !txId) return;
-    const { tracked } = this.manager.deps;
+    const { statuses: tracked } = this.manager.deps;
     const started = Date.now();
     let lastText: string | undefined = tracked.status(txId)?.text;
     const following: vscode.Disposable = {

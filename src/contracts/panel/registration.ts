@@ -29,10 +29,8 @@ export interface ContractPanelFeature {
   readonly disposables: vscode.Disposable[];
 }
 
-interface ContractPanelCommandDeps extends ContractPanelDeps {
-  /** The panels, loaded on first use. */
-  readonly panels: () => Promise<ContractPanels>;
-}
+/** The panel's services, and the panels, loaded on first use. */
+type ContractPanelCommandDeps = ContractPanelDeps & { readonly panels: () => Promise<ContractPanels> };
 
 /**
  * Open Contract Panel. The argument is a contract address, `{address}` or a Watched Contracts tree element

@@ -7,12 +7,8 @@ export class UserCancelledError extends Error {
 }
 
 export function isUserCancelled(error: unknown): boolean {
-  // By name too: a lazily loaded bundle has its own copy of the class, so its prompts' cancellations are
-  // not instances of this one.
-  return (
-    error instanceof UserCancelledError ||
-    (error instanceof Error && (error.name === 'AbortError' || error.name === 'UserCancelledError'))
-  );
+  // An aborted fetch or signal throws a DOMException named AbortError, which has no class of its own here.
+  return error instanceof UserCancelledError || (error instanceof Error && error.name === 'AbortError');
 }
 
 /** The message of anything thrown, without assuming it is an Error. */

@@ -2,7 +2,6 @@ import type * as vscode from 'vscode';
 import { decodeEvent } from '../../core/artifacts';
 import { errorMessage } from '../../core/util/errors';
 import type { EventByTxId, TxDetails, TxStatus } from '../../core/gateway';
-import type { Logger } from '../../core/util/log';
 import { groupsOfUnsignedTx, txIdFromUnsignedTx } from '../../core/protocol';
 import { checkUnsignedTx, type DecodeCheck } from '../../core/signing/decodeCheck';
 import {
@@ -24,19 +23,13 @@ import {
   type WhatHappenedView,
 } from '../../core/tracking/txDetailsProtocol';
 import * as config from '../../platform/config';
-import type { ConnectionManager } from '../../platform/connection';
 import type { WebviewPage } from '../../platform/webview/host';
 import { PanelHost, PanelManager } from '../../platform/webview/panelHost';
-import type { TrackedTransactions } from '../trackedTransactions';
+import type { Services } from '../../services';
 
 export type EventDecoder = (event: EventByTxId) => DecodedEventLike | undefined;
 
-export interface TxDetailsDeps {
-  readonly extensionUri: vscode.Uri;
-  readonly connection: ConnectionManager;
-  readonly store: TrackedTransactions;
-  readonly log: Logger;
-  readonly redact: (text: string) => string;
+export type TxDetailsDeps = Pick<Services, 'extensionUri' | 'connection' | 'tracked' | 'log' | 'redactor'> & {
   /** Names events with the workspace's artifacts, as the Watched Contracts view does. */
   readonly eventDecoder: () => Promise<EventDecoder>;
   /** What tokens are called (the connection's token catalog); without it tokens are shown raw. */
@@ -45,7 +38,7 @@ export interface TxDetailsDeps {
   readonly explanations?: TxExplanationsView;
   /** The explorer of the active profile, if any: the page's Open in Explorer button. */
   readonly explorer?: { known(): boolean; open(txId: string): void };
-}
+};
 
 /** What the panel needs of the explanations: read one, hear of new ones, ask for one, open its line. */
 export interface TxExplanationsView {
@@ -186,7 +179,9 @@ export class TxDetailsPanels extends PanelManager<string, TxDetailsPanel> {
     try {
       return await this.deps.tokenNames(tokenIds);
     } catch (error) {
-      notes.push(`Token names could not be read (shown raw): ${this.deps.redact(errorMessage(error))}`);
+      notes.push(
+        `Token names could not be read (shown raw): ${this.deps.redactor.redact(errorMessage(error))}`,
+      );
       return undefined;
     }
   }
@@ -245,7 +240,7 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
     // While the tx is pending the tracker polls; each change it sees reloads this panel. Once the page
     // shows an outcome, changes (this panel's own count handed to the row) need no reload.
     this.register(
-      deps.store.onDidChange((txId) => {
+      deps.tracked.onDidChange((txId) => {
         if (this.model && !isPendingKind(this.model.status.kind)) return;
         if (txId === undefined || txId === this.state.txId) this.scheduleReload();
       }),
@@ -340,7 +335,7 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
         model = unsignedModel(check, tokens, notes);
       } else {
         const client = deps.connection.requireClient();
-        const rec = deps.store.record(txId);
+        const rec = deps.tracked.record(txId);
         const groups = {
           ...((this.state.fromGroup ?? rec?.fromGroup) !== undefined
             ? { fromGroup: this.state.fromGroup ?? rec?.fromGroup }
@@ -357,15 +352,15 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
         let events: EventByTxId[] | undefined;
         if (status.type === 'Confirmed' || status.type === 'Conflicted') {
           details = await client.getTxDetails(txId, groups, { priority: 'user' }).catch((e: unknown) => {
-            notes.push(`Details could not be loaded: ${deps.redact(errorMessage(e))}`);
+            notes.push(`Details could not be loaded: ${deps.redactor.redact(errorMessage(e))}`);
             return undefined;
           });
           events = await client.getEventsByTxId(txId, { priority: 'user' }).catch((e: unknown) => {
-            notes.push(`Events could not be loaded: ${deps.redact(errorMessage(e))}`);
+            notes.push(`Events could not be loaded: ${deps.redactor.redact(errorMessage(e))}`);
             return undefined;
           });
         }
-        const signed = details ? undefined : deps.store.signedBytesOf(txId);
+        const signed = details ? undefined : deps.tracked.signedBytesOf(txId);
         const unsigned = details?.unsigned ?? signed;
         if (
           (groups.fromGroup === undefined || groups.toGroup === undefined) &&
@@ -391,9 +386,9 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
           ...(tokens ? { tokens } : {}),
           notes,
         });
-        if (isPending(status, required) && !deps.store.isTracked(txId)) {
+        if (isPending(status, required) && !deps.tracked.isTracked(txId)) {
           // Keeps the panel live without a second poller: the tracker's changes reload it.
-          deps.store.track({
+          deps.tracked.track({
             txId,
             ...groups,
             requiredConfirmations: required,
@@ -405,12 +400,12 @@ export class TxDetailsPanel extends PanelHost<HostToWebviewMessage, WebviewToHos
       this.model = model;
       this.loadedAt = Date.now();
       // What this page just read is newer than a finished row's count: the row takes it.
-      if (read) deps.store.observeStatus(txId, read);
+      if (read) deps.tracked.observeStatus(txId, read);
       this.panel.title = `${model.kind === 'unsigned' ? 'Unsigned' : 'Tx'} ${shortTxId(txId)}`;
       this.post(this.renderMessage(model));
     } catch (error) {
       if (seq !== this.loadSeq) return;
-      const message = deps.redact(errorMessage(error));
+      const message = deps.redactor.redact(errorMessage(error));
       deps.log.warn(`Transaction details of ${txId}: ${message}`);
       this.post({ type: 'error', message });
     }

@@ -10,15 +10,12 @@ import {
 } from '../../core/ledger/usageProtocol';
 import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
-import type { CommandContext } from '../../platform/commands';
+import type { Services } from '../../services';
 import { DisposableBase } from '../../platform/lifecycle';
 import { webviewOptions, type WebviewPage } from '../../platform/webview/host';
 import { PanelHost } from '../../platform/webview/panelHost';
 
-export interface RequestUsageDeps extends CommandContext {
-  readonly extensionUri: vscode.Uri;
-  readonly connection: ConnectionManager;
-}
+export type RequestUsageDeps = Pick<Services, 'log' | 'redactor' | 'extensionUri' | 'connection'>;
 
 /** What the view showed: for the extension's API (tests), nothing secret (a key's fingerprint at most). */
 export interface RequestUsageSnapshot {

@@ -3,7 +3,16 @@ import type * as Commands from '../../../src/platform/commands';
 import type * as StatusBarCommands from '../../../src/statusBar/statusBarCommands';
 import { CommandIds, type CommandId } from '../../../src/constants';
 import type { CommandContext } from '../../../src/platform/commands';
+import { Redactor } from '../../../src/core/util/redact';
+import { UserCancelledError } from '../../../src/core/util/errors';
 import { installFakeVscode, type FakeVscode } from '../../helpers/fakeVscode';
+
+/** Masks the one secret these tests use, so a message shows whether it went through the redactor. */
+class MarkingRedactor extends Redactor {
+  override redact(text: string): string {
+    return text.replaceAll('sbx_secret', '[redacted]');
+  }
+}
 
 /** A command context that keeps what was logged, by level. */
 function recordingContext(): CommandContext & { logged: string[] } {
@@ -15,7 +24,7 @@ function recordingContext(): CommandContext & { logged: string[] } {
   return {
     logged,
     log: { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
-    redact: (text) => text.replaceAll('sbx_secret', '[redacted]'),
+    redactor: new MarkingRedactor(),
   };
 }
 
@@ -89,9 +98,7 @@ describe('commands: every command runs through the one wrapper (src/platform/com
 
     it('ends a user cancellation quietly, whoever started the command', async () => {
       const cancelled = (): never => {
-        const error = new Error('Cancelled by the user.');
-        error.name = 'UserCancelledError';
-        throw error;
+        throw new UserCancelledError();
       };
       commands.registerCommands(ctx, [[CommandIds.showLogs, cancelled]]);
       assert.equal(await run(CommandIds.showLogs), undefined);
