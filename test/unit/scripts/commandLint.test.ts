@@ -16,6 +16,8 @@ interface Restriction {
 interface CommandLintConfig {
   readonly COMMAND_OWNER: string;
   readonly RAW_COMMAND_REGISTRATION: readonly Restriction[];
+  readonly PROGRESS_OWNER: string;
+  readonly RAW_PROGRESS: readonly Restriction[];
 }
 
 let config: CommandLintConfig;
@@ -32,7 +34,7 @@ async function restrictedProperties(file: string): Promise<string[]> {
 }
 
 /** What the rule reports for `code`, linted as TypeScript. */
-function messages(code: string): string[] {
+function messages(code: string, restrictions = config.RAW_COMMAND_REGISTRATION): string[] {
   return new Linter({ configType: 'flat' })
     .verify(
       `declare const vscode: any; declare const commands: any;\n${code}`,
@@ -40,7 +42,7 @@ function messages(code: string): string[] {
         {
           files: ['**/*.ts'],
           languageOptions: { parser: tseslint.parser },
-          rules: { 'no-restricted-properties': ['error', ...config.RAW_COMMAND_REGISTRATION] },
+          rules: { 'no-restricted-properties': ['error', ...restrictions] },
         },
       ],
       'probe.ts',
@@ -87,6 +89,36 @@ describe('lint: commands are registered by the command wrapper only', () => {
       const restricted = await restrictedProperties(file);
       const banned = ['registerCommand', 'registerTextEditorCommand'].every((p) => restricted.includes(p));
       assert.equal(banned, file !== config.COMMAND_OWNER, file);
+    }
+  });
+});
+
+describe('lint: progress is shown by src/platform/progress.ts only', () => {
+  before(async () => {
+    config = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.mjs')).href)) as CommandLintConfig;
+  });
+
+  it("reports VS Code's withProgress, however it is reached, and not the owner's functions", () => {
+    for (const code of [
+      'vscode.window.withProgress({ location: 15 }, async () => 1);',
+      "vscode.window['withProgress']({ location: 15 }, async () => 1);",
+      'const { withProgress } = vscode.window;',
+    ]) {
+      const found = messages(code, config.RAW_PROGRESS);
+      assert.ok(found.length > 0 && found.every((m) => m.includes(config.PROGRESS_OWNER)), code);
+    }
+    assert.deepEqual(
+      messages('withProgress(options, task); withRequestProgress(client, title, work);', config.RAW_PROGRESS),
+      [],
+    );
+  });
+
+  it('applies to every source file but the owner', async () => {
+    const files = sourceFiles();
+    assert.ok(files.includes(config.PROGRESS_OWNER));
+    for (const file of files) {
+      const banned = (await restrictedProperties(file)).includes('withProgress');
+      assert.equal(banned, file !== config.PROGRESS_OWNER, file);
     }
   });
 });
