@@ -564,6 +564,15 @@ export abstract class Ledger {
     );
   }
 
+  /** `/blockflow/blocks-with-events`: the same blocks, each with its contract events as by block hash. */
+  blocksWithEventsBetween(fromTs: number, toTs: number): { block: unknown; events: unknown[] }[][] {
+    return this.chains.map((chain) =>
+      chain
+        .filter((b) => b.timestamp >= fromTs && b.timestamp <= toTs)
+        .map((b) => ({ block: this.blockJson(b), events: this.blockEventsJson(b.hash) })),
+    );
+  }
+
   assetOutputJson(u: Utxo): Record<string, unknown> {
     return {
       type: 'AssetOutput',
@@ -621,9 +630,13 @@ export abstract class Ledger {
   }
 
   eventsOfBlock(hash: string) {
-    const events = this.eventsByBlock.get(hash);
-    if (!events) throw new NotFound(`Block ${hash} not found`, hash);
-    return events.map((e) => ({
+    if (!this.eventsByBlock.has(hash)) throw new NotFound(`Block ${hash} not found`, hash);
+    return this.blockEventsJson(hash);
+  }
+
+  /** A block's events as the node lists them by block hash (no block hash in each: it is the key). */
+  private blockEventsJson(hash: string) {
+    return (this.eventsByBlock.get(hash) ?? []).map((e) => ({
       txId: e.txId,
       timestamp: e.timestamp,
       contractAddress: e.contractAddress,

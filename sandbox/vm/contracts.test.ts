@@ -221,6 +221,37 @@ describe('sandbox gateway: contracts and events', () => {
     assert.equal(byBlock.events[0]?.blockHash, undefined);
   });
 
+  it('blocks-with-events lists the blocks of all 16 chains in a window, each with its events as by block hash', async () => {
+    const trig = await control<{ txIds: string[] }>(sb, 'POST', '/events/trigger', { contract: 'Counter' });
+    const byTx = await api.json<{ events: Ev[] }>(`/events/tx-id/${trig.txIds[0]}`);
+    const blockHash = byTx.events[0]?.blockHash ?? '';
+    const { timestamp } = await api.json<{ timestamp: number }>(`/blockflow/blocks/${blockHash}`);
+    const window = `fromTs=${timestamp}&toTs=${timestamp}`;
+    const { blocksAndEvents } = await api.json<{
+      blocksAndEvents: { block: { hash: string; timestamp: number }; events: Ev[] }[][];
+    }>(`/blockflow/blocks-with-events?${window}`);
+    const { blocks } = await api.json<{ blocks: { hash: string }[][] }>(`/blockflow/blocks?${window}`);
+    assert.equal(blocksAndEvents.length, 16);
+    assert.deepEqual(
+      blocksAndEvents.map((chain) => chain.map((b) => b.block.hash)),
+      blocks.map((chain) => chain.map((b) => b.hash)),
+      'the same blocks as /blockflow/blocks',
+    );
+    const entry = blocksAndEvents.flat().find((b) => b.block.hash === blockHash);
+    const byBlock = await api.json<{ events: Ev[] }>(`/events/block-hash/${blockHash}`);
+    assert.ok(entry && entry.events.length > 0);
+    assert.deepEqual(entry.events, byBlock.events);
+    assert.ok(entry.events.some((e) => e.txId === trig.txIds[0]));
+    // Refused as /blockflow/blocks refuses: a window backwards, a bad number, a span over the limit.
+    const refused = [`fromTs=${timestamp}&toTs=${timestamp - 1}`, 'fromTs=abc'];
+    for (const q of refused)
+      assert.equal((await api.get(`/blockflow/blocks-with-events?${q}`)).status, 400, q);
+    const big = await api.get(
+      `/blockflow/blocks-with-events?fromTs=${timestamp - 24 * 3600_000}&toTs=${timestamp}`,
+    );
+    assert.equal(big.status, 504);
+  });
+
   it('pagination: nextStart skips real gaps in the counter, so start + limit is wrong', async () => {
     const addr = counter().address;
     const before = await api.get(`/events/contract/${addr}/current-count`);
