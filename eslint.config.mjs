@@ -160,12 +160,12 @@ export const housePlugin = { rules: { 'core-imports-only-core': coreImportsOnlyC
 /**
  * The language-model tools only read: a chat assistant drives them, so their folders import nothing
  * that signs, sends a transaction or holds a key (the signing path, the secrets, key derivation, the
- * actions and transfers engines), and the core part nothing of VS Code.
+ * actions engine, the transactions feature and its core), and the core part nothing of VS Code.
  */
 const ASSISTANT_READ_ONLY = [
   {
     regex:
-      '(^|/)(signing|transfers|secrets|devSecrets|keyDerivation|actionsEngine|lazyEngine|transactions)(/|$)' +
+      '(^|/)(signing|secrets|devSecrets|keyDerivation|actionsEngine|lazyEngine|transactions)(/|$)' +
       '|(^|/)protocol(/index|/keys|/mnemonic)?$|(^|/)contracts/actions(/|$)|^@noble/secp256k1|^@scure/bip3[29]',
     message:
       'The language-model tools only read: no signing, sending, key or secrets code here (import core/protocol/<file> for what decodes).',

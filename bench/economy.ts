@@ -18,8 +18,8 @@
  *   measures whole months).
  */
 import { clientScheduler } from '../src/core/scheduling/clientScheduler';
-import { EventWatcher } from '../src/core/watching/eventWatcher';
-import { eventKey } from '../src/core/watching/watcherTypes';
+import { EventWatcher } from '../src/core/contracts/watching/eventWatcher';
+import { eventKey } from '../src/core/contracts/watching/watcherTypes';
 import {
   countingTransport,
   counters,

@@ -17,7 +17,7 @@ import { parseVmFailure } from '../src/core/debugging/vmError';
 import { GatewayClient } from '../src/core/gateway';
 import { scanRalph } from '../src/core/ralph/scanner';
 import { Redactor } from '../src/core/util/redact';
-import { EventFeed } from '../src/core/watching/eventFeed';
+import { EventFeed } from '../src/core/contracts/watching/eventFeed';
 import { figure, type Figure } from './lib/stats';
 
 const CONTRACT = '22fnZLkZJUSyhXgboirmJktWkEBRk1pV8L6gfpc53hvVM';

@@ -27,7 +27,7 @@
 import { GatewayClient } from '../src/core/gateway';
 import type { UsageRecord } from '../src/core/gateway/usage';
 import { clientScheduler } from '../src/core/scheduling/clientScheduler';
-import { EventWatcher } from '../src/core/watching/eventWatcher';
+import { EventWatcher } from '../src/core/contracts/watching/eventWatcher';
 import { sandboxProfile } from '../sandbox/testing/helpers';
 import { EventGateway } from './lib/eventGateway';
 import { counters, sandbox, trigger } from './lib/sandbox';

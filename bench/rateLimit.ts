@@ -16,7 +16,7 @@
  */
 import type { GatewayClient, Transport } from '../src/core/gateway';
 import { BackgroundScheduler } from '../src/core/scheduling/backgroundScheduler';
-import { EventWatcher } from '../src/core/watching/eventWatcher';
+import { EventWatcher } from '../src/core/contracts/watching/eventWatcher';
 import {
   countingTransport,
   counters,

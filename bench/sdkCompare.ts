@@ -9,8 +9,8 @@
  */
 import { NodeProvider, subscribeToEvents, web3, type EventSubscription } from '@alephium/web3';
 import { BackgroundScheduler } from '../src/core/scheduling/backgroundScheduler';
-import { EventWatcher } from '../src/core/watching/eventWatcher';
-import { eventKey } from '../src/core/watching/watcherTypes';
+import { EventWatcher } from '../src/core/contracts/watching/eventWatcher';
+import { eventKey } from '../src/core/contracts/watching/watcherTypes';
 import {
   countingTransport,
   counters,

@@ -23,10 +23,10 @@ import { abortError, type Clock } from '../src/core/util/clock';
 import { BackgroundScheduler } from '../src/core/scheduling/backgroundScheduler';
 import type { RunRecord } from '../src/core/scheduling/jobs';
 import { PLAN_UTILISATION } from '../src/core/scheduling/policy';
-import { EventWatcher } from '../src/core/watching/eventWatcher';
-import { eventKey } from '../src/core/watching/watcherTypes';
+import { EventWatcher } from '../src/core/contracts/watching/eventWatcher';
+import { eventKey } from '../src/core/contracts/watching/watcherTypes';
 import { NodeStatusModel } from '../src/core/node/nodeStatusModel';
-import { TxTracker } from '../src/core/tracking/txTracker';
+import { TxTracker } from '../src/core/transactions/txTracker';
 import {
   countingTransport,
   counters,

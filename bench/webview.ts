@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../scripts/browser.mjs';
-import type { TxDetailsModel, TxOutputView } from '../src/core/tracking/txDetailsProtocol';
+import type { TxDetailsModel, TxOutputView } from '../src/core/transactions/txDetailsProtocol';
 import { root } from './bundle';
 import { figure, log, type Figure } from './lib/stats';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildScriptByteCode, transactionSign } from '@alephium/web3';
-import { stateBeforeBlock } from '../../src/core/debugging/explainTx';
+import { stateBeforeBlock } from '../../src/core/debugging/scriptReproduction';
 import { ARTIFACTS_DIR, COUNTER_PAUSED_ERROR } from './sampleContracts';
 import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';

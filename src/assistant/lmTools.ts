@@ -19,8 +19,8 @@ import {
   explainLookup,
   explainTransaction,
   explanationText,
-} from '../core/debugging/explainTransaction';
-import { latestEventsCost, type RequestCost } from '../core/ledger/costs';
+} from '../core/debugging/transactionExplanation';
+import { latestEventsCost, type RequestCost } from '../core/usage/costs';
 import { callKey, type ToolSessionBudget } from '../core/assistant/toolBudget';
 import { decodeRecentEvents, readRecentEvents, recentEventsText } from '../core/assistant/recentEvents';
 import {
@@ -42,7 +42,7 @@ import {
   type KnownContract,
   type ToolName,
 } from '../core/assistant/toolInput';
-import { shortAddress } from '../core/watching/rows';
+import { shortAddress } from '../core/contracts/watching/rows';
 import { errorMessage } from '../core/util/errors';
 import { argumentsMayActForUser } from '../platform/automation';
 import { workspacePlaceName } from '../platform/places';

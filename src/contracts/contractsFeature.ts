@@ -11,10 +11,10 @@ import {
   makeWatched,
   typedContractAddress,
   type WatchedContract,
-} from '../core/watching/watchList';
-import { latestEventsShortfall, latestEventsTitle, shortAddress } from '../core/watching/rows';
-import { decodeListing, eventsMarkdown } from '../core/watching/eventsMarkdown';
-import { LATEST_EVENTS_CAVEAT, costNotice, latestEventsCost, olderEventsCost } from '../core/ledger/costs';
+} from '../core/contracts/watching/watchList';
+import { latestEventsShortfall, latestEventsTitle, shortAddress } from '../core/contracts/watching/rows';
+import { decodeListing, eventsMarkdown } from '../core/contracts/watching/eventsMarkdown';
+import { LATEST_EVENTS_CAVEAT, costNotice, latestEventsCost, olderEventsCost } from '../core/usage/costs';
 import { inert, inertLines } from '../core/text/inert';
 import { callerAsked } from '../core/signing/confirmPolicy';
 import { UserCancelledError } from '../core/util/errors';

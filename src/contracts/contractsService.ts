@@ -17,7 +17,7 @@ import {
 import type { ArtifactLookup } from '../core/contracts/actions';
 import type { ContractEvent } from '../core/gateway';
 import { GasMemory, type GasRecord } from '../core/debugging/gasMemory';
-import { WatchedContractsModel } from '../core/watching/watchedContractsModel';
+import { WatchedContractsModel } from '../core/contracts/watching/watchedContractsModel';
 import {
   addToWatchList,
   makeWatched,
@@ -25,8 +25,8 @@ import {
   removeFromWatchList,
   resolveWatched,
   type WatchedContract,
-} from '../core/watching/watchList';
-import { shortAddress } from '../core/watching/rows';
+} from '../core/contracts/watching/watchList';
+import { shortAddress } from '../core/contracts/watching/rows';
 import type { Inert } from '../core/text/inert';
 import { StorageKeys } from '../constants';
 import * as config from '../platform/config';
@@ -37,7 +37,7 @@ import { EventWatch, type DeliveredEvent } from './eventWatch';
 import type { WorkspaceArtifacts } from './workspaceArtifacts';
 import type { Services } from '../services';
 
-export type { WatchedContract } from '../core/watching/watchList';
+export type { WatchedContract } from '../core/contracts/watching/watchList';
 export type { DeliveredEvent } from './eventWatch';
 
 /**

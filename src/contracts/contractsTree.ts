@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { themeIconOf } from '../platform/themeIcon';
 import type { ArtifactRegistry } from '../core/artifacts';
-import type { WatchedContractsModel } from '../core/watching/watchedContractsModel';
+import type { WatchedContractsModel } from '../core/contracts/watching/watchedContractsModel';
 import {
   contractRow,
   eventRow,
@@ -13,7 +13,7 @@ import {
   stateRows,
   type FieldRow,
   type Row,
-} from '../core/watching/rows';
+} from '../core/contracts/watching/rows';
 import { formatValue } from '../core/artifacts';
 import { plainText } from '../core/text/inert';
 import { asOfSuffix, nextAgeChange } from '../core/text/age';

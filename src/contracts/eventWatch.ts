@@ -3,15 +3,15 @@ import { formatEventSummary, decodeEvent } from '../core/artifacts';
 import { errorMessage } from '../core/util/errors';
 import { limitsOf, type ContractEvent, type GatewayClient } from '../core/gateway';
 import type { Logger } from '../core/util/log';
-import { EventWatcher } from '../core/watching/eventWatcher';
-import { eventKey, type CursorStore } from '../core/watching/watcherTypes';
+import { EventWatcher } from '../core/contracts/watching/eventWatcher';
+import { eventKey, type CursorStore } from '../core/contracts/watching/watcherTypes';
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { DisposableBase } from '../platform/lifecycle';
 import { StorageKeys } from '../constants';
-import type { WatchedContractsModel } from '../core/watching/watchedContractsModel';
+import type { WatchedContractsModel } from '../core/contracts/watching/watchedContractsModel';
 
 /** What the watcher delivered in this session (bounded), for the API's read-only view. */
 export interface DeliveredEvent {

@@ -55,7 +55,7 @@ export {
   type FailureExplanation,
   type FailureSite,
   type DebugHint,
-} from './debugging/explain';
+} from './debugging/failureExplanation';
 export { Redactor, REDACTED } from './util/redact';
 export {
   plainText,

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { activeExplorer } from '../explorer';
 import type { ArtifactRegistry, ContractArtifact } from '../core/artifacts';
-import type { FailureContext, FailureExplanation, FailureLookup } from '../core/debugging/explain';
+import type { FailureContext, FailureExplanation, FailureLookup } from '../core/debugging/failureExplanation';
 import {
   seenEventsOf,
   type Instance,

@@ -5,7 +5,7 @@
  */
 export { scanRalph } from '../core/ralph/scanner';
 export { RalphSourceMap } from '../core/ralph/sourceMap';
-export { explainVmFailure, placeDebugMessages } from '../core/debugging/explain';
+export { explainVmFailure, placeDebugMessages } from '../core/debugging/failureExplanation';
 export { parseVmFailure } from '../core/debugging/vmError';
 export { lensesFor } from '../core/debugging/lensModel';
 export {
@@ -22,5 +22,5 @@ export {
   explainTransaction,
   explanationText,
   whatHappenedView,
-} from '../core/debugging/explainTransaction';
-export { whatChanged } from '../core/debugging/whatChanged';
+} from '../core/debugging/transactionExplanation';
+export { whatChanged } from '../core/debugging/whatChangedFlow';

@@ -1,11 +1,11 @@
 /**
  * "Alephium: What Changed": from an event row of Watched Contracts (or the palette, with a watched contract
  * and one of its events picked), the contract's fields and getters before and after the event's block,
- * in a read-only document. The flow is core/debugging/whatChanged.ts, loaded with the debugging engine;
+ * in a read-only document. The flow is core/debugging/whatChangedFlow.ts, loaded with the debugging engine;
  * this file only gives it the pickers, the status bar and the document.
  */
 import * as vscode from 'vscode';
-import type { WhatChangedResult } from '../core/debugging/whatChanged';
+import type { WhatChangedResult } from '../core/debugging/whatChangedFlow';
 import { inert } from '../core/text/inert';
 import type { ContractsService } from '../contracts';
 import type { Services } from '../services';

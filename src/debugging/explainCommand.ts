@@ -3,11 +3,11 @@
  * command's entry, whose body (explainRun.ts) is loaded on first use to keep the activation bundle small.
  */
 import * as vscode from 'vscode';
-import type { FailureSite } from '../core/debugging/explain';
+import type { FailureSite } from '../core/debugging/failureExplanation';
 import { Emitter } from '../core/util/emitter';
 import { CommandIds } from '../constants';
 import { lazyModule } from '../platform/lifecycle';
-import type { WhatHappenedView } from '../core/tracking/txDetailsProtocol';
+import type { WhatHappenedView } from '../core/transactions/txDetailsProtocol';
 import type { TxExplanationsView } from '../transactions';
 import type { DebuggingEditorDeps } from './debuggingFeature';
 import type { ExplainCommandResult } from './explainRun';

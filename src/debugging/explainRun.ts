@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { withProgress } from '../platform/progress';
-import type { TransactionExplanation } from '../core/debugging/explainTransaction';
-import { costNotice } from '../core/ledger/costs';
-import { checkTxId, parseTxId } from '../core/transfers/transferInput';
+import type { TransactionExplanation } from '../core/debugging/transactionExplanation';
+import { costNotice } from '../core/usage/costs';
+import { checkTxId, parseTxId } from '../core/transactions/transferInput';
 import { inert } from '../core/text/inert';
 import { inertCheck } from '../core/text/inertInput';
 import { CommandIds } from '../constants';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { DebugHint, FailureExplanation } from '../core/debugging/explain';
+import type { DebugHint, FailureExplanation } from '../core/debugging/failureExplanation';
 import { CommandIds } from '../constants';
 import { joinMarkdown, safeMarkdown, markdownCode, plainText } from '../core/text/inert';
 import { markdownString } from '../platform/markdown';

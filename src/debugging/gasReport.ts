@@ -7,7 +7,7 @@
 import { groupOfAddress } from '../core/protocol';
 import { callContracts } from '../core/gateway';
 import { loadEngine } from './loadEngine';
-import { costNotice } from '../core/ledger/costs';
+import { costNotice } from '../core/usage/costs';
 import { UserCancelledError } from '../core/util/errors';
 import { inert } from '../core/text/inert';
 import type { Services } from '../services';

@@ -19,7 +19,7 @@ import {
 import { mergeBlocks, type BlocksPart } from '../core/gateway/blocksRange';
 import type { Blocks } from '../core/gateway/schemas';
 import { errorMessage, UserCancelledError } from '../core/util/errors';
-import { blocksRangeCost, blocksRangeNotice, costText } from '../core/ledger/costs';
+import { blocksRangeCost, blocksRangeNotice, costText } from '../core/usage/costs';
 import { inert } from '../core/text/inert';
 import { inertCheck, inertProblem } from '../core/text/inertInput';
 import { showInfo } from '../platform/notify';

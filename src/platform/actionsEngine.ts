@@ -5,8 +5,8 @@
 export * from '../core/contracts/actions';
 export { projectRootOf, updateDeploymentsFile } from '../core/artifacts/deploymentsFile';
 export { TransferVerificationError, verifyScriptTx, isVerifiedTransfer } from '../core/signing/verify';
-export { SweepIncompleteError, sendSweep, sendTransfer } from '../core/transfers/sendTransfer';
+export { SweepIncompleteError, sendSweep, sendTransfer } from '../core/transactions/sendTransfer';
 export { scriptConfirmation } from '../core/signing/confirmation';
 export { TransferDeclinedError, confirmSignAndSubmit, networkPin } from '../core/signing/signingPath';
-export { shortOfAlph, shortOfAlphText } from '../core/transfers/balanceWords';
+export { shortOfAlph, shortOfAlphText } from '../core/transactions/balanceWords';
 export { buildCall, callMarkdown, summariseCall } from '../core/contracts/call';

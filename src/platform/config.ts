@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile, Plan } from '../core/gateway';
 import type { NetworkSettings } from '../core/gateway';
-import { networkNameProblem } from '../core/gateway/profile';
+import { networkNameProblem } from '../core/profiles/profile';
 
 /** The one place that reads settings. Everything else gets plain values from here. */
 export const SECTION = 'alephium';
@@ -88,7 +88,7 @@ export async function removeProfileSetting(name: string): Promise<void> {
 }
 
 /**
- * A profile as settings may hold it. The network name is checked here too (core/gateway/profile.ts owns
+ * A profile as settings may hold it. The network name is checked here too (core/profiles/profile.ts owns
  * the rule): it names the deployments file, and a profile from a cloned workspace must not be able to
  * name a path with it. A profile that fails is not offered at all; its URL is checked when it is used.
  */

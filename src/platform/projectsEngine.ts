@@ -7,4 +7,4 @@ export {
   readProjectConfig,
 } from '../core/artifacts/projectConfig';
 export { nearestProjectRoot } from '../core/artifacts/projectRoots';
-export { devnetPreset, devnetPresetDescription, devnetPresetLabel } from '../core/gateway/devnetPreset';
+export { devnetPreset, devnetPresetDescription, devnetPresetLabel } from '../core/profiles/devnetPreset';

@@ -5,7 +5,7 @@ import {
   networkNameProblem,
   profileFactLines,
   type ProfileFacts,
-} from '../core/gateway/profile';
+} from '../core/profiles/profile';
 import { UserCancelledError } from '../core/util/errors';
 import { addressFromPublicKey, groupOfAddress } from '../core/protocol';
 import * as config from '../platform/config';
@@ -21,7 +21,7 @@ import { callerAsked } from '../core/signing/confirmPolicy';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import { keyDerivation, projectsEngine } from '../platform/lazyEngine';
 import type { Services } from '../services';
-import type { DevnetPreset } from '../core/gateway/devnetPreset';
+import type { DevnetPreset } from '../core/profiles/devnetPreset';
 
 const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
 
@@ -49,7 +49,7 @@ export const PROFILE_COMMANDS: CommandTable<ProfileDeps> = [
 ];
 
 function validateUrl(value: string): string | undefined {
-  // The one rule (core/gateway/profile.ts): https, or http only to this machine; no user name or password.
+  // The one rule (core/profiles/profile.ts): https, or http only to this machine; no user name or password.
   return baseUrlProblem(value.trim());
 }
 

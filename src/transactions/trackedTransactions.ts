@@ -2,12 +2,17 @@ import * as vscode from 'vscode';
 import { systemClock, type TxStatus } from '../core/gateway';
 import type { Logger } from '../core/util/log';
 import type { DecodedUnsignedTx } from '../core/protocol';
-import { TxTracker, parseRecord, type TrackRequest, type TrackedTxRecord } from '../core/tracking/txTracker';
+import {
+  TxTracker,
+  parseRecord,
+  type TrackRequest,
+  type TrackedTxRecord,
+} from '../core/transactions/txTracker';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
 import { DisposableBase } from '../platform/lifecycle';
 import { StorageKeys } from '../constants';
-import { mergeLegacyRecords, trackingScopeKey } from '../core/tracking/trackingScope';
+import { mergeLegacyRecords, trackingScopeKey } from '../core/transactions/trackingScope';
 
 /** The list older versions kept for every profile at once: moved into the active profile's scope once. */
 const LEGACY_KEY = StorageKeys.trackedTransactions;
@@ -19,7 +24,7 @@ const MAX_FINISHED = 100;
  * period, backoff); this class persists its plain-JSON records in workspaceState, restores them after a
  * reload and resumes polling lazily, i.e. only once something shows them and a client exists.
  *
- * Records belong to the active profile and its network (core/tracking/trackingScope.ts): switching
+ * Records belong to the active profile and its network (core/transactions/trackingScope.ts): switching
  * profile stops the old scope's polling and shows the new scope's records, never the other's.
  */
 export class TrackedTransactions extends DisposableBase {

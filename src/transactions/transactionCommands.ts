@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { attoToAlph, decodeUnsignedTx, shortTxId } from '../core/protocol';
 import { checkUnsignedTx, normalizeUnsignedTxHex } from '../core/signing/decodeCheck';
-import type { ProgressStep, SendDeps, SentSigned, SentTransfer } from '../core/transfers/sendTransfer';
+import type { ProgressStep, SendDeps, SentSigned, SentTransfer } from '../core/transactions/sendTransfer';
 import {
   checkAlphAmount,
   checkGroups,
@@ -17,7 +17,7 @@ import {
   parseGroups,
   parseTokens,
   parseTxId,
-} from '../core/transfers/transferInput';
+} from '../core/transactions/transferInput';
 import type { TransferRequest, VerifyOptions } from '../core/signing/verify';
 import { inert, type Inert } from '../core/text/inert';
 import { inertCheck } from '../core/text/inertInput';
@@ -37,7 +37,7 @@ import { CommandIds } from '../constants';
 import type { CommandTable } from '../platform/commands';
 import { argString, argValue, askText, pick } from '../platform/prompts';
 import type { Services } from '../services';
-import { TX_DETAILS_LIMITS } from '../core/tracking/txDetailsProtocol';
+import { TX_DETAILS_LIMITS } from '../core/transactions/txDetailsProtocol';
 import { toState } from './txDetails/host';
 import type { TxDetailsPanelsHandle } from './transactionsFeature';
 

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import type { TrackedTxView } from '../core/tracking/txDetailsModel';
+import type { TrackedTxView } from '../core/transactions/txDetailsModel';
 import { CommandIds, ViewIds } from '../constants';
 import { registerCommandsOnFirstUse } from '../platform/commands';
 import type { Services } from '../services';
 import { TransactionsTreeProvider } from './transactionsTree';
 import type * as TxDetailsHost from './txDetails/host';
 import type { TxDetailsPanels, TxDetailsSnapshot } from './txDetails/host';
-import { TX_DETAILS_VIEW_TYPE, type TxDetailsState } from '../core/tracking/txDetailsProtocol';
+import { TX_DETAILS_VIEW_TYPE, type TxDetailsState } from '../core/transactions/txDetailsProtocol';
 import { lazyModule } from '../platform/lifecycle';
 import type { DecodeCheck } from '../core/signing/decodeCheck';
 

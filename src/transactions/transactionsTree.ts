@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { plainText } from '../core/text/inert';
-import { trackedRowsChangeAt, trackedTxView, type TrackedTxView } from '../core/tracking/txDetailsModel';
-import type { TxStatusKind } from '../core/tracking/txDetailsProtocol';
+import { trackedRowsChangeAt, trackedTxView, type TrackedTxView } from '../core/transactions/txDetailsModel';
+import type { TxStatusKind } from '../core/transactions/txDetailsProtocol';
 import { CommandIds, TreeItemContexts } from '../constants';
 import { DisposableBase } from '../platform/lifecycle';
 import type { TrackedTransactions } from './trackedTransactions';

@@ -4,7 +4,7 @@
  * a chunk of dist/ of its own (`lazyModule`), so activation carries none of it.
  */
 import * as vscode from 'vscode';
-import { REQUEST_USAGE_VIEW_TYPE } from '../core/ledger/usageProtocol';
+import { REQUEST_USAGE_VIEW_TYPE } from '../core/usage/usageProtocol';
 import { CommandIds } from '../constants';
 import { registerCommands, type CommandTable } from '../platform/commands';
 import { lazyModule } from '../platform/lifecycle';

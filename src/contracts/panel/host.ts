@@ -12,9 +12,9 @@ import {
   simulationResult,
   type TrackedStatus,
 } from '../../core/contracts/panelModel';
-import { contractAddressProblem } from '../../core/watching/watchList';
+import { contractAddressProblem } from '../../core/contracts/watching/watchList';
 import { viewOnlyExecuteProblem } from '../../core/contracts/inputRules';
-import { shortAddress } from '../../core/watching/rows';
+import { shortAddress } from '../../core/contracts/watching/rows';
 import type { ExecuteRequest, ExecutionView, MethodCallRequest } from '../../core/contracts/actionViews';
 import {
   CONTRACT_PANEL_VIEW_TYPE,

@@ -16,7 +16,7 @@ import * as fs from 'node:fs/promises';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { networkNameProblem } from '../gateway/profile';
+import { networkNameProblem } from '../profiles/profile';
 import { plainProjectDir, projectDirProblem } from './projectConfig';
 import { DEPLOYMENTS_FILE_READ_LIMIT } from './deployments';
 

@@ -6,7 +6,7 @@
 import { decodeUnsignedTx, groupsOfUnsignedTx, type DecodedUnsignedTx } from '../protocol/unsignedTx';
 import { attoToAlph } from '../protocol/units';
 import { ProtocolError } from '../protocol/errors';
-import { callLine, explainScriptCalls, type ArtifactOf } from '../debugging/explainTx';
+import { callLine, explainScriptCalls, type ArtifactOf } from '../debugging/scriptReproduction';
 import { errorMessage } from '../util/errors';
 import { answer, chainValue } from './answerText';
 import { TOOL_NAMES, ToolInputError } from './toolInput';

@@ -1,5 +1,5 @@
 /**
- * The explain tool: Explain Transaction's own core (core/debugging/explainTransaction.ts) run through
+ * The explain tool: Explain Transaction's own core (core/debugging/transactionExplanation.ts) run through
  * the extension's one client under the `assistant` purpose; this file only turns its text into an
  * answer: each line inert and capped, the indentation kept, the whole capped.
  */

@@ -11,8 +11,8 @@ import {
   type DriftCheck,
 } from '../artifacts';
 import { fetchLatestEvents, type ContractEvent, type GatewayClient, type LatestEvents } from '../gateway';
-import { decodeListing } from '../watching/eventsMarkdown';
-import { latestEventsShortfall } from '../watching/rows';
+import { decodeListing } from '../contracts/watching/eventsMarkdown';
+import { latestEventsShortfall } from '../contracts/watching/rows';
 import { answer, chainValue } from './answerText';
 import { ASSISTANT_REQUESTS } from './contractState';
 

@@ -5,7 +5,7 @@
  * window; a call that would go past the budget asks the user through the tool confirmation, and runs
  * only if the user allowed that very call.
  */
-import { costText, type RequestCost } from '../ledger/costs';
+import { costText, type RequestCost } from '../usage/costs';
 
 /** Requests the tools may spend in one window without asking. */
 export const TOOL_BUDGET_REQUESTS = 50;

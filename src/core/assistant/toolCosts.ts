@@ -4,7 +4,7 @@
  * than a few requests). Whether the confirmation may be skipped is not decided here: the glue passes
  * the answer of the one owner of that rule (platform/automation.ts, `argumentsMayActForUser`).
  */
-import { LATEST_EVENTS_CAVEAT, costNotice, type RequestCost } from '../ledger/costs';
+import { LATEST_EVENTS_CAVEAT, costNotice, type RequestCost } from '../usage/costs';
 import { MAX_MULTICALL } from '../gateway/requests';
 
 /**

@@ -27,7 +27,7 @@ import {
   viewOnlyExecuteWords,
 } from './inputRules';
 import { methodTraits } from './actions/methodTraits';
-import { parseGasAmount, parseTokens } from '../transfers/transferInput';
+import { parseGasAmount, parseTokens } from '../transactions/transferInput';
 
 export interface PanelModelInput {
   readonly address: string;

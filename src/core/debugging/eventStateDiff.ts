@@ -1,6 +1,7 @@
 /**
- * "What changed?" on an event: the emitting contract's fields and getters in the world state just before
- * the event's block and just after it, as a diff. The glue fetches the block header (to find the block
+ * The state around an event, read at two pinned blocks: the emitting contract's fields and getters in the
+ * world state just before the event's block and just after it, compared by fieldDiff.ts, what that read
+ * costs, and the document that shows it. The glue fetches the block header (to find the block
  * before), then sends ONE multicall whose calls are each pinned to a block hash: the getters "before"
  * (pinned to the state before the block, `stateBeforeBlock`) and "after" (pinned to the event's block).
  * Each call names the contract in `interestedContracts`, so its result carries the fields too.
@@ -23,16 +24,16 @@ import { MAX_MULTICALL } from '../gateway/requests';
 import type { CallOutcome } from '../gateway/batching';
 import type { ContractCall, GatewayClient, RequestOptions } from '../gateway/client';
 import type { Val } from '../gateway/schemas';
-import { batchCost, costNotice, type CostNotice, type RequestCost } from '../ledger/costs';
+import { batchCost, costNotice, type CostNotice, type RequestCost } from '../usage/costs';
 import { cleanText, plainIndentedLine } from '../text/inert';
-import { stateBeforeBlock } from './explainTx';
+import { stateBeforeBlock } from './scriptReproduction';
 import {
   diffStates,
   stateDiffLines,
   type ContractStateLike,
   type FieldChange,
   type StateDiff,
-} from './stateDiff';
+} from './fieldDiff';
 
 /** The event the diff is about: where it was emitted and in which block. */
 export interface EventAt {

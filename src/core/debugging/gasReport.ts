@@ -8,7 +8,7 @@ import type { ContractArtifact } from '../artifacts';
 import { methodIsPublic } from '../contracts/actions/call';
 import type { CallOutcome, ContractCall } from '../gateway';
 import type { Val } from '../gateway/schemas';
-import { batchCost, type RequestCost } from '../ledger/costs';
+import { batchCost, type RequestCost } from '../usage/costs';
 import { codeSpan, markdownText } from '../text/inert';
 import { gasDelta, gasWords, type GasMemory, type GasRecord } from './gasMemory';
 

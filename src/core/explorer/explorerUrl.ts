@@ -8,7 +8,7 @@
  */
 import { isValidAddress } from '../protocol/address';
 import { isHash32 } from '../protocol/hex';
-import { isLoopbackHost } from '../gateway/profile';
+import { isLoopbackHost } from '../profiles/profile';
 
 /** Alephium's explorers, by the profile network that means them. */
 export const DEFAULT_EXPLORERS: Readonly<Record<string, string>> = {

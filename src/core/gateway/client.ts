@@ -20,7 +20,7 @@ import {
   ValidationError,
   type GatewayError,
 } from './errors';
-import { validateProfile, type ConnectionProfile } from './profile';
+import { validateProfile, type ConnectionProfile } from '../profiles/profile';
 import {
   RequestPipeline,
   type PipelineOptions,

@@ -102,7 +102,7 @@ export class GatewayHttpError extends GatewayError {
    * justifies ("The status decides, not the detail"), where the spec gives no other signal and none decides
    * what may be signed or sent: `monthlyQuotaEnd` (quotaLock.ts: a 429 about the month is the monthly
    * quota), `shortOfAlphWords` (platform/signing.ts: the words of a "Not enough balance" refusal) and
-   * `explainFailure` (core/debugging/explainTransaction.ts: `isVmFailureText`, a VM failure or another
+   * `explainFailure` (core/debugging/transactionExplanation.ts: `isVmFailureText`, a VM failure or another
    * refusal). A new reader joins that list, with its reason, or reads `kind` and `status`.
    */
   readonly detail: string | undefined;

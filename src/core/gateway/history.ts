@@ -14,7 +14,7 @@
  */
 import type { GatewayClient } from './client';
 import { GatewayHttpError } from './errors';
-import type { ConnectionProfile } from './profile';
+import type { ConnectionProfile } from '../profiles/profile';
 import type { RequestOptions } from './requests';
 
 export type HistorySupport = 'honoured' | 'ignored' | 'refused';

@@ -32,7 +32,7 @@ export {
   type NodeProfile,
   type ConnectionProfile,
   type KeyProvider,
-} from './profile';
+} from '../profiles/profile';
 export { RateLimiter, type Priority, type RateHeadroom, type Ticket } from './rateLimiter';
 export {
   UsageTracker,

@@ -9,10 +9,10 @@
  *   Proxy-Authorization, and everything after it (headers, key, body) is TLS between the extension and the
  *   gateway;
  * - a plain http target is never proxied. A profile may use plain http only to this machine
- *   (core/gateway/profile.ts `baseUrlProblem`), which no proxy can reach anyway, and a tunnel would carry
+ *   (core/profiles/profile.ts `baseUrlProblem`), which no proxy can reach anyway, and a tunnel would carry
  *   that request, key included, in clear through the proxy.
  */
-import { isLoopbackHost } from './profile';
+import { isLoopbackHost } from '../profiles/profile';
 
 /** VS Code's network settings and the process environment, as the VS Code side reads them. */
 export interface NetworkSettings {

@@ -24,7 +24,13 @@ import {
   isGatewayError,
   sanitizeDetail,
 } from './errors';
-import { authHeaders, limitsOf, urlPrefix, type ConnectionProfile, type KeyProvider } from './profile';
+import {
+  authHeaders,
+  limitsOf,
+  urlPrefix,
+  type ConnectionProfile,
+  type KeyProvider,
+} from '../profiles/profile';
 import { QuotaLock, monthlyQuotaEnd } from './quotaLock';
 import { RateLimiter, type Priority, type Settle, type Ticket } from './rateLimiter';
 import type { RetryNotice } from './waiting';

@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import type { Logger } from '../util/log';
 import type { Redactor } from '../util/redact';
 import type { Clock } from '../util/clock';
-import type { ConnectionProfile, KeyProvider } from './profile';
+import type { ConnectionProfile, KeyProvider } from '../profiles/profile';
 import type { Priority } from './rateLimiter';
 import type { HttpMethod, NetworkOptions, Transport } from './transport';
 import type { RequestKind } from './usage';

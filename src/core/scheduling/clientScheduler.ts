@@ -6,7 +6,7 @@
  * (`setActivityStore`, where the client is built).
  */
 import type { GatewayClient } from '../gateway/client';
-import { limitsOf } from '../gateway/profile';
+import { limitsOf } from '../profiles/profile';
 import { BackgroundScheduler, sharedScheduler } from './backgroundScheduler';
 import type { Timers } from '../util/clock';
 

@@ -9,7 +9,7 @@ import {
   tokenIdsOf,
   type DecodedEventLike,
   type TxDetailsSources,
-} from '../../core/tracking/txDetailsModel';
+} from '../../core/transactions/txDetailsModel';
 import { shortTxId } from '../../core/protocol';
 import {
   TX_DETAILS_VIEW_TYPE,
@@ -21,7 +21,7 @@ import {
   type TxDetailsState,
   type WebviewToHostMessage,
   type WhatHappenedView,
-} from '../../core/tracking/txDetailsProtocol';
+} from '../../core/transactions/txDetailsProtocol';
 import * as config from '../../platform/config';
 import type { WebviewPage } from '../../platform/webview/host';
 import { PanelHost, PanelManager } from '../../platform/webview/panelHost';
@@ -71,7 +71,7 @@ function validGroup(g: unknown): number | undefined {
 
 /**
  * The state of a panel VS Code revives after a reload: what its page kept, so it is parsed exactly and
- * bounded (core/tracking/txDetailsProtocol.ts). An unsigned transaction is kept only when its bytes are the
+ * bounded (core/transactions/txDetailsProtocol.ts). An unsigned transaction is kept only when its bytes are the
  * transaction the panel is about (their txId), as Decode Unsigned Transaction opened it; otherwise the
  * panel shows the txId as a transaction.
  */

@@ -8,7 +8,7 @@ import type {
   TxTokenView,
   WebviewToHostMessage,
   WhatHappenedView,
-} from '../../core/tracking/txDetailsProtocol';
+} from '../../core/transactions/txDetailsProtocol';
 import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
 const vscode = vsCodeApi<WebviewToHostMessage, TxDetailsState>();

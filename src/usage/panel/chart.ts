@@ -5,7 +5,7 @@
  * spread evenly), and the month so far (running total and background, the forecast to the month's end
  * with its range, the plan's limit and the background share).
  */
-import type { RequestUsageModel } from '../../core/ledger/usageProtocol';
+import type { RequestUsageModel } from '../../core/usage/usageProtocol';
 
 export interface PlotBox {
   readonly left: number;

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { forecastMonth } from '../../core/ledger/forecast';
-import { buildUsageViewModel, emptyUsageViewModel } from '../../core/ledger/usageView';
+import { forecastMonth } from '../../core/usage/forecast';
+import { buildUsageViewModel, emptyUsageViewModel } from '../../core/usage/usageView';
 import {
   REQUEST_USAGE_VIEW_TYPE,
   parseWebviewMessage,
   type HostToWebviewMessage,
   type RequestUsageModel,
   type WebviewToHostMessage,
-} from '../../core/ledger/usageProtocol';
+} from '../../core/usage/usageProtocol';
 import * as config from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
 import type { Services } from '../../services';

@@ -6,7 +6,7 @@ import type {
   HostToWebviewMessage,
   RequestUsageModel,
   WebviewToHostMessage,
-} from '../../core/ledger/usageProtocol';
+} from '../../core/usage/usageProtocol';
 import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
 
 const vscode = vsCodeApi<WebviewToHostMessage>();

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
-import type { WatchedContract } from '../../../src/core/watching/watchList';
+import type { WatchedContract } from '../../../src/core/contracts/watching/watchList';
 import type { HostToWebviewMessage, MethodResultView } from '../../../src/core/contracts/panelProtocol';
 import { PANEL_LIMITS } from '../../../src/core/contracts/panelProtocol';
 import { CommandIds } from '../../../src/constants';

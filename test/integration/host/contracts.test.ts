@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Sandbox } from '../../../sandbox';
 import type { AlephiumGatewayApi } from '../../../src/extension';
 import type { CallSummary } from '../../../src/core/contracts/call';
-import type { WatchedContract } from '../../../src/core/watching/watchList';
+import type { WatchedContract } from '../../../src/core/contracts/watching/watchList';
 import { CommandIds } from '../../../src/constants';
 import { extensionApi, removeProfile, startSandboxProfile, writeSandboxProject } from './sandboxFixture';
 import { until } from '../../helpers/until';

@@ -9,7 +9,7 @@ import {
   rawFields,
   type InputVal,
 } from '../../../src/core/artifacts';
-import { fieldRow, stateRows } from '../../../src/core/watching/rows';
+import { fieldRow, stateRows } from '../../../src/core/contracts/watching/rows';
 import { ADDR_G1, fixtureJson } from './helpers';
 
 const MARK = /⚠ not a valid /;

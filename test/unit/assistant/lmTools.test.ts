@@ -40,8 +40,8 @@ import { MAX_ANSWER_CHARS } from '../../../src/core/assistant/answerText';
 import { addressFromContractId, addressFromPublicKey, encodeUnsignedTx } from '../../../src/core/protocol';
 import { REGISTERED_TOOLS } from '../../../src/core/assistant/toolNames';
 import { EXPLAIN_CAVEAT, explanationAnswer } from '../../../src/core/assistant/explain';
-import { EXPLAIN_COST } from '../../../src/core/debugging/explainTransaction';
-import { latestEventsCost } from '../../../src/core/ledger/costs';
+import { EXPLAIN_COST } from '../../../src/core/debugging/transactionExplanation';
+import { latestEventsCost } from '../../../src/core/usage/costs';
 import { harness, json } from '../gateway/helpers';
 
 const COUNTER: ContractArtifact = parseContractArtifact(

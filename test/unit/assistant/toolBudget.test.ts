@@ -8,7 +8,7 @@ import {
   callKey,
 } from '../../../src/core/assistant/toolBudget';
 import { preparedInvocation } from '../../../src/core/assistant/toolCosts';
-import { latestEventsCost } from '../../../src/core/ledger/costs';
+import { latestEventsCost } from '../../../src/core/usage/costs';
 
 /** A clock the test moves by hand. */
 function clock(): { now: () => number; advance(ms: number): void } {

@@ -7,7 +7,7 @@ import {
   problemBadge,
   stateRows,
   tokenIssuerName,
-} from '../../../src/core/watching/rows';
+} from '../../../src/core/contracts/watching/rows';
 import { ArtifactRegistry } from '../../../src/core/artifacts';
 import { addressFromContractId } from '../../../src/core/protocol';
 import { blocksTable } from '../../../src/core/node/nodeQueries';

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { ArtifactRegistry } from '../../../src/core/artifacts';
 import { lensesFor, seenEventsOf, type SeenEvent } from '../../../src/core/debugging/lensModel';
 import { scanRalph } from '../../../src/core/ralph/scanner';
-import { makeWatched } from '../../../src/core/watching/watchList';
+import { makeWatched } from '../../../src/core/contracts/watching/watchList';
 import { sandboxArtifactFiles } from '../artifacts/helpers';
-import { COUNTER, fakeCounter, modelOver } from '../watching/fakeChain';
+import { COUNTER, fakeCounter, modelOver } from '../contracts/watching/fakeChain';
 
 const counterRal = readFileSync(
   join(import.meta.dirname, '..', '..', '..', 'sandbox', 'project', 'contracts', 'counter.ral'),

@@ -11,7 +11,7 @@ import {
   readBlocksRange,
   type BlocksPart,
 } from '../../../src/core/gateway/blocksRange';
-import { blocksRangeCost, costText } from '../../../src/core/ledger/costs';
+import { blocksRangeCost, costText } from '../../../src/core/usage/costs';
 import { TIME_RANGE_PRESETS } from '../../../src/core/node/nodeQueries';
 import { harness, json } from './helpers';
 

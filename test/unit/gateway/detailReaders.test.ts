@@ -15,7 +15,7 @@ const READERS = [
   { file: 'src/core/gateway/quotaLock.ts', reader: 'monthlyQuotaEnd' },
   { file: 'src/platform/signing.ts', reader: 'shortOfAlphWords', calls: "'detail' in error" },
   {
-    file: 'src/core/debugging/explainTransaction.ts',
+    file: 'src/core/debugging/transactionExplanation.ts',
     reader: 'explainFailure',
     calls: 'isVmFailureText(answer.detail)',
   },

@@ -5,7 +5,7 @@
  */
 import { abortError, type Clock } from '../../../src/core/util/clock';
 import { GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/client';
-import type { ConnectionProfile } from '../../../src/core/gateway/profile';
+import type { ConnectionProfile } from '../../../src/core/profiles/profile';
 import type { Transport, TransportRequest, TransportResponse } from '../../../src/core/gateway/transport';
 
 interface Timer {

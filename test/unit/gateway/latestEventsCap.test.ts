@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { fetchLatestEvents } from '../../../src/core/gateway/paging';
 import type { TransportRequest } from '../../../src/core/gateway/transport';
-import { latestEventsCost } from '../../../src/core/ledger/costs';
-import { latestEventsShortfall, latestEventsTitle } from '../../../src/core/watching/rows';
+import { latestEventsCost } from '../../../src/core/usage/costs';
+import { latestEventsShortfall, latestEventsTitle } from '../../../src/core/contracts/watching/rows';
 import { decodeRecentEvents, recentEventsText } from '../../../src/core/assistant/recentEvents';
 import { CONTRACT, event, harness, json } from './helpers';
 

@@ -198,7 +198,7 @@ describe('gateway pacing and rate-limit awareness', () => {
       ]);
       tracker.record('k1');
       tracker.load([{ keyId: 'k1', month: '2025-05', count: 10 }]); // older save from another window
-      // The days of the request ledger ride along (test/unit/ledger); the count is as it always was.
+      // The days of the request ledger ride along (test/unit/usage); the count is as it always was.
       assert.deepEqual(tracker.save(), [
         { keyId: 'k1', month: '2025-05', count: 42, days: [{ day: 10, other: 1 }] },
       ]);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { ValidationError } from '../../../src/core/gateway/errors';
 import type { GatewayClient } from '../../../src/core/gateway/client';
-import { validateProfile } from '../../../src/core/gateway/profile';
+import { validateProfile } from '../../../src/core/profiles/profile';
 import { BLOCK_HASH, CONTRACT, P2PKH, PUBKEY, SIGNATURE, TX_ID, harness } from './helpers';
 
 const DUST = '1000000000000000';

@@ -74,7 +74,7 @@ describe('lint: src/core imports only src/core, src/constants.ts and npm package
       "import '../../../../../src/usage/panel/host';",
       "import '../ledger/../../statusBar/statusBarController';",
     ].join('\n');
-    assert.deepEqual(reported(code, 'core/ledger/probe.ts'), [
+    assert.deepEqual(reported(code, 'core/usage/probe.ts'), [
       '../../usage/panel/protocol',
       '../../transactions/txDetails/protocol',
       '../../transactions/txDetails/protocol',
@@ -102,7 +102,7 @@ describe('lint: src/core imports only src/core, src/constants.ts and npm package
       "import * as fs from 'node:fs';",
       "export * from '../../core/util/guards';",
     ].join('\n');
-    assert.deepEqual(reported(code, 'core/tracking/probe.ts'), []);
+    assert.deepEqual(reported(code, 'core/transactions/probe.ts'), []);
     assert.deepEqual(reported("import { CommandIds } from '../constants';", 'core/probe.ts'), []);
     assert.deepEqual(reported("import { X } from '../../../constants';", 'core/a/probe.ts'), [
       '../../../constants',
@@ -111,7 +111,7 @@ describe('lint: src/core imports only src/core, src/constants.ts and npm package
 
   it('is on for every file of src/core (the assistant core, with its own import rule, included)', async () => {
     for (const file of [
-      'src/core/ledger/usageView.ts',
+      'src/core/usage/usageView.ts',
       'src/core/assistant/toolBudget.ts',
       'src/core/index.ts',
     ])
