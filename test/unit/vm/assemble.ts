@@ -33,10 +33,7 @@ export function ops(...items: ReadonlyArray<string | Instr>): Instr[] {
   return items.map((item) => (typeof item === 'string' ? instr(item) : item));
 }
 
-export function method(
-  instrs: readonly Instr[],
-  shape: Partial<Omit<Method, 'instrs'>> = {},
-): Method {
+export function method(instrs: readonly Instr[], shape: Partial<Omit<Method, 'instrs'>> = {}): Method {
   return {
     isPublic: true,
     usePreapprovedAssets: false,
@@ -96,7 +93,8 @@ export function runOps(instrs: readonly Instr[], returnLength = 1, options: RunO
 
 export function expectCompleted(outcome: Outcome): { returns: readonly Val[]; gasUsed: number } {
   if (outcome.status !== 'completed') {
-    const why = outcome.status === 'failed' ? `${outcome.failure.failure}: ${outcome.failure.message}` : outcome.status;
+    const why =
+      outcome.status === 'failed' ? `${outcome.failure.failure}: ${outcome.failure.message}` : outcome.status;
     throw new Error(`Expected the run to complete, it ended ${why}`);
   }
   return outcome;

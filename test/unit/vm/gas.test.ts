@@ -19,7 +19,6 @@ import {
   scriptBaseGas,
   contractLoadGas,
   simpleGas,
-  vBool,
   vByteVec,
   vU256,
 } from '../../../src/core/vm';
@@ -149,7 +148,12 @@ describe('VM gas (InstrSpec "test gas amount")', () => {
   });
 
   it('charges ByteVecSlice 3 + 1 per byte of the slice: 1..10 of 20 bytes costs 12 (InstrSpec line 5088)', () => {
-    const program = ops(instr('BytesConst', { kind: 'bytes', value: new Uint8Array(20) }), u256Op(1n), u256Op(10n), 'ByteVecSlice');
+    const program = ops(
+      instr('BytesConst', { kind: 'bytes', value: new Uint8Array(20) }),
+      u256Op(1n),
+      u256Op(10n),
+      'ByteVecSlice',
+    );
     const { returns, gasUsed } = expectCompleted(runOps(program));
     assert.deepEqual(returns, [vByteVec(new Uint8Array(9))]);
     assert.equal(gasUsed, 2 + 2 + 2 + 3 + 9 * (TABLE.get('ByteVecSlice') ?? 0));
@@ -167,5 +171,4 @@ describe('VM gas (InstrSpec "test gas amount")', () => {
     assert.equal(contractLoadGas(64), 808);
     assert.equal(contractLoadGas(65), 809);
   });
-
 });

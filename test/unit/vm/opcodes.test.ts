@@ -46,7 +46,8 @@ const EXPECTED_CODES = CODES_FROM_INSTR_SPEC.split(',').map((pair) => {
   return [name as string, Number(code)] as const;
 });
 
-const LEMAN = `ByteVecSlice ByteVecToAddress Encode Zeros U256To1Byte U256To2Byte U256To4Byte U256To8Byte U256To16Byte
+const LEMAN =
+  `ByteVecSlice ByteVecToAddress Encode Zeros U256To1Byte U256To2Byte U256To4Byte U256To8Byte U256To16Byte
 U256To32Byte U256From1Byte U256From2Byte U256From4Byte U256From8Byte U256From16Byte U256From32Byte EthEcRecover Log6
 Log7 Log8 Log9 ContractIdToAddress LoadLocalByIndex StoreLocalByIndex Dup AssertWithErrorCode Swap BlockHash DEBUG
 TxGasPrice TxGasAmount TxGasFee I256Exp U256Exp U256ModExp VerifyBIP340Schnorr GetSegregatedSignature MulModN AddModN
@@ -56,8 +57,11 @@ LoadMutFieldByIndex StoreMutFieldByIndex ContractExists CreateContractAndTransfe
 CopyCreateContractAndTransferToken CreateSubContractAndTransferToken CopyCreateSubContractAndTransferToken
 NullContractAddress SubContractId SubContractIdOf ALPHTokenId LoadImmField LoadImmFieldByIndex`.split(/\s+/);
 const RHONE =
-  'GroupOfAddress PayGasFee MinimalContractDeposit CreateMapEntry MethodSelector CallExternalBySelector'.split(' ');
-const DANUBE = `VerifySignature GetSegregatedWebAuthnSignature DevInstr I256RoundInfinityDiv U256RoundInfinityDiv
+  'GroupOfAddress PayGasFee MinimalContractDeposit CreateMapEntry MethodSelector CallExternalBySelector'.split(
+    ' ',
+  );
+const DANUBE =
+  `VerifySignature GetSegregatedWebAuthnSignature DevInstr I256RoundInfinityDiv U256RoundInfinityDiv
 ExternalCallerContractId ExternalCallerAddress`.split(/\s+/);
 
 describe('VM opcode table (InstrSpec "test bytecode" and fork fixtures)', () => {
