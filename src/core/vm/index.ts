@@ -44,3 +44,4 @@ export { OPCODES, opcodeByCode, opcodeByName } from './opcodes';
 export type { OpcodeInfo, OperandKind } from './opcodes';
 export { FRAME_STACK_MAX_SIZE, OP_STACK_MAX_SIZE } from './stack';
 export * from './values';
+export { I256_MAX, I256_MIN, U256_MAX } from './numeric';
