@@ -57,7 +57,7 @@ const verifyAbsoluteLocktime: Handler = (frame) => {
   if (lockUntil > blockTime) {
     fail(
       'AbsoluteLockTimeVerificationFailed',
-      `Absolute lock time verification failed. Lock time: ${lockUntil}, block time: ${blockTime}`,
+      `Absolute lock time verification failed. Lock time: TimeStamp(${lockUntil}ms), block time: TimeStamp(${blockTime}ms)`,
     );
   }
 };
@@ -74,7 +74,7 @@ const verifyRelativeLocktime: Handler = (frame) => {
   if (lockUntil > blockTime) {
     fail(
       'RelativeLockTimeVerificationFailed',
-      `Relative lock time verification failed. Lock time: ${lockUntil}, block time: ${blockTime}`,
+      `Relative lock time verification failed. Lock time: TimeStamp(${lockUntil}ms), block time: TimeStamp(${blockTime}ms)`,
     );
   }
 };
