@@ -37,7 +37,11 @@ export interface TxEnv {
   readonly prevOutputs: readonly TxInput[];
   readonly gasPrice: bigint;
   readonly gasAmount: number;
-  /** Script signatures (64 bytes each) in the order the script consumes them. */
+  /**
+   * The tx's script signatures (64 bytes each) in tx order. The node wraps them in
+   * `Stack.popOnly(tx.scriptSignatures)` (Context.scala line 941), so the script consumes the last one
+   * first.
+   */
   readonly signatures: readonly Uint8Array[];
 }
 
@@ -83,7 +87,7 @@ export class ExecutionContext {
   readonly logs: LogEntry[] = [];
   readonly debugMessages: DebugMessage[] = [];
   testEnv: TestEnv | undefined;
-  private signatureCursor = 0;
+  private signaturesLeft: number;
   readonly randomBytes: (length: number) => Uint8Array;
 
   constructor(options: ExecutionContextOptions) {
@@ -91,6 +95,7 @@ export class ExecutionContext {
     this.txEnv = options.txEnv;
     this.gasLimit = options.gasLimit;
     this.gasRemaining = options.gasLimit;
+    this.signaturesLeft = options.txEnv.signatures.length;
     this.randomBytes = options.randomBytes ?? ((n) => crypto.getRandomValues(new Uint8Array(n)));
   }
 
@@ -108,12 +113,17 @@ export class ExecutionContext {
     this.gasRemaining -= amount;
   }
 
-  /** The next script signature (`signatures.pop()`); none left is a `StackUnderflow`, as in the node. */
+  /** The next script signature (`signatures.pop()`, from the end); none left is a `StackUnderflow`. */
   popSignature(): Uint8Array {
-    const signature = this.txEnv.signatures[this.signatureCursor];
+    const signature = this.txEnv.signatures[this.signaturesLeft - 1];
     if (signature === undefined) fail('StackUnderflow');
-    this.signatureCursor += 1;
+    this.signaturesLeft -= 1;
     return signature;
+  }
+
+  /** Signatures not consumed yet (the tx layer fails with `TooManySignatures` when any remain). */
+  get unusedSignatures(): number {
+    return this.signaturesLeft;
   }
 
   writeLog(contractId: string | undefined, fields: readonly Val[]): void {

@@ -109,6 +109,15 @@ describe('VM hashes and signatures', () => {
     assert.equal(expectFailure(runOps(program, 0)).failure, 'StackUnderflow', 'no signature left to pop');
   });
 
+  it('pops script signatures from the end of the tx list, as Stack.popOnly does (Context.scala line 941)', () => {
+    const first = new Uint8Array(64).fill(1);
+    const second = new Uint8Array(64).fill(2);
+    const run = runOps(ops('GetSegregatedSignature', 'GetSegregatedSignature'), 2, {
+      txEnv: { signatures: [first, second] },
+    });
+    assert.deepEqual(expectCompleted(run).returns, [vByteVec(second), vByteVec(first)]);
+  });
+
   it('verifies by key type since Danube (VerifySignature) and refuses a wrong key length', () => {
     const data = new Uint8Array(32).fill(5);
     const key = ed25519.utils.randomSecretKey();
