@@ -127,7 +127,7 @@ export const FAILURE_NAMES = [
 export type FailureName = (typeof FAILURE_NAMES)[number];
 
 /** What some failures carry besides their text, for a caller (a debugger, a test runner) to act on. */
-export interface FailureDetail {
+export interface FailureCodes {
   /** `AssertionFailedWithErrorCode`: the code given to `assert!`. */
   readonly errorCode?: number;
   /** `AssertionFailedWithErrorCode`: the contract whose method failed (hex), absent in a TxScript. */
@@ -139,17 +139,22 @@ export interface FailureDetail {
  * instruction's happy path free of result wrapping; the interpreter catches it at the step boundary.
  */
 export class VmFailure extends Error {
+  readonly errorCode?: number;
+  readonly contractId?: string;
+
   constructor(
     readonly failure: FailureName,
     message: string = failure,
-    readonly detail: FailureDetail = {},
+    codes: FailureCodes = {},
   ) {
     super(message);
     this.name = 'VmFailure';
+    if (codes.errorCode !== undefined) this.errorCode = codes.errorCode;
+    if (codes.contractId !== undefined) this.contractId = codes.contractId;
   }
 }
 
 /** Throws the failure; typed `never` so that `value ?? fail(...)` narrows. */
-export function fail(failure: FailureName, message?: string, detail?: FailureDetail): never {
-  throw new VmFailure(failure, message, detail);
+export function fail(failure: FailureName, message?: string, codes?: FailureCodes): never {
+  throw new VmFailure(failure, message, codes);
 }

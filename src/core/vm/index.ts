@@ -33,7 +33,7 @@ export type { BlockEnv, DebugMessage, ExecutionContextOptions, LogEntry, TxEnv, 
 export { decodeContract, decodeMethod, decodeScript, isValidMethod, readInstr, readMethod } from './decode';
 export type { CodeContext, Contract, Instr, Method, Operand } from './decode';
 export { FAILURE_NAMES, VmFailure } from './failure';
-export type { FailureDetail, FailureName } from './failure';
+export type { FailureCodes, FailureName } from './failure';
 export { HARD_FORKS, isForkEnabled } from './forks';
 export type { HardFork } from './forks';
 export type { CodeObject } from './frame';

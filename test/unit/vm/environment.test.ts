@@ -270,7 +270,7 @@ describe('VM environment, logs and assertions', () => {
     });
     const failed = vm.run();
     assert.equal(failed.status, 'failed');
-    assert.deepEqual(vm.failure?.detail, { errorCode: 5, contractId: bytesToHex(contractId) });
+    assert.deepEqual([vm.failure?.errorCode, vm.failure?.contractId], [5, bytesToHex(contractId)]);
     assert.match(vm.failure?.message ?? '', /^Assertion Failed in Contract @ \w+, Error Code: 5$/);
     const tooBig = expectFailure(
       runOps([instr('ConstFalse'), u256Op(1n << 31n), instr('AssertWithErrorCode')], 0),

@@ -124,10 +124,10 @@ function checkTestOutcome(failure: VmFailure | undefined, expected: number | und
     fail('ExpectedAnExeFailure', 'Assertion Failed: the test code did not throw an exception');
   if (expected === undefined) return;
   if (failure.failure === 'AssertionFailedWithErrorCode') {
-    if (failure.detail.errorCode === expected) return;
+    if (failure.errorCode === expected) return;
     fail(
       'NotExpectedErrorInTest',
-      `Unexpected error code in test. Expected: ${expected}, but got: ${failure.detail.errorCode}.`,
+      `Unexpected error code in test. Expected: ${expected}, but got: ${failure.errorCode}.`,
     );
   }
   fail(
