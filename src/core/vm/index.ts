@@ -7,7 +7,7 @@
  * - decoding (`decode.ts`, `opcodes.ts`) of all 201 instructions with their operands and the fork
  *   that introduced each, of methods (modifiers, args/locals/returns lengths), scripts and contracts;
  * - gas (`gas.ts`): every fixed tier and every size formula, with the pre-Leman ByteVecEq and
- *   ByteVecConcat prices;
+ *   ByteVecConcat prices; the fork of a block from its time and network (`forks.ts`);
  * - the interpreter (`machine.ts`, `frame.ts`, `stack.ts`, `instructions/`): one shared operand
  *   stack of 1024 values, 1024 frames, locals, jumps, CallLocal and Return with the node's length
  *   checks, and every stateless instruction (hashes and signatures through @noble, the block and tx
@@ -24,7 +24,8 @@
  * Where the facts come from: alephium/alephium at commit 63bcf6998508025f9538f3377629fe9e66df6c53,
  * `protocol/src/main/scala/org/alephium/protocol/vm/` (`Instr.scala`, `Frame.scala`, `VM.scala`,
  * `Stack.scala`, `VarVector.scala`, `GasSchedule.scala`, `CostStrategy.scala`, `ExeFailure.scala`,
- * `Val.scala`, `Context.scala`, `Contract.scala`), `model/HardFork.scala`, and
+ * `Val.scala`, `Context.scala`, `Contract.scala`), `model/HardFork.scala`, `config/NetworkConfig.scala`
+ * with `flow/src/main/resources/network_*.conf.tmpl`, and
  * `util/src/main/scala/org/alephium/util/{U256,I256}.scala`; the tests in `test/unit/vm/` cite the
  * node's `InstrSpec.scala` lines they transcribe. Read, not copied.
  */
@@ -34,7 +35,16 @@ export { decodeContract, decodeMethod, decodeScript, isValidMethod, readInstr, r
 export type { CodeContext, Contract, Instr, Method, Operand } from './decode';
 export { FAILURE_NAMES, VmFailure } from './failure';
 export type { FailureCodes, FailureName } from './failure';
-export { HARD_FORKS, isForkEnabled } from './forks';
+export {
+  DEVNET_FORKS,
+  HARD_FORKS,
+  MAINNET_FORKS,
+  TESTNET_FORKS,
+  forkActivationsOf,
+  hardForkAt,
+  isForkEnabled,
+} from './forks';
+export type { ForkActivations } from './forks';
 export type { HardFork } from './forks';
 export type { CodeObject } from './frame';
 export * from './gas';

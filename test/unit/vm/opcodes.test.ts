@@ -6,7 +6,15 @@
  *   DanubeForkFixture (108-120), the instructions whose `runWith` checks that fork.
  */
 import assert from 'node:assert/strict';
-import { OPCODES, isExecutable, opcodeByCode, opcodeByName } from '../../../src/core/vm';
+import {
+  MAINNET_FORKS,
+  OPCODES,
+  forkActivationsOf,
+  hardForkAt,
+  isExecutable,
+  opcodeByCode,
+  opcodeByName,
+} from '../../../src/core/vm';
 
 const CODES_FROM_INSTR_SPEC = `CallLocal 0,CallExternal 1,Return 2,ConstTrue 3,ConstFalse 4,I256Const0 5,I256Const1 6,
 I256Const2 7,I256Const3 8,I256Const4 9,I256Const5 10,I256ConstN1 11,U256Const0 12,U256Const1 13,U256Const2 14,
@@ -103,5 +111,21 @@ describe('VM opcode table (InstrSpec "test bytecode" and fork fixtures)', () => 
       OPCODES.filter((o) => o.stateful && isExecutable(o.name)).map((o) => o.name),
       [],
     );
+  });
+});
+
+describe('VM hard forks by block time (NetworkConfig.getHardFork)', () => {
+  it('switches at the activation millisecond of network_mainnet.conf.tmpl (lines 31-33), inclusive', () => {
+    assert.equal(hardForkAt(MAINNET_FORKS, 1680170400000 - 1), 'Genesis');
+    assert.equal(hardForkAt(MAINNET_FORKS, 1680170400000), 'Leman');
+    assert.equal(hardForkAt(MAINNET_FORKS, 1718186400000), 'Rhone');
+    assert.equal(hardForkAt(MAINNET_FORKS, 1752573600000 - 1), 'Rhone');
+    assert.equal(hardForkAt(MAINNET_FORKS, 1752573600000), 'Danube');
+  });
+
+  it('uses the testnet times for network 1 (network_testnet.conf.tmpl lines 44-46) and the devnet ones otherwise', () => {
+    assert.equal(hardForkAt(forkActivationsOf(1), 1746446400000), 'Danube');
+    assert.equal(hardForkAt(forkActivationsOf(0), 1746446400000), 'Rhone');
+    assert.equal(hardForkAt(forkActivationsOf(4), 1732666200000), 'Danube');
   });
 });
