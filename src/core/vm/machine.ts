@@ -77,6 +77,11 @@ export interface EntryCall {
   readonly args: readonly Val[];
   /** `executeWithOutputs`: keep the entry method's returns; otherwise they must be empty. */
   readonly collectReturns?: boolean;
+  /**
+   * An asset script (a P2SH unlock, `StatelessVM`) cannot take assets: a payable entry fails with
+   * `ExpectNonPayableMethod`. A TxScript's payable entry needs the stateful VM of the next milestone.
+   */
+  readonly assetScript?: boolean;
 }
 
 export class VirtualMachine {
@@ -113,6 +118,8 @@ export class VirtualMachine {
         fail('ExternalPrivateMethodCall', 'Private method can not be called from outside of the contract');
       }
       if (method.usePreapprovedAssets) {
+        if (entry.assetScript === true)
+          fail('ExpectNonPayableMethod', 'Expect non payable method in AssetScript');
         throw new UnsupportedByVmError('Entry methods that use preapproved assets need the stateful VM');
       }
       const returnTo = (values: Val[]): void => {

@@ -8,7 +8,7 @@
  * (`callGas` = 200; the tiers priced in gas.test.ts).
  */
 import assert from 'node:assert/strict';
-import { VirtualMachine, vBool, vU256, type Method } from '../../../src/core/vm';
+import { UnsupportedByVmError, VirtualMachine, vBool, vU256, type Method } from '../../../src/core/vm';
 import {
   byteOp,
   context,
@@ -150,6 +150,35 @@ describe('VM interpreter', () => {
       args: [],
     });
     assert.equal(expectFailure(main.run()).failure, 'NonEmptyReturnForMainFunction');
+  });
+
+  it('refuses a payable entry in an asset script (ExpectNonPayableMethod) and leaves a TxScript one to the stateful VM', () => {
+    const payable = method([], { usePreapprovedAssets: true });
+    const asset = new VirtualMachine(context());
+    const refused = asset.start({
+      code: { methods: [payable] },
+      methodIndex: 0,
+      args: [],
+      assetScript: true,
+    });
+    assert.equal(expectFailure(refused).failure, 'ExpectNonPayableMethod');
+    const script = new VirtualMachine(context());
+    assert.throws(
+      () => script.start({ code: { methods: [payable] }, methodIndex: 0, args: [] }),
+      UnsupportedByVmError,
+    );
+  });
+
+  it('stops at a stateful instruction with UnsupportedByVmError, not with a guessed VM failure', () => {
+    const vm = new VirtualMachine(context());
+    vm.start({
+      code: { methods: [method(ops('U256Const1', byteOp('LoadMutField', 0)))] },
+      methodIndex: 0,
+      args: [],
+    });
+    vm.step();
+    assert.throws(() => vm.step(), /LoadMutField needs the stateful VM/);
+    assert.equal(vm.frameViews()[0]?.pc, 1, 'the pc stays at the instruction that could not run');
   });
 
   it('fills the locals after the arguments with False, whatever their use', () => {
