@@ -9,12 +9,30 @@
  *   again by @alephium/web3's codec and compared instruction by instruction (names, codes, and web3's
  *   re-encoding of each instruction against the bytes our decoder consumed).
  * - Every transaction of txs.json with a script: the script is decoded and compared the same way.
- * It prints the figures and exits non-zero on any decode failure or mismatch.
+ * - Every contract method made only of stateless instructions is run once on the VM (made public, with
+ *   zero or empty arguments of its parameter types, as a contract): a smoke run that counts how the
+ *   runs end; a JavaScript exception other than UnsupportedByVmError counts as a crash.
+ * It prints the figures and exits non-zero on any decode failure, mismatch or crash.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Reader, decodeUnsignedTx, hexToBytes } from '../src/core/protocol';
-import { OPCODES, decodeContract, isExecutable, readMethod } from '../src/core/vm';
+import {
+  ExecutionContext,
+  OPCODES,
+  UnsupportedByVmError,
+  VirtualMachine,
+  decodeContract,
+  isExecutable,
+  readMethod,
+  vAddress,
+  vBool,
+  vByteVec,
+  vI256,
+  vU256,
+  type Method,
+  type Val,
+} from '../src/core/vm';
 import { compareMethodWithWeb3 } from '../test/unit/vm/web3Oracle';
 
 const dir = process.argv[2] ?? '/work/shared/real-data';
@@ -133,6 +151,88 @@ function checkTransactions(): { scripts: Tally; transfers: number; undecodable: 
   return { scripts, transfers, undecodable };
 }
 
+interface RunTally {
+  runs: number;
+  completed: number;
+  failures: Map<string, number>;
+  unsupported: number;
+  crashes: string[];
+}
+
+const ZERO_LOCKUP = new Uint8Array(33);
+
+/** A zero or empty value per primitive type; arrays and structs flatten into more of them. */
+function zeroArgs(paramTypes: readonly string[], count: number): Val[] {
+  const byType: Record<string, Val> = {
+    Bool: vBool(false),
+    I256: vI256(0n),
+    U256: vU256(0n),
+    ByteVec: vByteVec(new Uint8Array(0)),
+    Address: vAddress(ZERO_LOCKUP),
+  };
+  const values = paramTypes.map((t) => byType[t] ?? vU256(0n));
+  return Array.from({ length: count }, (_, i) => values[i] ?? vU256(0n));
+}
+
+function runStatelessMethods(
+  methods: readonly Method[],
+  paramTypes: readonly (readonly string[])[],
+  tally: RunTally,
+): void {
+  methods.forEach((method, index) => {
+    if (!method.instrs.every((instr) => isExecutable(instr.name))) return;
+    tally.runs += 1;
+    const ctx = new ExecutionContext({
+      blockEnv: { networkId: 4, timeStamp: 1_760_000_000_000n, target: 1n << 200n, hardFork: 'Danube' },
+      txEnv: {
+        txId: new Uint8Array(32),
+        prevOutputs: [],
+        gasPrice: 100_000_000_000n,
+        gasAmount: 20_000,
+        signatures: [],
+      },
+      gasLimit: 5_000_000,
+    });
+    const vm = new VirtualMachine(ctx);
+    const code = {
+      methods: methods.map((m, i) => (i === index ? { ...m, isPublic: true } : m)),
+      contractId: new Uint8Array(32).fill(1),
+    };
+    try {
+      vm.start({
+        code,
+        methodIndex: index,
+        args: zeroArgs(paramTypes[index] ?? [], method.argsLength),
+        collectReturns: true,
+      });
+      const outcome = vm.status === 'failed' ? { status: 'failed' as const } : vm.run();
+      if (outcome.status === 'completed') tally.completed += 1;
+      else if (vm.failure)
+        tally.failures.set(vm.failure.failure, (tally.failures.get(vm.failure.failure) ?? 0) + 1);
+    } catch (error) {
+      if (error instanceof UnsupportedByVmError) tally.unsupported += 1;
+      else tally.crashes.push(`method ${index}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+}
+
+function runArtifacts(): RunTally {
+  const file = JSON.parse(fs.readFileSync(path.join(dir, 'artifacts.json'), 'utf8')) as {
+    artifacts: ArtifactEntry[];
+  };
+  const tally: RunTally = { runs: 0, completed: 0, failures: new Map(), unsupported: 0, crashes: [] };
+  for (const entry of file.artifacts) {
+    const artifact = JSON.parse(entry.text) as {
+      bytecode?: string;
+      functions?: Array<{ paramTypes?: string[] }>;
+    };
+    if (typeof artifact.bytecode !== 'string') continue;
+    const paramTypes = (artifact.functions ?? []).map((f) => f.paramTypes ?? []);
+    runStatelessMethods(decodeContract(hexToBytes(artifact.bytecode)).methods, paramTypes, tally);
+  }
+  return tally;
+}
+
 function report(label: string, tally: Tally): void {
   console.log(
     `${label}: ${tally.units} decoded into ${tally.methods} methods (${tally.statelessMethods} wholly stateless) ` +
@@ -161,7 +261,16 @@ console.log(
 );
 const top = [...seenOpcodes.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
 console.log(`most frequent: ${top.map(([name, n]) => `${name} ${n}`).join(', ')}`);
-const bad = [artifacts.contracts, artifacts.scripts, txs.scripts].some(
-  (t) => t.failures.length + t.mismatches.length > 0,
+const runs = runArtifacts();
+const endings = [...runs.failures.entries()].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`);
+const failedRuns = runs.runs - runs.completed - runs.unsupported - runs.crashes.length;
+console.log(
+  `stateless contract methods run: ${runs.runs}; ${runs.completed} completed, ${failedRuns} failed ` +
+    `(${endings.join(', ')}), ${runs.unsupported} stopped as unsupported, ${runs.crashes.length} crashes`,
 );
+for (const line of runs.crashes.slice(0, 10)) console.log(`  ${line}`);
+const bad =
+  [artifacts.contracts, artifacts.scripts, txs.scripts].some(
+    (t) => t.failures.length + t.mismatches.length > 0,
+  ) || runs.crashes.length > 0;
 process.exit(bad ? 1 : 0);
