@@ -12,14 +12,19 @@
  *   stack of 1024 values, 1024 frames, locals, jumps, CallLocal and Return with the node's length
  *   checks, and every stateless instruction (hashes and signatures through @noble, the block and tx
  *   environment through `context.ts`, logs, `debug!`, the Ralph unit-test instructions), charged as
- *   the node charges; a `step()` per instruction, `run()`, and a `beforeInstruction` hook with a
- *   view of every frame, so that a debugger can stop between any two instructions.
+ *   the node charges; a `step()` per instruction, `run()`, `abort()`, and a `beforeInstruction` hook
+ *   with a view of every frame, so that a debugger can stop between any two instructions.
  *
  * Not built yet (the stateful milestone): contracts and their fields, CallExternal and
  * CallExternalBySelector, assets and approvals, create/copy-create/destroy/migrate, maps, contract
  * events and the world state, and the transaction layer (script base gas is in `gas.ts`, but nothing
  * charges it yet). Stateful instructions decode, and running one throws `UnsupportedByVmError`; so
  * do WebAuthn signatures (`VerifySignature` with key type 3, `GetSegregatedWebAuthnSignature`).
+ *
+ * Where the texts differ from the node's (names, gas and outcomes do not): a failure that quotes a
+ * ByteVec or an Address prints it in hex or base58 where the node prints pekko's `ByteString(1, 2)` or
+ * the lockup script's case class; `ArithmeticError` and `InactiveInstr` name the instruction where the
+ * node prints the JVM identity of its non-case objects (`I256Add$@1b2c3d`).
  *
  * Where the facts come from: alephium/alephium at commit 63bcf6998508025f9538f3377629fe9e66df6c53,
  * `protocol/src/main/scala/org/alephium/protocol/vm/` (`Instr.scala`, `Frame.scala`, `VM.scala`,

@@ -45,12 +45,12 @@ export function isExecutable(name: string): boolean {
   return name === 'CallLocal' || name === 'Return' || HANDLERS[name] !== undefined;
 }
 
-export type VmStatus = 'ready' | 'running' | 'paused' | 'completed' | 'failed';
+export type VmStatus = 'ready' | 'running' | 'paused' | 'completed' | 'failed' | 'aborted';
 
 export type Outcome =
   | { readonly status: 'completed'; readonly returns: readonly Val[]; readonly gasUsed: number }
   | { readonly status: 'failed'; readonly failure: VmFailure; readonly gasUsed: number }
-  | { readonly status: 'paused' | 'running'; readonly gasUsed: number };
+  | { readonly status: 'paused' | 'running' | 'aborted'; readonly gasUsed: number };
 
 /** What a debugger reads of one frame between two instructions; copies, safe to keep. */
 export interface FrameView {
@@ -158,6 +158,12 @@ export class VirtualMachine {
       this.skipHookOnce = false;
       this.step();
     }
+    return this.outcome();
+  }
+
+  /** Ends a run that has not finished (a debugger's stop); the frames stay readable. */
+  abort(): Outcome {
+    if (this.statusValue === 'running' || this.statusValue === 'paused') this.statusValue = 'aborted';
     return this.outcome();
   }
 
@@ -278,6 +284,8 @@ export class VirtualMachine {
     if (this.statusValue === 'failed' && this.failureValue !== undefined) {
       return { status: 'failed', failure: this.failureValue, gasUsed };
     }
-    return { status: this.statusValue === 'paused' ? 'paused' : 'running', gasUsed };
+    const status =
+      this.statusValue === 'paused' || this.statusValue === 'aborted' ? this.statusValue : 'running';
+    return { status, gasUsed };
   }
 }

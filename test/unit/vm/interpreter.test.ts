@@ -268,4 +268,14 @@ describe('VM stepping for a debugger', () => {
     // Three iterations reach pc 10; the resumed step is not offered to the hook a second time.
     assert.equal(seen.filter((pc) => pc === 10).length, 3);
   });
+
+  it('aborts a paused run: no further step runs and the frames stay readable', () => {
+    const vm = new VirtualMachine(context(), { beforeInstruction: () => 'pause' });
+    vm.start({ code: { methods: [SUM] }, methodIndex: 0, args: [vU256(3n)], collectReturns: true });
+    assert.equal(vm.run().status, 'paused');
+    assert.equal(vm.abort().status, 'aborted');
+    assert.equal(vm.step().status, 'aborted');
+    assert.equal(vm.gasUsed, 0);
+    assert.equal(vm.frameViews()[0]?.nextInstr?.name, 'U256Const0');
+  });
 });
