@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { p256 } from '@noble/curves/nist.js';
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '../../../src/core/protocol';
@@ -118,7 +119,7 @@ describe('VM hashes and signatures', () => {
     assert.deepEqual(expectCompleted(run).returns, [vByteVec(second), vByteVec(first)]);
   });
 
-  it('verifies by key type since Danube (VerifySignature) and refuses a wrong key length', () => {
+  it('verifies by key type since Danube (VerifySignature: ed25519, secp256r1) and refuses a wrong key length', () => {
     const data = new Uint8Array(32).fill(5);
     const key = ed25519.utils.randomSecretKey();
     const run = (keyType: string, publicKey: Uint8Array, options?: RunOptions) =>
@@ -134,6 +135,15 @@ describe('VM hashes and signatures', () => {
         options,
       );
     expectCompleted(run('02', ed25519.getPublicKey(key)));
+    const r1Key = p256.utils.randomSecretKey();
+    const r1Signature = p256.sign(data, r1Key, { prehash: false, lowS: true });
+    const r1 = [
+      bytesOp(data),
+      bytesOp(p256.getPublicKey(r1Key, true)),
+      bytesOp(r1Signature),
+      bytesOp(hex('01')),
+    ];
+    assert.equal(expectCompleted(runOps([...r1, instr('VerifySignature')], 0)).gasUsed, 8 + 2000);
     assert.equal(expectFailure(run('02', new Uint8Array(33))).failure, 'InvalidPublicKey');
     assert.equal(expectFailure(run('0202', ed25519.getPublicKey(key))).failure, 'InvalidPublicKeyType');
     assert.equal(
