@@ -1,0 +1,291 @@
+/**
+ * The interpreter loop (`VM.scala` `executeFrames`, `Frame.scala` `execute`), one instruction per
+ * `step()` so that a debugger can stop between any two. A step runs the instruction at the top frame's
+ * pc, or the implicit `Return` when the pc has reached the end of the method, as the node does.
+ *
+ * Per instruction: the fork check (`InactiveInstr`), then the fixed gas of a `GasSimple` instruction,
+ * then its semantics; size-priced instructions charge inside. A failure leaves gas as charged so far.
+ */
+import type { ExecutionContext } from './context';
+import type { Instr } from './decode';
+import { VmFailure, fail } from './failure';
+import { buildFrame, methodAt, type CodeObject, type Frame } from './frame';
+import { isForkEnabled } from './forks';
+import { CALL_GAS, simpleGas } from './gas';
+import { ARITHMETIC_HANDLERS } from './instructions/arithmetic';
+import { BYTES_HANDLERS } from './instructions/bytes';
+import { CRYPTO_HANDLERS } from './instructions/crypto';
+import { ENVIRONMENT_HANDLERS } from './instructions/environment';
+import { FLOW_HANDLERS } from './instructions/flow';
+import type { Handler } from './instructions/handler';
+import { FRAME_STACK_MAX_SIZE, OpStack } from './stack';
+import type { Val } from './values';
+
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  ...FLOW_HANDLERS,
+  ...ARITHMETIC_HANDLERS,
+  ...BYTES_HANDLERS,
+  ...CRYPTO_HANDLERS,
+  ...ENVIRONMENT_HANDLERS,
+};
+
+/** Instructions with a fixed gas that the node charges after their pops and checks, not before. */
+const CHARGES_ITS_OWN_GAS: ReadonlySet<string> = new Set(['MulModN', 'AddModN', 'ContractIdToAddress']);
+
+/** Thrown for what this milestone does not run yet (stateful instructions, payable entry methods). */
+export class UnsupportedByVmError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedByVmError';
+  }
+}
+
+/** Whether the interpreter runs this instruction (every stateless one; stateful ones come next). */
+export function isExecutable(name: string): boolean {
+  return name === 'CallLocal' || name === 'Return' || HANDLERS[name] !== undefined;
+}
+
+export type VmStatus = 'ready' | 'running' | 'paused' | 'completed' | 'failed' | 'aborted';
+
+export type Outcome =
+  | { readonly status: 'completed'; readonly returns: readonly Val[]; readonly gasUsed: number }
+  | { readonly status: 'failed'; readonly failure: VmFailure; readonly gasUsed: number }
+  | { readonly status: 'paused' | 'running' | 'aborted'; readonly gasUsed: number };
+
+/** What a debugger reads of one frame between two instructions; copies, safe to keep. */
+export interface FrameView {
+  readonly methodIndex: number;
+  readonly pc: number;
+  /** The instruction the next step runs; undefined at the implicit return after the last one. */
+  readonly nextInstr: Instr | undefined;
+  readonly opStack: readonly Val[];
+  readonly locals: readonly Val[];
+  readonly contractId?: string;
+}
+
+export interface VmOptions {
+  /**
+   * Called before each step with the frames as they are; returning `'pause'` makes `run()` stop there
+   * (the step is not taken; `run()` or `step()` resumes it).
+   */
+  readonly beforeInstruction?: (vm: VirtualMachine) => 'pause' | 'continue' | void;
+}
+
+export interface EntryCall {
+  readonly code: CodeObject;
+  readonly methodIndex: number;
+  readonly args: readonly Val[];
+  /** `executeWithOutputs`: keep the entry method's returns; otherwise they must be empty. */
+  readonly collectReturns?: boolean;
+  /**
+   * An asset script (a P2SH unlock, `StatelessVM`) cannot take assets: a payable entry fails with
+   * `ExpectNonPayableMethod`. A TxScript's payable entry needs the stateful VM of the next milestone.
+   */
+  readonly assetScript?: boolean;
+}
+
+export class VirtualMachine {
+  private readonly frames: Frame[] = [];
+  private statusValue: VmStatus = 'ready';
+  private returns: readonly Val[] = [];
+  private failureValue: VmFailure | undefined;
+  private skipHookOnce = false;
+
+  constructor(
+    readonly ctx: ExecutionContext,
+    private readonly options: VmOptions = {},
+  ) {}
+
+  get status(): VmStatus {
+    return this.statusValue;
+  }
+
+  get failure(): VmFailure | undefined {
+    return this.failureValue;
+  }
+
+  get gasUsed(): number {
+    return this.ctx.gasUsed;
+  }
+
+  /** `VM.startFrame`: the entry method must be public, and a stateless run cannot take assets. */
+  start(entry: EntryCall): Outcome {
+    if (this.statusValue !== 'ready') throw new Error('The VM has already started');
+    this.statusValue = 'running';
+    return this.guard(() => {
+      const method = methodAt(entry.code, entry.methodIndex);
+      if (!method.isPublic) {
+        fail('ExternalPrivateMethodCall', 'Private method can not be called from outside of the contract');
+      }
+      if (method.usePreapprovedAssets) {
+        if (entry.assetScript === true)
+          fail('ExpectNonPayableMethod', 'Expect non payable method in AssetScript');
+        throw new UnsupportedByVmError('Entry methods that use preapproved assets need the stateful VM');
+      }
+      const returnTo = (values: Val[]): void => {
+        if (!entry.collectReturns && values.length > 0) {
+          fail('NonEmptyReturnForMainFunction', 'Main function should not have return value');
+        }
+        this.returns = values;
+      };
+      const stack = OpStack.ofCapacity();
+      this.pushFrame(
+        buildFrame(this.ctx, entry.code, entry.methodIndex, method, entry.args, stack, returnTo),
+      );
+    });
+  }
+
+  /** Runs one instruction (or the implicit return) of the top frame. */
+  step(): Outcome {
+    if (this.statusValue === 'paused') this.statusValue = 'running';
+    if (this.statusValue !== 'running') return this.outcome();
+    const frame = this.frames[this.frames.length - 1];
+    if (frame === undefined) return this.finish();
+    return this.guard(() => this.execute(frame), frame);
+  }
+
+  /** Steps until the run completes or fails, or the `beforeInstruction` hook asks to pause. */
+  run(): Outcome {
+    if (this.statusValue === 'paused') {
+      this.statusValue = 'running';
+      this.skipHookOnce = true;
+    }
+    while (this.statusValue === 'running') {
+      if (!this.skipHookOnce && this.options.beforeInstruction?.(this) === 'pause') {
+        this.statusValue = 'paused';
+        break;
+      }
+      this.skipHookOnce = false;
+      this.step();
+    }
+    return this.outcome();
+  }
+
+  /** Ends a run that has not finished (a debugger's stop); the frames stay readable. */
+  abort(): Outcome {
+    if (this.statusValue === 'running' || this.statusValue === 'paused') this.statusValue = 'aborted';
+    return this.outcome();
+  }
+
+  /** The frames from the entry method (first) to the running one (last). */
+  frameViews(): FrameView[] {
+    return this.frames.map((frame) => {
+      const view = {
+        methodIndex: frame.methodIndex,
+        pc: frame.pc,
+        nextInstr: frame.method.instrs[frame.pc],
+        opStack: frame.opStack.values(),
+        locals: frame.locals.values(),
+      };
+      const contractId = frame.contractIdHex;
+      return contractId === undefined ? view : { ...view, contractId };
+    });
+  }
+
+  private execute(frame: Frame): void {
+    const instrs = frame.method.instrs;
+    if (frame.pc > instrs.length) fail('PcOverflow');
+    const instr = instrs[frame.pc];
+    if (instr === undefined || instr.name === 'Return') return this.runReturn(frame);
+    if (instr.name === 'CallLocal') return this.callLocal(frame, instr);
+    this.runInstr(frame, instr);
+    frame.pc += 1;
+  }
+
+  private runInstr(frame: Frame, instr: Instr): void {
+    const handler = HANDLERS[instr.name];
+    if (handler === undefined) throw new UnsupportedByVmError(`${instr.name} needs the stateful VM`);
+    if (!isForkEnabled(this.ctx.hardFork, instr.info.since)) {
+      fail('InactiveInstr', `InactiveInstr(${instr.name})`);
+    }
+    const gas = simpleGas(instr.name);
+    if (gas !== undefined && !CHARGES_ITS_OWN_GAS.has(instr.name)) this.ctx.chargeGas(gas);
+    handler(frame, instr);
+  }
+
+  /** `Frame.callLocal`: advance, charge the call, take the arguments from the caller's stack. */
+  private callLocal(frame: Frame, instr: Instr): void {
+    if (instr.operand.kind !== 'byte') throw new Error('CallLocal has no method index');
+    frame.pc += 1;
+    this.ctx.chargeGas(CALL_GAS);
+    const index = instr.operand.value;
+    const method = methodAt(frame.obj, index);
+    const args = frame.opStack.popN(method.argsLength);
+    const callee = buildFrame(this.ctx, frame.obj, index, method, args, frame.opStack, (values) =>
+      frame.opStack.pushAll(values),
+    );
+    this.pushFrame(callee);
+  }
+
+  /** `Return`: pops exactly `returnLength` values for the caller; anything left above them is dropped. */
+  private runReturn(frame: Frame): void {
+    const values = frame.opStack.popN(frame.method.returnLength);
+    frame.returnTo(values);
+    frame.complete();
+    this.frames.pop();
+    if (this.frames.length === 0) this.finish();
+  }
+
+  private pushFrame(frame: Frame): void {
+    if (this.frames.length >= FRAME_STACK_MAX_SIZE) fail('StackOverflow');
+    this.frames.push(frame);
+  }
+
+  private finish(): Outcome {
+    this.statusValue = 'completed';
+    return this.outcome();
+  }
+
+  /**
+   * Runs `body`; a VM failure ends the run, unless a Ralph unit test is open (`Frame.handleError`):
+   * then the failure is recorded, the test frame jumps to its `TestCheckEnd`, and a deeper frame is
+   * dropped as if it had returned.
+   */
+  private guard(body: () => void, frame?: Frame): Outcome {
+    try {
+      body();
+    } catch (error) {
+      if (!(error instanceof VmFailure)) throw error;
+      if (frame === undefined || !this.recoverInTest(frame, error)) {
+        this.failureValue = error;
+        this.statusValue = 'failed';
+      }
+    }
+    return this.outcome();
+  }
+
+  private recoverInTest(frame: Frame, failure: VmFailure): boolean {
+    const env = this.ctx.testEnv;
+    if (env === undefined) return false;
+    env.failure ??= failure;
+    if (env.testFrame !== frame) {
+      this.frames.pop();
+      return true;
+    }
+    const end = frame.method.instrs.findIndex(
+      (instr, index) =>
+        index >= frame.pc &&
+        instr.name === 'DevInstr' &&
+        instr.operand.kind === 'devInstr' &&
+        instr.operand.value === 2,
+    );
+    if (end === -1) {
+      this.failureValue = new VmFailure('InvalidTestCheckInstr');
+      this.statusValue = 'failed';
+      return true;
+    }
+    frame.pc = end;
+    return true;
+  }
+
+  private outcome(): Outcome {
+    const gasUsed = this.ctx.gasUsed;
+    if (this.statusValue === 'completed') return { status: 'completed', returns: this.returns, gasUsed };
+    if (this.statusValue === 'failed' && this.failureValue !== undefined) {
+      return { status: 'failed', failure: this.failureValue, gasUsed };
+    }
+    const status =
+      this.statusValue === 'paused' || this.statusValue === 'aborted' ? this.statusValue : 'running';
+    return { status, gasUsed };
+  }
+}
