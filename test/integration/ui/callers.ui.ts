@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { ui } from './hooks';
 import { answerInput, importSigner, runTask, watchUntil } from './journeyHelpers';
 import { UI_PROFILE, mergeWorkspaceSettings, sandboxProfile } from './sandbox';
-import { OUTPUT_DIR, runCommandByTitle } from './workbench';
+import { OUTPUT_DIR, runCommandByTitle, hidePanel } from './workbench';
 
 const CALLER_WORDS =
   /Not started by you from the palette or a view: a task, a command link, a keybinding or another extension/;
@@ -57,7 +57,7 @@ async function pressEnterOnModal(page: Page): Promise<void> {
 async function closeTaskTerminals(page: Page): Promise<void> {
   await page.keyboard.press('Escape').catch(() => undefined);
   await runCommandByTitle(page, 'Terminal: Kill All Terminals').catch(() => undefined);
-  await runCommandByTitle(page, 'View: Close Panel').catch(() => undefined);
+  await hidePanel(page);
 }
 
 describe('UI: a caller is always named', () => {

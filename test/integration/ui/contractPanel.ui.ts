@@ -14,7 +14,7 @@ import {
   watchUntil,
 } from './journeyHelpers';
 import { removeProject, watchOwnCounter } from './sandbox';
-import { OUTPUT_DIR, runCommandByTitle } from './workbench';
+import { OUTPUT_DIR, runCommandByTitle, hidePanel } from './workbench';
 
 /** Polls the text of a method's section until `done` holds (bounded); `tick` runs between reads. */
 function sectionTextUntil(
@@ -149,8 +149,10 @@ describe('UI: contract panel', () => {
     assert.match(executed, /Incremented/);
     assert.equal(await section.locator('button[data-action="execute"]').isDisabled(), false);
 
-    for (const title of ['Notifications: Clear All Notifications', 'View: Hide Panel'])
-      await runCommandByTitle(page, title).catch(() => page.keyboard.press('Escape'));
+    await runCommandByTitle(page, 'Notifications: Clear All Notifications').catch(() =>
+      page.keyboard.press('Escape'),
+    );
+    await hidePanel(page);
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'contract-panel.png') });
   });
 });

@@ -15,7 +15,7 @@ import {
   sandboxProfile,
   writeCounterProject,
 } from './sandbox';
-import { OUTPUT_DIR, runCommandByTitle } from './workbench';
+import { OUTPUT_DIR, runCommandByTitle, hidePanel } from './workbench';
 
 const source = fs.readFileSync(COUNTER_RAL, 'utf8');
 /** 1-based line of the first line containing `needle`, as the Problems view prints it. */
@@ -121,7 +121,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     const page = ui.page;
     // Leave the workbench as found: no editors, Counter not watched, no project files.
     await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
-    await runCommandByTitle(page, 'View: Hide Panel').catch(() => undefined);
+    await hidePanel(page);
     if (watchedHere) await unwatchFromPalette(page, mine.address);
     const input = page.locator('.quick-input-widget');
     if (await input.isVisible()) await page.keyboard.press('Escape');
@@ -137,7 +137,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     // The editor renders only the lenses of lines in view: give it the window's height, as a person
     // reading the whole contract would (an earlier spec may have left the panel open), and a window tall
     // enough for all of counter.ral's six public functions (restored at the end of this spec).
-    await runCommandByTitle(page, 'View: Hide Panel').catch(() => undefined);
+    await hidePanel(page);
     await page.setViewportSize({ width: 1400, height: 1700 });
     await openFile(page, 'counter.ral');
     // The deployments file reaches the extension a moment after it is written: the lens follows.

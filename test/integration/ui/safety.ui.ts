@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { ui } from './hooks';
 import { answerInput, runTask } from './journeyHelpers';
 import { sandboxControl, sandboxProfile } from './sandbox';
-import { OUTPUT_DIR, runCommandByTitle } from './workbench';
+import { OUTPUT_DIR, runCommandByTitle, hidePanel } from './workbench';
 
 describe('UI: nothing a gateway or a workspace says acts for the user', () => {
   after(async () => {
@@ -106,7 +106,7 @@ describe('UI: nothing a gateway or a workspace says acts for the user', () => {
       // Running a task opens a terminal that takes the focus a moment later: leave the workbench as found,
       // or the next spec's palette opens under it.
       await runCommandByTitle(page, 'Terminal: Kill All Terminals').catch(() => undefined);
-      await runCommandByTitle(page, 'View: Close Panel').catch(() => undefined);
+      await hidePanel(page);
     }
   });
 });

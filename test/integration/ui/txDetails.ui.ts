@@ -6,7 +6,7 @@ import { signTxId } from '../../../src/core/protocol/keys';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import { sandboxApi, sandboxProfile } from './sandbox';
-import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
+import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames, hidePanel } from './workbench';
 
 // Markup in a field that comes from the chain: it must show as text and never run.
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
@@ -86,9 +86,10 @@ describe('UI: transaction details webview', () => {
     );
 
     // For the README: the details without the output panel and toasts in front of them (cosmetic only).
-    for (const title of ['Notifications: Clear All Notifications', 'View: Hide Panel']) {
-      await runCommandByTitle(page, title).catch(() => page.keyboard.press('Escape'));
-    }
+    await runCommandByTitle(page, 'Notifications: Clear All Notifications').catch(() =>
+      page.keyboard.press('Escape'),
+    );
+    await hidePanel(page);
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'tx-details.png') });
   });
 

@@ -57,6 +57,21 @@ export async function runCommandByTitle(page: Page, title: string): Promise<void
   }
 }
 
+/**
+ * Hides the panel (Output, Terminal) when it is shown. "View: Hide Panel" is in the palette only while the
+ * panel is visible, so asking for it otherwise only spent the palette helper's retries.
+ */
+export async function hidePanel(page: Page): Promise<void> {
+  if (
+    !(await page
+      .locator('#workbench\\.parts\\.panel')
+      .isVisible()
+      .catch(() => false))
+  )
+    return;
+  await runCommandByTitle(page, 'View: Hide Panel').catch(() => page.keyboard.press('Escape'));
+}
+
 /** Text of all frames, webviews included (they are nested iframes). */
 export async function textOfAllFrames(page: Page): Promise<string> {
   const texts = await Promise.all(
