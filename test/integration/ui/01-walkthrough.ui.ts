@@ -27,8 +27,8 @@ async function stepsDone(page: Page): Promise<Record<Step, boolean>> {
 
 /**
  * "Welcome: Open Walkthrough...", the walkthrough typed into its picker and accepted, as a person would.
- * Bounded retries: once, under load, the page did not show after the picker closed (a list that re-rendered
- * under the click is the likely cause); typing the name leaves one row, and a retry picks it again.
+ * Bounded retries: once, under load, the page did not show after the picker closed; typing the name leaves
+ * one row, and a retry picks it again.
  */
 async function openWalkthrough(page: Page): Promise<void> {
   const firstStep = page.locator('h3.step-title', { hasText: 'Connect to a node' }).first();
@@ -36,8 +36,10 @@ async function openWalkthrough(page: Page): Promise<void> {
     await runCommandByTitle(page, 'Welcome: Open Walkthrough...');
     const widget = page.locator('.quick-input-widget');
     await widget.locator('input').first().fill('Get started with Alephium Gateway');
+    // Enter takes the focused row: wait until the filter has made ours the focused one. Under load the row
+    // showed while the list's focus was still on its first walkthrough, and Enter opened "Setup VS Code Web".
     await widget
-      .locator('.monaco-list-row', { hasText: 'Get started with Alephium Gateway' })
+      .locator('.monaco-list-row.focused', { hasText: 'Get started with Alephium Gateway' })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     await widget.locator('input').first().press('Enter');
