@@ -112,8 +112,18 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   context.subscriptions.push(secrets, projects, connection, statusBar, nodeTree, nodeView);
   context.subscriptions.push(artifacts, failures, contracts, tracked);
   const services: Services = {
-    ...{ log, redactor, connection, secrets, projects, artifacts, contracts, failures, tracked },
-    ...{ extensionUri, globalState, workspaceState },
+    log,
+    redactor,
+    connection,
+    secrets,
+    projects,
+    artifacts,
+    contracts,
+    failures,
+    tracked,
+    extensionUri,
+    globalState,
+    workspaceState,
   };
 
   context.subscriptions.push(

@@ -7,10 +7,9 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
-import { blake2b } from '@noble/hashes/blake2.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256, sha3_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, concatBytes } from '../../protocol';
+import { blake2b256, bytesToHex, concatBytes } from '../../protocol';
 import { fail } from '../failure';
 import type { Frame } from '../frame';
 import { gasHash } from '../gas';
@@ -145,7 +144,7 @@ const ecRecover: Handler = (frame) => {
 const segregatedSignature: Handler = (frame: Frame) => frame.push(vByteVec(frame.ctx.popSignature()));
 
 export const CRYPTO_HANDLERS: HandlerTable = {
-  Blake2b: hashWith((bytes) => blake2b(bytes, { dkLen: 32 })),
+  Blake2b: hashWith(blake2b256),
   Keccak256: hashWith(keccak_256),
   Sha256: hashWith(sha256),
   Sha3: hashWith(sha3_256),
