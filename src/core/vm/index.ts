@@ -61,6 +61,8 @@ export { FRAME_STACK_MAX_SIZE, OP_STACK_MAX_SIZE } from './stack';
 export * from './values';
 export { I256_MAX, I256_MIN, U256_MAX } from './numeric';
 export { emulateTxScript } from './txScript';
+export { testContract, testCodeOf } from './testContract';
+export type { TestContractRequest, TestContractResult } from './testContract';
 export type { EmulateTxScriptRequest, EmulateTxScriptResult, InputAsset } from './txScript';
 export type { EmulatedContract } from './txScriptResult';
 export { valFromNode, valToNode } from './nodeJson';

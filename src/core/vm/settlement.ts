@@ -34,6 +34,11 @@ function formatAlph(atto: bigint): string {
   return `${whole}${frac === '' ? '' : `.${frac}`} ALPH`;
 }
 
+/** The node's `LowerThanContractMinimalBalance` text (it always quotes Rhone's 0.1 ALPH). */
+export function lowerThanMinimalText(alph: bigint): string {
+  return `Contract output contains ${formatAlph(alph)},less than contract minimal balance ${formatAlph(MINIMAL_ALPH_IN_CONTRACT)}`;
+}
+
 /** `toTxOutput` since Leman: an asset lockup gets one dust output per token and the rest in ALPH. */
 export function toTxOutputs(
   key: string,
@@ -52,10 +57,7 @@ export function toTxOutputs(
   const contractId = contractIdOfKey(key);
   if (contractId !== undefined) {
     if (isForkEnabled(fork, 'Leman') && b.alph < minimalContractDeposit(fork)) {
-      fail(
-        'LowerThanContractMinimalBalance',
-        `Contract output contains ${formatAlph(b.alph)},less than contract minimal balance ${formatAlph(MINIMAL_ALPH_IN_CONTRACT)}`,
-      );
+      fail('LowerThanContractMinimalBalance', lowerThanMinimalText(b.alph));
     }
     if (tokens.length > MAX_TOKEN_PER_CONTRACT_UTXO) {
       fail(
@@ -185,6 +187,7 @@ export function coverExtraAlph(ctx: StatefulContext, target: BalancesPerLockup, 
     fail(
       'InsufficientFundsForUTXODustAmount',
       `Insufficient funds to cover the minimum amount for contract UTXO (0.1 ALPH) or asset UTXO (0.001 ALPH). You are short by ${formatAlph(left)}. Please ensure transaction caller approves enough ALPH.`,
+      { required: left },
     );
   }
   ctx.totalAutoFundDust += amount;
