@@ -10,6 +10,7 @@ import {
   bytesToHex,
   contractIdFromTx,
   groupOfLockupScript,
+  hexToBytes,
   txIdFromUnsignedTx,
 } from '../../../src/core/protocol';
 import { emulateTxScript, vU256, type Instr } from '../../../src/core/vm';
@@ -169,6 +170,20 @@ describe('emulateTxScript: deploy scripts', () => {
       `NotEnoughApprovedBalance: Not enough approved balance for address ${SIGNER_ADDRESS}, tokenId: ALPH, expected: ${2n * ONE_ALPH}, got: ${left}`,
     );
     assert.deepEqual([result.contracts, result.events, result.generatedOutputs], [[], [], []]);
+  });
+
+  it('before Leman: no immutable fields are popped, the id has no group byte and is not pushed (ContractId.deprecatedFrom)', () => {
+    const code = encodeContract(1, [method(ops(byteOp('LoadMutField', 0)), { returnLength: 1 })]);
+    const body = [...approve(ONE_ALPH), bytesOp(code), bytesOp(MUT), instr('CreateContract')];
+    const unsignedTx = unsignedTxOf(encodeScript([method(body, { usePreapprovedAssets: true })]), {
+      networkId: 0,
+    });
+    const result = emulateTxScript({ unsignedTx, blockTimeStamp: 1_670_000_000_000 });
+    assert.equal(result.ok, true, result.error);
+    const txId = hexToBytes(txIdFromUnsignedTx(unsignedTx));
+    const expected = bytesToHex(blake2b256(Uint8Array.of(...txId, 0, 0, 0, 1)));
+    assert.equal(result.contracts[0]?.contractId, expected);
+    assert.deepEqual(result.contracts[0]?.immFields, []);
   });
 
   it('reports a tx without a script, and a contract whose field count differs (InvalidFieldLength)', () => {
