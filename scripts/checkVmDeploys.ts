@@ -157,6 +157,25 @@ const worldOf =
     worlds.get(network)?.get(address);
 
 const tally = { deploys: 0, others: 0, othersGas: 0, all: new Map<Point, number>(POINTS.map((p) => [p, 0])) };
+
+/**
+ * The files do not date their txs (a block hash only), so each deploy's gas is also checked under
+ * the rules of every fork since Leman, at a time inside it on both networks (mainnet and testnet
+ * activations in the node's network_*.conf.tmpl).
+ */
+const FORK_TIMES: ReadonlyArray<readonly [string, number]> = [
+  ['Leman', 1_700_000_000_000],
+  ['Rhone', 1_730_000_000_000],
+  ['Danube', 1_760_000_000_000],
+];
+const gasByFork = new Map<string, number>();
+
+function countGasByFork(c: TxCase, expectedGas: number): void {
+  for (const [fork, blockTimeStamp] of FORK_TIMES) {
+    const result = emulateTxScript({ unsignedTx: c.unsignedTx, blockTimeStamp });
+    if (result.gasUsed === expectedGas) gasByFork.set(fork, (gasByFork.get(fork) ?? 0) + 1);
+  }
+}
 const misses: string[] = [];
 
 /**
@@ -182,6 +201,7 @@ function runDeploy(c: TxCase, entry: DeployEntry): void {
   const result = emulateTxScript({ unsignedTx: c.unsignedTx });
   const expectedGas = scriptGasOf(c.unsignedTx);
   const points = checkDeploy(result, expectedGas, entry);
+  countGasByFork(c, expectedGas);
   tally.deploys += 1;
   for (const p of POINTS) if (points[p]) tally.all.set(p, (tally.all.get(p) ?? 0) + 1);
   if (result.ok) remember(c.network ?? '', result.contracts);
@@ -251,6 +271,8 @@ function main(): void {
   for (const line of misses) console.log(`  ${line}`);
   const figures = POINTS.map((p) => `${p} ${tally.all.get(p) ?? 0}/${tally.deploys}`).join(', ');
   console.log(`deploys: ${figures}`);
+  const forks = FORK_TIMES.map(([fork]) => `${fork} ${gasByFork.get(fork) ?? 0}/${tally.deploys}`).join(', ');
+  console.log(`deploy gas under each fork's rules: ${forks}`);
   console.log(
     `other script txs (after the deploys, against the contracts the emulated txs created): gas ${tally.othersGas}/${tally.others}`,
   );
