@@ -54,7 +54,7 @@ export type { HardFork } from './forks';
 export type { CodeObject } from './frame';
 export * from './gas';
 export { UnsupportedByVmError, VirtualMachine, isExecutable } from './machine';
-export type { EntryCall, FrameView, Outcome, VmOptions, VmStatus } from './machine';
+export type { BalanceView, EntryCall, FrameView, Outcome, VmOptions, VmStatus } from './machine';
 export { OPCODES, opcodeByCode, opcodeByName } from './opcodes';
 export type { OpcodeInfo, OperandKind } from './opcodes';
 export { FRAME_STACK_MAX_SIZE, OP_STACK_MAX_SIZE } from './stack';

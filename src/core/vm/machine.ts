@@ -6,7 +6,7 @@
  * Per instruction: the fork check (`InactiveInstr`), then the fixed gas of a `GasSimple` instruction,
  * then its semantics; size-priced instructions charge inside. A failure leaves gas as charged so far.
  */
-import { BalanceState } from './balances';
+import { BalanceState, type Balances } from './balances';
 import {
   chainCallerOutputs,
   checkExternalLength,
@@ -17,6 +17,7 @@ import {
   switchBack,
 } from './calls';
 import type { ExecutionContext } from './context';
+import { ContractObject } from './contractObject';
 import type { Instr } from './decode';
 import { VmFailure, fail } from './failure';
 import { buildFrame, methodAt, type CodeObject, type Frame } from './frame';
@@ -79,6 +80,42 @@ export interface FrameView {
   readonly opStack: readonly Val[];
   readonly locals: readonly Val[];
   readonly contractId?: string;
+  /** A contract frame's fields as they are now (mutable ones change while it runs). */
+  readonly immFields?: readonly Val[];
+  readonly mutFields?: readonly Val[];
+  /** A frame with assets: what it may use and what it has approved, per address. */
+  readonly balances?: {
+    readonly remaining: readonly BalanceView[];
+    readonly approved: readonly BalanceView[];
+  };
+}
+
+export interface BalanceView {
+  readonly lockupScript: string;
+  readonly attoAlphAmount: bigint;
+  readonly tokens: ReadonlyArray<readonly [string, bigint]>;
+}
+
+function balanceViews(balances: Balances): BalanceView[] {
+  return balances.all.map(([lockupScript, b]) => ({
+    lockupScript,
+    attoAlphAmount: b.alph,
+    tokens: b.tokenVector(),
+  }));
+}
+
+/** The optional parts of a frame view: contract fields and assets, copied. */
+function frameExtras(frame: Frame): Partial<FrameView> {
+  const extras: { -readonly [K in keyof FrameView]?: FrameView[K] } = {};
+  if (frame.obj instanceof ContractObject) {
+    extras.immFields = [...frame.obj.immFields];
+    extras.mutFields = [...frame.obj.mutFields];
+  }
+  const state = frame.balanceState;
+  if (state !== undefined) {
+    extras.balances = { remaining: balanceViews(state.remaining), approved: balanceViews(state.approved) };
+  }
+  return extras;
 }
 
 export interface VmOptions {
@@ -192,7 +229,8 @@ export class VirtualMachine {
         locals: frame.locals.values(),
       };
       const contractId = frame.contractIdHex;
-      return contractId === undefined ? view : { ...view, contractId };
+      const withExtras = { ...view, ...frameExtras(frame) };
+      return contractId === undefined ? withExtras : { ...withExtras, contractId };
     });
   }
 

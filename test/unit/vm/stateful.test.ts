@@ -13,6 +13,10 @@ import {
   subContractId,
 } from '../../../src/core/protocol';
 import {
+  Balances,
+  MemoryWorldState,
+  StatefulContext,
+  VirtualMachine,
   emulateTxScript,
   valToNode,
   vU256,
@@ -210,5 +214,50 @@ describe('stateful VM: external calls', () => {
       result.generatedOutputs.map((o) => [o.address, o.attoAlphAmount]),
       [[SIGNER_ADDRESS, (2n * ONE_ALPH).toString()]],
     );
+  });
+});
+
+describe('stateful VM: what a debugger reads between two instructions', () => {
+  it("shows a contract frame's fields and a payable frame's assets, without copying the world", () => {
+    const world = new MemoryWorldState((a) =>
+      a === ADDRESS ? stateOf(COUNTER, [], [vU256(5n)]) : undefined,
+    );
+    const initialBalances = new Balances();
+    initialBalances.addAlph(bytesToHex(SIGNER_LOCKUP), 3n * ONE_ALPH);
+    const ctx = new StatefulContext({
+      blockEnv: { networkId: 4, timeStamp: 1_760_000_000_000n, target: 1n, hardFork: 'Danube' },
+      txEnv: {
+        txId: new Uint8Array(32),
+        prevOutputs: [{ lockupScript: SIGNER_LOCKUP, lockTime: 0n }],
+        gasPrice: 1n,
+        gasAmount: 1,
+        signatures: [],
+      },
+      gasLimit: 1_000_000,
+      worldState: world,
+      group: 0,
+      fixedOutputsLength: 0,
+      initialBalances,
+      gasFee: 0n,
+    });
+    let paused = false;
+    const vm = new VirtualMachine(ctx, {
+      beforeInstruction: (m) => {
+        if (paused || m.frameViews().length !== 2) return 'continue';
+        paused = true;
+        return 'pause';
+      },
+    });
+    const body = [...call(0, [u256Op(3n)], 1, 1), instr('Pop')];
+    vm.start({ code: { methods: [method(body, { usePreapprovedAssets: true })] }, methodIndex: 0, args: [] });
+    assert.equal(vm.run().status, 'paused');
+    const [script, callee] = vm.frameViews();
+    assert.deepEqual(callee?.mutFields, [vU256(5n)]);
+    assert.equal(callee?.contractId, ID);
+    assert.deepEqual(
+      script?.balances?.remaining.map((b) => b.attoAlphAmount),
+      [3n * ONE_ALPH],
+    );
+    assert.equal(vm.run().status, 'completed');
   });
 });
