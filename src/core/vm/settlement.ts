@@ -90,9 +90,14 @@ function sameAsset(output: GeneratedOutput, input: ContractAsset): boolean {
 /** `generateOutput`: contract outputs replace the contract's input; asset outputs are appended. */
 export function generateOutput(ctx: StatefulContext, output: GeneratedOutput): void {
   const contractId = contractIdOfKey(bytesToHex(output.lockupScript));
-  if (contractId === undefined || !isForkEnabled(ctx.hardFork, 'Leman')) {
+  if (contractId === undefined) {
     ctx.generatedOutputs.push(output);
     ctx.chargeGas(TX_OUTPUT_BASE_GAS);
+    return;
+  }
+  // Before Leman a contract output is always a new one (`generateContractOutputSimple`).
+  if (!isForkEnabled(ctx.hardFork, 'Leman')) {
+    writeContractOutput(ctx, contractId, output, (o) => ctx.generatedOutputs.push(o));
     return;
   }
   const inputIndex = ctx.contractInputs.findIndex((i) => i.contractId === contractId);
