@@ -247,6 +247,20 @@ function checkContractOutputs(
 }
 
 export function testContract(request: TestContractRequest): TestContractResult {
+  try {
+    return testWithRetries(request);
+  } catch (error) {
+    // A request the node would refuse before running (bad bytecode, method index, address).
+    return {
+      ok: false,
+      error: `Invalid test request: ${(error as Error).message}`,
+      gasUsed: 0,
+      debugMessages: [],
+    };
+  }
+}
+
+function testWithRetries(request: TestContractRequest): TestContractResult {
   let dust = BigInt(request.dustAmount ?? '0');
   const retries = dust === 0n ? MAX_RETRIES : 0;
   let run = attempt(request, dust);

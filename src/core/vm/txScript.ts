@@ -15,7 +15,7 @@ import { Balances, BalancesPerLockup } from './balances';
 import { decodeScript } from './decode';
 import { VmFailure } from './failure';
 import { forkActivationsOf, hardForkAt, isForkEnabled, type HardFork } from './forks';
-import { VirtualMachine } from './machine';
+import { UnsupportedByVmError, VirtualMachine } from './machine';
 import { mockupMethods } from './mockups';
 import type { NodeContractState } from './nodeJson';
 import { StatefulContext } from './statefulContext';
@@ -74,7 +74,14 @@ export function emulateTxScript(request: EmulateTxScriptRequest): EmulateTxScrip
   }
   if (tx.scriptOpt === undefined) return failed('NoTxScript: the transaction has no script');
   const fork = hardForkAt(forkActivationsOf(tx.networkId), request.blockTimeStamp ?? Date.now());
-  return runScript(tx, fork, request);
+  try {
+    return runScript(tx, fork, request);
+  } catch (error) {
+    // Not a VM failure: a contract state that does not decode (the node's IOErrorLoadContract), an
+    // input whose signer cannot be told, or a value of a type the VM does not have.
+    if (error instanceof UnsupportedByVmError) return failed(`UnsupportedByVm: ${error.message}`);
+    return failed(`InvalidInput: ${(error as Error).message}`);
+  }
 }
 
 function runScript(

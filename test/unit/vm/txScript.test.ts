@@ -205,3 +205,21 @@ describe('emulateTxScript: deploy scripts', () => {
     assert.match(emulateTxScript({ unsignedTx: unsignedTxOf(wrong) }).error ?? '', /^InvalidFieldLength/);
   });
 });
+
+describe('emulateTxScript: inputs it cannot run', () => {
+  it('answers with ok false, not an exception, for a contract state whose code does not decode', () => {
+    const call = [u256Op(0n), u256Op(0n), bytesOp(new Uint8Array(32).fill(4)), byteOp('CallExternal', 0)];
+    const unsignedTx = unsignedTxOf(encodeScript([method(call)]));
+    const state = {
+      address: '',
+      bytecode: 'ff',
+      codeHash: '',
+      immFields: [],
+      mutFields: [],
+      asset: { attoAlphAmount: '0' },
+    };
+    const result = emulateTxScript({ unsignedTx, contractState: () => state });
+    assert.equal(result.ok, false);
+    assert.match(result.error ?? '', /^InvalidInput: /);
+  });
+});
