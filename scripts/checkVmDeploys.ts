@@ -197,8 +197,12 @@ function explainByTokens(c: TxCase, short: number): string {
     : '';
 }
 
+const deployMillis: number[] = [];
+
 function runDeploy(c: TxCase, entry: DeployEntry): void {
+  const started = performance.now();
   const result = emulateTxScript({ unsignedTx: c.unsignedTx });
+  deployMillis.push(performance.now() - started);
   const expectedGas = scriptGasOf(c.unsignedTx);
   const points = checkDeploy(result, expectedGas, entry);
   countGasByFork(c, expectedGas);
@@ -273,6 +277,12 @@ function main(): void {
   console.log(`deploys: ${figures}`);
   const forks = FORK_TIMES.map(([fork]) => `${fork} ${gasByFork.get(fork) ?? 0}/${tally.deploys}`).join(', ');
   console.log(`deploy gas under each fork's rules: ${forks}`);
+  const sorted = [...deployMillis].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const max = sorted[sorted.length - 1] ?? 0;
+  console.log(
+    `time to emulate a deploy: median ${median.toFixed(2)} ms, max ${max.toFixed(2)} ms`,
+  );
   console.log(
     `other script txs (after the deploys, against the contracts the emulated txs created): gas ${tally.othersGas}/${tally.others}`,
   );
