@@ -132,6 +132,8 @@ export interface FailureCodes {
   readonly errorCode?: number;
   /** `AssertionFailedWithErrorCode`: the contract whose method failed (hex), absent in a TxScript. */
   readonly contractId?: string;
+  /** `InsufficientFundsForUTXODustAmount`: the atto ALPH still missing, which test runs retry with. */
+  readonly required?: bigint;
 }
 
 /**
@@ -141,6 +143,7 @@ export interface FailureCodes {
 export class VmFailure extends Error {
   readonly errorCode?: number;
   readonly contractId?: string;
+  readonly required?: bigint;
 
   constructor(
     readonly failure: FailureName,
@@ -151,6 +154,7 @@ export class VmFailure extends Error {
     this.name = 'VmFailure';
     if (codes.errorCode !== undefined) this.errorCode = codes.errorCode;
     if (codes.contractId !== undefined) this.contractId = codes.contractId;
+    if (codes.required !== undefined) this.required = codes.required;
   }
 }
 

@@ -3,6 +3,7 @@
  * where its return values go. The typed pops fail with the node's `InvalidType` text.
  */
 import { addressFromContractId, bytesToHex } from '../protocol';
+import type { BalanceState } from './balances';
 import type { ExecutionContext } from './context';
 import type { Method } from './decode';
 import { fail } from './failure';
@@ -10,7 +11,7 @@ import { isForkEnabled } from './forks';
 import { Locals, type OpStack } from './stack';
 import { vBool, valToString, type Val, type ValOf, type ValType } from './values';
 
-/** What a frame runs: a script (no contract id) or, from the next milestone on, a contract. */
+/** What a frame runs: a script (no contract id) or a contract (`ContractObject`). */
 export interface CodeObject {
   readonly methods: readonly Method[];
   /** The contract id (32 bytes); absent for a TxScript or an asset script. */
@@ -19,6 +20,10 @@ export interface CodeObject {
 
 export class Frame {
   pc = 0;
+  /** The frame that called this one (`callerFrameOpt`); undefined for the entry frame. */
+  callerFrame: Frame | undefined;
+  /** Assets this frame may use (`balanceStateOpt`); only stateful frames of payable methods have them. */
+  balanceState: BalanceState | undefined;
 
   constructor(
     readonly ctx: ExecutionContext,
@@ -42,6 +47,11 @@ export class Frame {
   contractAddress(): string | undefined {
     const id = this.contractIdHex;
     return id === undefined ? undefined : addressFromContractId(id);
+  }
+
+  /** `getBalanceState`: a frame without assets fails with `NoBalanceAvailable`. */
+  getBalanceState(): BalanceState {
+    return this.balanceState ?? fail('NoBalanceAvailable');
   }
 
   /** `offsetPC`: the target must lie inside the method; the step then advances past it. */

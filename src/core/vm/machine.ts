@@ -6,18 +6,32 @@
  * Per instruction: the fork check (`InactiveInstr`), then the fixed gas of a `GasSimple` instruction,
  * then its semantics; size-priced instructions charge inside. A failure leaves gas as charged so far.
  */
+import { BalanceState, type Balances } from './balances';
+import {
+  chainCallerOutputs,
+  checkExternalLength,
+  completeLastFrame,
+  newFrameBalanceState,
+  popContractId,
+  statefulOf,
+  switchBack,
+} from './calls';
 import type { ExecutionContext } from './context';
+import { ContractObject } from './contractObject';
 import type { Instr } from './decode';
 import { VmFailure, fail } from './failure';
 import { buildFrame, methodAt, type CodeObject, type Frame } from './frame';
 import { isForkEnabled } from './forks';
-import { CALL_GAS, simpleGas } from './gas';
+import { CALL_GAS, selectorCallSearchGas, simpleGas } from './gas';
 import { ARITHMETIC_HANDLERS } from './instructions/arithmetic';
 import { BYTES_HANDLERS } from './instructions/bytes';
 import { CRYPTO_HANDLERS } from './instructions/crypto';
 import { ENVIRONMENT_HANDLERS } from './instructions/environment';
 import { FLOW_HANDLERS } from './instructions/flow';
+import { STATEFUL_HANDLERS } from './instructions/stateful';
+import { MOCKUP_GAS, MOCKUP_HANDLERS } from './mockups';
 import type { Handler } from './instructions/handler';
+import { StatefulContext } from './statefulContext';
 import { FRAME_STACK_MAX_SIZE, OpStack } from './stack';
 import type { Val } from './values';
 
@@ -27,12 +41,17 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   ...BYTES_HANDLERS,
   ...CRYPTO_HANDLERS,
   ...ENVIRONMENT_HANDLERS,
+  ...STATEFUL_HANDLERS,
+  ...MOCKUP_HANDLERS,
 };
+
+/** Calls the interpreter runs itself, since they push a frame rather than a value. */
+const CALLS: ReadonlySet<string> = new Set(['CallLocal', 'CallExternal', 'CallExternalBySelector', 'Return']);
 
 /** Instructions with a fixed gas that the node charges after their pops and checks, not before. */
 const CHARGES_ITS_OWN_GAS: ReadonlySet<string> = new Set(['MulModN', 'AddModN', 'ContractIdToAddress']);
 
-/** Thrown for what this milestone does not run yet (stateful instructions, payable entry methods). */
+/** Thrown for what the VM does not run yet (WebAuthn signatures). */
 export class UnsupportedByVmError extends Error {
   constructor(message: string) {
     super(message);
@@ -40,9 +59,9 @@ export class UnsupportedByVmError extends Error {
   }
 }
 
-/** Whether the interpreter runs this instruction (every stateless one; stateful ones come next). */
+/** Whether the interpreter runs this instruction (all 201 do). */
 export function isExecutable(name: string): boolean {
-  return name === 'CallLocal' || name === 'Return' || HANDLERS[name] !== undefined;
+  return CALLS.has(name) || HANDLERS[name] !== undefined;
 }
 
 export type VmStatus = 'ready' | 'running' | 'paused' | 'completed' | 'failed' | 'aborted';
@@ -61,6 +80,42 @@ export interface FrameView {
   readonly opStack: readonly Val[];
   readonly locals: readonly Val[];
   readonly contractId?: string;
+  /** A contract frame's fields as they are now (mutable ones change while it runs). */
+  readonly immFields?: readonly Val[];
+  readonly mutFields?: readonly Val[];
+  /** A frame with assets: what it may use and what it has approved, per address. */
+  readonly balances?: {
+    readonly remaining: readonly BalanceView[];
+    readonly approved: readonly BalanceView[];
+  };
+}
+
+export interface BalanceView {
+  readonly lockupScript: string;
+  readonly attoAlphAmount: bigint;
+  readonly tokens: ReadonlyArray<readonly [string, bigint]>;
+}
+
+function balanceViews(balances: Balances): BalanceView[] {
+  return balances.all.map(([lockupScript, b]) => ({
+    lockupScript,
+    attoAlphAmount: b.alph,
+    tokens: b.tokenVector(),
+  }));
+}
+
+/** The optional parts of a frame view: contract fields and assets, copied. */
+function frameExtras(frame: Frame): Partial<FrameView> {
+  const extras: { -readonly [K in keyof FrameView]?: FrameView[K] } = {};
+  if (frame.obj instanceof ContractObject) {
+    extras.immFields = [...frame.obj.immFields];
+    extras.mutFields = [...frame.obj.mutFields];
+  }
+  const state = frame.balanceState;
+  if (state !== undefined) {
+    extras.balances = { remaining: balanceViews(state.remaining), approved: balanceViews(state.approved) };
+  }
+  return extras;
 }
 
 export interface VmOptions {
@@ -79,7 +134,7 @@ export interface EntryCall {
   readonly collectReturns?: boolean;
   /**
    * An asset script (a P2SH unlock, `StatelessVM`) cannot take assets: a payable entry fails with
-   * `ExpectNonPayableMethod`. A TxScript's payable entry needs the stateful VM of the next milestone.
+   * `ExpectNonPayableMethod`, as it does in a stateful run whose tx has no payable entry.
    */
   readonly assetScript?: boolean;
 }
@@ -117,11 +172,7 @@ export class VirtualMachine {
       if (!method.isPublic) {
         fail('ExternalPrivateMethodCall', 'Private method can not be called from outside of the contract');
       }
-      if (method.usePreapprovedAssets) {
-        if (entry.assetScript === true)
-          fail('ExpectNonPayableMethod', 'Expect non payable method in AssetScript');
-        throw new UnsupportedByVmError('Entry methods that use preapproved assets need the stateful VM');
-      }
+      const balances = this.entryBalances(method.usePreapprovedAssets, entry.assetScript === true);
       const returnTo = (values: Val[]): void => {
         if (!entry.collectReturns && values.length > 0) {
           fail('NonEmptyReturnForMainFunction', 'Main function should not have return value');
@@ -129,9 +180,9 @@ export class VirtualMachine {
         this.returns = values;
       };
       const stack = OpStack.ofCapacity();
-      this.pushFrame(
-        buildFrame(this.ctx, entry.code, entry.methodIndex, method, entry.args, stack, returnTo),
-      );
+      const frame = buildFrame(this.ctx, entry.code, entry.methodIndex, method, entry.args, stack, returnTo);
+      frame.balanceState = balances;
+      this.pushFrame(frame);
     });
   }
 
@@ -178,8 +229,23 @@ export class VirtualMachine {
         locals: frame.locals.values(),
       };
       const contractId = frame.contractIdHex;
-      return contractId === undefined ? view : { ...view, contractId };
+      const withExtras = { ...view, ...frameExtras(frame) };
+      return contractId === undefined ? withExtras : { ...withExtras, contractId };
     });
+  }
+
+  /**
+   * `startPayableFrame`: a payable entry gets the tx caller's assets, which the context keeps to fund
+   * dust and deposits later (`setTxCallerBalance`); a stateless run has none to give.
+   */
+  private entryBalances(payable: boolean, assetScript: boolean): BalanceState | undefined {
+    if (!payable) return undefined;
+    if (assetScript || !(this.ctx instanceof StatefulContext)) {
+      fail('ExpectNonPayableMethod', 'Expect non payable method in AssetScript');
+    }
+    const state = new BalanceState(this.ctx.takeInitialBalances());
+    this.ctx.txCallerBalance = state;
+    return state;
   }
 
   private execute(frame: Frame): void {
@@ -188,6 +254,9 @@ export class VirtualMachine {
     const instr = instrs[frame.pc];
     if (instr === undefined || instr.name === 'Return') return this.runReturn(frame);
     if (instr.name === 'CallLocal') return this.callLocal(frame, instr);
+    if (instr.name === 'CallExternal' || instr.name === 'CallExternalBySelector') {
+      return this.callExternal(frame, instr);
+    }
     this.runInstr(frame, instr);
     frame.pc += 1;
   }
@@ -198,7 +267,7 @@ export class VirtualMachine {
     if (!isForkEnabled(this.ctx.hardFork, instr.info.since)) {
       fail('InactiveInstr', `InactiveInstr(${instr.name})`);
     }
-    const gas = simpleGas(instr.name);
+    const gas = simpleGas(instr.name) ?? MOCKUP_GAS[instr.name];
     if (gas !== undefined && !CHARGES_ITS_OWN_GAS.has(instr.name)) this.ctx.chargeGas(gas);
     handler(frame, instr);
   }
@@ -210,10 +279,52 @@ export class VirtualMachine {
     this.ctx.chargeGas(CALL_GAS);
     const index = instr.operand.value;
     const method = methodAt(frame.obj, index);
+    const stateful = this.ctx instanceof StatefulContext;
+    const balances = stateful ? newFrameBalanceState(frame, frame.obj, method, index) : undefined;
     const args = frame.opStack.popN(method.argsLength);
     const callee = buildFrame(this.ctx, frame.obj, index, method, args, frame.opStack, (values) =>
       frame.opStack.pushAll(values),
     );
+    if (stateful) {
+      callee.callerFrame = frame;
+      callee.balanceState = balances;
+    }
+    this.pushFrame(callee);
+  }
+
+  /**
+   * `callExternal` / `callExternalBySelector`: advance, charge the call, load the contract (charged
+   * once per tx), find the method, check the counts the caller expects and that it is public, then
+   * hand it its assets and arguments. The node runs neither through the fork check of `runWith`.
+   */
+  private callExternal(frame: Frame, instr: Instr): void {
+    const ctx = statefulOf(frame);
+    frame.pc += 1;
+    ctx.chargeGas(CALL_GAS);
+    const obj = ctx.loadContract(popContractId(frame));
+    let index: number;
+    if (instr.operand.kind === 'selector') {
+      const found = obj.methodBySelector(instr.operand.value);
+      ctx.chargeGas(selectorCallSearchGas(found.probed));
+      index = found.methodIndex;
+    } else if (instr.operand.kind === 'byte') {
+      index = instr.operand.value;
+    } else {
+      throw new Error(`${instr.name} has no method operand`);
+    }
+    const method = methodAt(obj, index);
+    checkExternalLength(frame, method.returnLength, 'return');
+    checkExternalLength(frame, method.argsLength, 'arg');
+    if (!method.isPublic) fail('ExternalPrivateMethodCall');
+    const balances = newFrameBalanceState(frame, obj, method, index);
+    const args = frame.opStack.popN(method.argsLength);
+    const chains = isForkEnabled(ctx.hardFork, 'Danube') && frame.isScript;
+    const callee = buildFrame(ctx, obj, index, method, args, frame.opStack, (values) => {
+      frame.opStack.pushAll(values);
+      if (chains) chainCallerOutputs(ctx, frame.balanceState);
+    });
+    callee.callerFrame = frame;
+    callee.balanceState = balances;
     this.pushFrame(callee);
   }
 
@@ -223,6 +334,11 @@ export class VirtualMachine {
     frame.returnTo(values);
     frame.complete();
     this.frames.pop();
+    const previous = this.frames[this.frames.length - 1];
+    if (this.ctx instanceof StatefulContext) {
+      if (previous !== undefined) switchBack(this.ctx, frame, previous);
+      else completeLastFrame(this.ctx, frame);
+    }
     if (this.frames.length === 0) this.finish();
   }
 

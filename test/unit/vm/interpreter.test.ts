@@ -8,7 +8,7 @@
  * (`callGas` = 200; the tiers priced in gas.test.ts).
  */
 import assert from 'node:assert/strict';
-import { UnsupportedByVmError, VirtualMachine, vBool, vU256, type Method } from '../../../src/core/vm';
+import { VirtualMachine, vBool, vU256, type Method } from '../../../src/core/vm';
 import {
   byteOp,
   context,
@@ -152,7 +152,8 @@ describe('VM interpreter', () => {
     assert.equal(expectFailure(main.run()).failure, 'NonEmptyReturnForMainFunction');
   });
 
-  it('refuses a payable entry in an asset script (ExpectNonPayableMethod) and leaves a TxScript one to the stateful VM', () => {
+  it('refuses a payable entry where no assets can be had (ExpectNonPayableMethod): an asset script, a stateless context', () => {
+    // VM.scala StatelessVM.startPayableFrame and StatelessContext.getInitialBalances both fail so.
     const payable = method([], { usePreapprovedAssets: true });
     const asset = new VirtualMachine(context());
     const refused = asset.start({
@@ -162,23 +163,17 @@ describe('VM interpreter', () => {
       assetScript: true,
     });
     assert.equal(expectFailure(refused).failure, 'ExpectNonPayableMethod');
-    const script = new VirtualMachine(context());
-    assert.throws(
-      () => script.start({ code: { methods: [payable] }, methodIndex: 0, args: [] }),
-      UnsupportedByVmError,
-    );
+    const stateless = new VirtualMachine(context());
+    const alsoRefused = stateless.start({ code: { methods: [payable] }, methodIndex: 0, args: [] });
+    assert.equal(expectFailure(alsoRefused).failure, 'ExpectNonPayableMethod');
   });
 
-  it('stops at a stateful instruction with UnsupportedByVmError, not with a guessed VM failure', () => {
-    const vm = new VirtualMachine(context());
-    vm.start({
-      code: { methods: [method(ops('U256Const1', byteOp('LoadMutField', 0)))] },
-      methodIndex: 0,
-      args: [],
-    });
-    vm.step();
-    assert.throws(() => vm.step(), /LoadMutField needs the stateful VM/);
-    assert.equal(vm.frameViews()[0]?.pc, 1, 'the pc stays at the instruction that could not run');
+  it('reads a field of a script frame as an empty field vector (Contract.scala ScriptObj: no fields)', () => {
+    const failed = expectFailure(runMethods([method(ops('U256Const1', byteOp('LoadMutField', 0)))]));
+    assert.deepEqual(
+      [failed.failure, failed.message],
+      ['InvalidMutFieldIndex', 'Invalid mutable field index: 0, mutable fields length is: 0'],
+    );
   });
 
   it('fills the locals after the arguments with False, whatever their use', () => {
