@@ -371,9 +371,18 @@ export function contractIdFromAddress(address: string): string {
  */
 export function contractIdFromTx(txIdHex: string, outputIndex: number, group: number): string {
   checkGroup(group, 'Contract id');
-  const h = blake2b256(concatBytes(hexToFixedBytes(txIdHex, 32, 'Transaction id'), be4(outputIndex)));
+  const h = txOutputHash(txIdHex, outputIndex);
   h[31] = group;
   return bytesToHex(h);
+}
+
+/** The id before Leman (`ContractId.deprecatedFrom`): the same hash, without the group byte. */
+export function contractIdFromTxBeforeLeman(txIdHex: string, outputIndex: number): string {
+  return bytesToHex(txOutputHash(txIdHex, outputIndex));
+}
+
+function txOutputHash(txIdHex: string, outputIndex: number): Uint8Array {
+  return blake2b256(concatBytes(hexToFixedBytes(txIdHex, 32, 'Transaction id'), be4(outputIndex)));
 }
 
 /** Sub-contract id: Blake2b(Blake2b(parentId || path)) with the last byte set to the group. */

@@ -13,10 +13,10 @@ import {
   ProtocolError,
   Reader,
   addressFromLockupScript,
-  blake2b256,
   bytesToHex,
   concatBytes,
   contractIdFromTx,
+  contractIdFromTxBeforeLeman,
   equalBytes,
   hexToBytes,
   subContractId,
@@ -114,21 +114,9 @@ function prepareCode(frame: Frame, ctx: StatefulContext, copy: boolean): NewCode
   return { bytecode, contract };
 }
 
-/** `ContractId.deprecatedFrom` (before Leman): Blake2b(txId ‖ u32be(index)), no group byte. */
-function deprecatedContractId(txId: Uint8Array, index: number): string {
-  return bytesToHex(
-    blake2b256(
-      concatBytes(
-        txId,
-        Uint8Array.of(index >>> 24, (index >>> 16) & 0xff, (index >>> 8) & 0xff, index & 0xff),
-      ),
-    ),
-  );
-}
-
 function newContractId(frame: Frame, ctx: StatefulContext, sub: boolean): string {
   if (!sub && !isForkEnabled(ctx.hardFork, 'Leman'))
-    return deprecatedContractId(ctx.txEnv.txId, ctx.nextOutputIndex);
+    return contractIdFromTxBeforeLeman(bytesToHex(ctx.txEnv.txId), ctx.nextOutputIndex);
   if (!sub) return contractIdFromTx(bytesToHex(ctx.txEnv.txId), ctx.nextOutputIndex, ctx.group);
   const parent = selfId(frame);
   const path = frame.popByteVec();
