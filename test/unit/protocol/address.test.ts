@@ -10,6 +10,7 @@ import {
   contractHint,
   contractIdFromAddress,
   contractIdFromTx,
+  contractIdFromTxBeforeLeman,
   groupOfAddress,
   groupOfHint,
   groupOfLockupScript,
@@ -211,6 +212,17 @@ describe('protocol/address published vectors (alephium-web3 address.test.ts)', (
     const id = contractIdFromTx('e7dd2fd0c518e35054139e0797140c41f775d46996a4513f70125e7768339f26', 1, 2);
     assert.equal(id.slice(62), '02');
     assert.equal(groupOfAddress(addressFromContractId(id)), 2);
+    // ContractId.scala: `deprecatedFrom` (before Leman) is the same Blake2b of tx id and 4-byte index as
+    // `from`, which then replaces the last byte with the group.
+    const old = contractIdFromTxBeforeLeman(
+      'e7dd2fd0c518e35054139e0797140c41f775d46996a4513f70125e7768339f26',
+      1,
+    );
+    assert.equal(old.slice(0, 62), id.slice(0, 62));
+    assert.notEqual(
+      old,
+      contractIdFromTxBeforeLeman('e7dd2fd0c518e35054139e0797140c41f775d46996a4513f70125e7768339f26', 2),
+    );
   });
 });
 
