@@ -181,7 +181,7 @@ export class ConnectionManager implements vscode.Disposable {
       keyProvider: () => key,
       logger: this.log,
       redactor: this.redactor,
-      network: networkOptions(this.log),
+      network: () => networkOptions(this.log),
       userAgent: 'alephium-gateway-vscode',
     });
     try {
@@ -265,7 +265,7 @@ export class ConnectionManager implements vscode.Disposable {
         logger: this.log,
         redactor: this.redactor,
         cache: { mutableTtlMs: config.mutableCacheSeconds() * 1000 },
-        network: networkOptions(this.log),
+        network: () => networkOptions(this.log),
         userAgent: 'alephium-gateway-vscode',
       });
       client.usage.load(this.globalState.get<UsageRecord[]>(StorageKeys.monthlyUsage, []));

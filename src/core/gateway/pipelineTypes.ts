@@ -9,7 +9,7 @@ import type { Redactor } from '../util/redact';
 import type { Clock } from '../util/clock';
 import type { ConnectionProfile, KeyProvider } from '../profiles/profile';
 import type { Priority } from './rateLimiter';
-import type { HttpMethod, NetworkOptions, Transport } from './transport';
+import type { HttpMethod, NetworkOptionsSource, Transport } from './transport';
 import type { RequestKind } from './usage';
 
 export interface RetryPolicy {
@@ -48,8 +48,8 @@ export interface PipelineOptions {
   readonly keyProvider: KeyProvider;
   /** Defaults to undici with keep-alive (and a ProxyAgent when `network` names a proxy). */
   readonly transport?: Transport;
-  /** VS Code's proxy and certificates, for the default transport (core/gateway/networkPolicy.ts). */
-  readonly network?: NetworkOptions;
+  /** VS Code's proxy and certificates, for the default transport (core/gateway/networkPolicy.ts); a function is read on the first request. */
+  readonly network?: NetworkOptionsSource;
   readonly clock?: Clock;
   /** Uniform in [0, 1); used for backoff jitter. */
   readonly random?: () => number;

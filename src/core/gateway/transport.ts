@@ -48,9 +48,16 @@ export interface NetworkOptions {
   readonly extraCertificates?: readonly string[];
 }
 
+/**
+ * The network options, or how to read them on the first request: reading the machine's certificate
+ * bundle and comparing it with Node's roots takes tens of milliseconds, which activation must not pay
+ * for a client that may never send.
+ */
+export type NetworkOptionsSource = NetworkOptions | (() => NetworkOptions);
+
 export interface UndiciTransportOptions {
   /** Default: straight to the target, trusting Node's built-in roots. */
-  readonly network?: NetworkOptions;
+  readonly network?: NetworkOptionsSource;
   /** How long an idle keep-alive socket is kept. */
   readonly keepAliveTimeoutMs?: number;
   /** Maximum sockets per origin. */
@@ -65,21 +72,24 @@ export interface ClosableTransport {
 
 export function createUndiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
   interface Dispatchers {
+    readonly policy: NetworkPolicy;
     readonly direct: Dispatcher;
     readonly proxy: Dispatcher | undefined;
     readonly request: typeof Undici.request;
   }
-  const policy = options.network?.policy ?? DIRECT;
   let dispatchers: Promise<Dispatchers> | undefined;
   const ready = (): Promise<Dispatchers> =>
     (dispatchers ??= loadUndici().then(({ Agent, ProxyAgent, request }) => {
+      const network = typeof options.network === 'function' ? options.network() : options.network;
+      const policy = network?.policy ?? DIRECT;
       const pooling = {
         keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
         connections: options.connections ?? 16,
       };
-      const trust = trustOptions(options.network?.extraCertificates ?? []);
+      const trust = trustOptions(network?.extraCertificates ?? []);
       const proxied = policy.proxy && { via: 'proxy' as const, proxy: policy.proxy };
       return {
+        policy,
         direct: new Agent({ ...pooling, connect: { ...trust } }),
         proxy: proxied
           ? new ProxyAgent({
@@ -97,7 +107,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Clo
     }));
 
   const send: Transport = async (req) => {
-    const { direct, proxy, request } = await ready();
+    const { policy, direct, proxy, request } = await ready();
     const viaProxy = proxy !== undefined && routeFor(policy, new URL(req.url)).via === 'proxy';
     const response = await request(req.url, {
       method: req.method,

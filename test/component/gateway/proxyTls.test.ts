@@ -144,4 +144,25 @@ describe('gateway transport through a proxy and a custom CA (real TLS on 127.0.0
       ['/devnet', '/loopback-tls'],
     );
   });
+
+  it('reads network options given as a function once, at the first request (activation pays nothing for them)', async () => {
+    const proxy = await proxyWith();
+    let reads = 0;
+    const transport = createUndiciTransport({
+      network: () => {
+        reads++;
+        return { policy: networkPolicy({ proxy: proxy.url }), extraCertificates: [certificates.caPem] };
+      },
+    });
+    cleanups.push(() => transport.close());
+    assert.equal(reads, 0, 'nothing is read before a request');
+    await transport.send(get(`https://${PROXIED_HOST}:${tlsPort}/first`));
+    await transport.send(get(`https://${PROXIED_HOST}:${tlsPort}/second`));
+    assert.equal(reads, 1);
+    assert.ok(proxy.log.length >= 1, 'the options read late still route through the proxy');
+    assert.deepEqual(
+      seen.map((s) => s.url),
+      ['/first', '/second'],
+    );
+  });
 });
