@@ -97,7 +97,7 @@ export class ContractsService extends DisposableBase {
 
   /** The active profile's network: it chooses the deployments file. */
   get network(): string | undefined {
-    return this.deps.connection.state.profile?.network;
+    return this.deps.connection.profile?.network;
   }
 
   /** Fires when the workspace's artifacts change (forms and lenses follow). */
@@ -122,7 +122,7 @@ export class ContractsService extends DisposableBase {
   // ---- the watch list ----------------------------------------------------------------------------------
 
   private get profileName(): string | undefined {
-    return this.deps.connection.state.profile?.name;
+    return this.deps.connection.profile?.name;
   }
 
   private readList(): WatchedContract[] {
@@ -155,7 +155,7 @@ export class ContractsService extends DisposableBase {
    * under the same name is another chain, read afresh.
    */
   private scopeNow(): string | undefined {
-    const profile = this.deps.connection.state.profile;
+    const profile = this.deps.connection.profile;
     return profile ? JSON.stringify([profile.name, originOf(profile), profile.network]) : undefined;
   }
 

@@ -96,6 +96,14 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /**
+   * The active profile, the one `state` builds its client from, without building that client when none is
+   * built yet: activation reads the watch list by it, and the client waits for the first view or request.
+   */
+  get profile(): config.ProfileSetting | undefined {
+    return this.current ? this.current.profile : config.activeProfile();
+  }
+
+  /**
    * `alephium.connected` gates the commands and view buttons that need a client (package.json `when`
    * clauses). Before the client is built (it is built lazily) a configured active profile counts, so
    * nothing is hidden from a user who has set one up; once built, whether it could be built.
