@@ -6,7 +6,7 @@
  *   npm run bench                       everything (about 13 minutes on 2 cores)
  *   npm run bench -- --only cache,backfill
  *
- * Benches: bundle, activation, cache, backfill, economy, session, month, ratelimit, burst, sdk, webview, ralph, hostile. A subset keeps
+ * Benches: bundle, activation, cache, backfill, economy, session, month, ratelimit, burst, sdk, webview, ralph, hostile, vm. A subset keeps
  * the other benches' figures of the previous bench/results.json, so the file (and README's table, which
  * scripts/perfTable.mjs regenerates from it at the end) always covers every bench.
  */
@@ -26,6 +26,7 @@ import { ralphBench } from './ralph';
 import { rateLimitBench } from './rateLimit';
 import { sdkCompareBench } from './sdkCompare';
 import { sessionBench } from './session';
+import { vmBench } from './vm';
 import { webviewBench } from './webview';
 import { log, renderTable, type Figure } from './lib/stats';
 
@@ -44,6 +45,7 @@ export const RUNS = {
   webview: 5,
   ralph: 5,
   hostile: 3,
+  vm: 7,
 } as const;
 
 const ALL = [
@@ -60,6 +62,7 @@ const ALL = [
   'webview',
   'ralph',
   'hostile',
+  'vm',
 ] as const;
 type BenchName = (typeof ALL)[number];
 
@@ -271,6 +274,18 @@ async function runBenches(
         'one call each on the main thread (the time the extension host is blocked).',
     );
     return r.figures;
+  });
+  await step('vm', () => {
+    const r = vmBench(RUNS.vm);
+    raw.vm = r.raw;
+    notes.push(
+      'vm: src/core/vm on the main thread. Speed: sum(n) hand-assembled, encoded to contract bytes, decoded and ' +
+        'run on VirtualMachine; instructions counted by its beforeInstruction hook in an untimed run and checked ' +
+        "against the listing (13 per iteration + 10). Deploys: emulateTxScript of prepareDeploy's script in an " +
+        "unsigned tx, as the node's gas estimation runs it; each must create its contract.",
+      ...r.notes,
+    );
+    return Promise.resolve(r.figures);
   });
 }
 
