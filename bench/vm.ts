@@ -16,7 +16,7 @@ import { parseDeployScript } from '../src/core/bytecode';
 import { prepareDeploy } from '../src/core/contracts/actions/deploy';
 import { decodeUnsignedTx, hexToBytes } from '../src/core/protocol';
 import { VirtualMachine, decodeContract, emulateTxScript, vU256, type Method } from '../src/core/vm';
-import { byteOp, context, jumpOp, method, ops } from '../test/unit/vm/assemble';
+import { SUM, context } from '../test/unit/vm/assemble';
 import { SIGNER_ADDRESS, encodeContract, unsignedTxOf } from '../test/unit/vm/bytecode';
 import { root } from './bundle';
 import { figure, log, type Figure } from './lib/stats';
@@ -30,32 +30,6 @@ const INSTRS_PER_ITERATION = 13n;
 const INSTRS_OUTSIDE_LOOP = 10n;
 /** Emulations of each sandbox deploy per run (after one warm-up round). */
 const DEPLOY_ROUNDS = 20;
-
-/** sum(n) = 1 + … + n with locals n, i, sum: the listing of test/unit/vm/interpreter.test.ts. */
-const SUM: Method = method(
-  ops(
-    'U256Const0',
-    byteOp('StoreLocal', 2),
-    'U256Const1',
-    byteOp('StoreLocal', 1),
-    byteOp('LoadLocal', 1), // pc 4: the loop starts here
-    byteOp('LoadLocal', 0),
-    'U256Le',
-    jumpOp('IfFalse', 9), // to pc 17
-    byteOp('LoadLocal', 2),
-    byteOp('LoadLocal', 1),
-    'U256Add',
-    byteOp('StoreLocal', 2),
-    byteOp('LoadLocal', 1),
-    'U256Const1',
-    'U256Add',
-    byteOp('StoreLocal', 1),
-    jumpOp('Jump', -13), // back to pc 4
-    byteOp('LoadLocal', 2),
-    'Return',
-  ),
-  { argsLength: 1, localsLength: 3, returnLength: 1 },
-);
 
 export interface VmRaw {
   readonly instructions: number;

@@ -104,3 +104,33 @@ export function expectFailure(outcome: Outcome): { failure: string; message: str
   if (outcome.status !== 'failed') throw new Error(`Expected a failure, the run ended ${outcome.status}`);
   return { failure: outcome.failure.failure, message: outcome.failure.message, gasUsed: outcome.gasUsed };
 }
+
+/**
+ * sum(n) = 1 + 2 + ... + n with locals n, i, sum. Gas: 10 to set up (two constants at 2, two stores
+ * at 3), 48 per iteration (six loads and stores at 3, U256Le and two U256Add at 3, a constant at 2,
+ * IfFalse and Jump at 8), 17 for the last test that exits, 3 to load the result, 0 to return: 30 + 48n.
+ */
+export const SUM: Method = method(
+  ops(
+    'U256Const0',
+    byteOp('StoreLocal', 2),
+    'U256Const1',
+    byteOp('StoreLocal', 1),
+    byteOp('LoadLocal', 1), // pc 4: the loop starts here
+    byteOp('LoadLocal', 0),
+    'U256Le',
+    jumpOp('IfFalse', 9), // to pc 7 + 9 + 1 = 17
+    byteOp('LoadLocal', 2),
+    byteOp('LoadLocal', 1),
+    'U256Add',
+    byteOp('StoreLocal', 2),
+    byteOp('LoadLocal', 1),
+    'U256Const1',
+    'U256Add',
+    byteOp('StoreLocal', 1),
+    jumpOp('Jump', -13), // to pc 16 - 13 + 1 = 4
+    byteOp('LoadLocal', 2),
+    'Return',
+  ),
+  { argsLength: 1, localsLength: 3, returnLength: 1 },
+);
