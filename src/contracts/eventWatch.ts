@@ -130,6 +130,8 @@ export class EventWatch extends DisposableBase {
       ),
     );
     watcher.onCursorReset((r) => this.log.warn(`Watching ${r.address}: ${r.reason}`));
+    // Which way the watcher learns of events (one scan for all, or a poll per contract) and why.
+    watcher.onWayChanged((w) => this.log.info(`Watching: ${w.reason}`));
     return watcher;
   }
 

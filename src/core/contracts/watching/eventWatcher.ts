@@ -36,6 +36,8 @@ import { BackgroundScheduler, sharedScheduler } from '../../scheduling/backgroun
 import type { JobHandle, JobRun } from '../../scheduling/jobs';
 import { DEFAULT_MIN_INTERVAL_MS } from '../../scheduling/policy';
 import { withListenerRoom } from '../../util/abort';
+import type { ContractEvent } from '../../gateway/schemas';
+import { SAFETY_NET_INTERVAL_MS, ScanJob } from './scanJob';
 import { systemTimers, type Timers } from '../../util/clock';
 import {
   CursorSchema,
@@ -88,11 +90,14 @@ export class EventWatcher {
   private readonly contracts = new Map<string, Watched>();
   private readonly lifetime = withListenerRoom(new AbortController());
   private readonly scheduler: BackgroundScheduler;
+  /** One read of the chain's new blocks for every contract, where the client can (see scanJob.ts). */
+  private readonly scan: ScanJob | undefined;
 
   private readonly eventsEmitter = new Emitter<NewEvents>();
   private readonly errorEmitter = new Emitter<WatchError>();
   private readonly resetEmitter = new Emitter<CursorReset>();
   private readonly pollEmitter = new Emitter<{ address: string; count: number }>();
+  private readonly wayEmitter = new Emitter<{ scanning: boolean; reason: string }>();
 
   /** New events of a contract, exactly once. */
   readonly onEvents: Event<NewEvents> = this.eventsEmitter.event;
@@ -102,6 +107,8 @@ export class EventWatcher {
   readonly onCursorReset: Event<CursorReset> = this.resetEmitter.event;
   /** A poll completed: the event count it read, or where its pages stopped (for "last checked"). */
   readonly onPolled: Event<{ address: string; count: number }> = this.pollEmitter.event;
+  /** The watcher changed how it learns of events (one scan for all, or a poll per contract), and why. */
+  readonly onWayChanged: Event<{ scanning: boolean; reason: string }> = this.wayEmitter.event;
 
   constructor(options: EventWatcherOptions) {
     this.client = options.client;
@@ -126,8 +133,68 @@ export class EventWatcher {
       (options.client instanceof GatewayClient
         ? clientScheduler(options.client, this.timers)
         : sharedScheduler(options.client, () => new BackgroundScheduler({ timers: this.timers })));
+    this.scan = this.createScan(options);
     this.applyBudget();
     this.applyWindow();
+  }
+
+  private createScan(options: EventWatcherOptions): ScanJob | undefined {
+    const client = this.client;
+    if (options.scan === false || !client.readBlocksWithEvents) return undefined;
+    const read = (fromTs: number, toTs: number) => client.readBlocksWithEvents!(fromTs, toTs, this.options());
+    return new ScanJob(
+      this.scheduler,
+      {
+        contracts: () => this.contracts.values(),
+        load: (w) => this.load(w),
+        deliver: (w, events) => this.deliverScanned(w, events),
+        checked: (w) => this.pollEmitter.fire({ address: w.address, count: w.cursor?.lastCount ?? 0 }),
+        wayChanged: (scanning, reason) => {
+          for (const w of this.contracts.values()) {
+            w.job?.setMinInterval(this.contractIntervalMs);
+            // Their last poll may be a safety net's interval old: each reads its count now.
+            if (!scanning) w.job?.runSoon();
+          }
+          this.wayEmitter.fire({ scanning, reason });
+        },
+        failed: (error, failures, retryInMs) =>
+          this.errorEmitter.fire({ address: 'blocks-with-events scan', error, failures, retryInMs }),
+        floorMs: () => this.minIntervalMs,
+        maxBackoffMs: this.maxBackoffMs,
+        now: () => this.timers.now(),
+      },
+      { read, store: this.store, storeKey: `${this.prefix}scan` },
+    );
+  }
+
+  /**
+   * The scan's events for one contract: those its event keys do not know are news, emitted, then kept
+   * in its cursor (emit before save, as pages are). Its count poll later moves `nextStart` past them and
+   * drops them by the same keys; one due before the keys could roll off is asked for now.
+   */
+  private async deliverScanned(w: Watched, events: readonly ContractEvent[]): Promise<number> {
+    const cursor = w.cursor;
+    if (!cursor || events.length === 0) return 0;
+    const seen = new Set(cursor.seen);
+    const since = cursor.since ?? 0;
+    const fresh = events.filter((e) => (e.timestamp ?? since) >= since && !seen.has(eventKey(e)));
+    if (fresh.length === 0) return 0;
+    this.eventsEmitter.fire({ address: w.address, events: fresh });
+    await this.save(w, { ...cursor, seen: [...cursor.seen, ...fresh.map(eventKey)].slice(-this.seenLimit) });
+    w.scannedSinceCount = (w.scannedSinceCount ?? 0) + fresh.length;
+    if (w.scannedSinceCount * 2 > this.seenLimit) w.job?.runSoon();
+    return fresh.length;
+  }
+
+  /** A contract's own floor: the configured one, or the safety net's while the scan serves it. */
+  private get contractIntervalMs(): number {
+    return this.scan?.active ? Math.max(SAFETY_NET_INTERVAL_MS, this.minIntervalMs) : this.minIntervalMs;
+  }
+
+  /** What the scan job is told of the window and of who looks. */
+  private scanState(): { visible: boolean; paused: boolean; slowdown: number } {
+    const visible = [...this.contracts.keys()].some((a) => this.looksAt(a));
+    return { visible, paused: this.paused, slowdown: this.focused ? 1 : this.unfocusedFactor };
   }
 
   /** The scheduler plans for the whole budget: hand it the plan's limit and the configured share. */
@@ -146,7 +213,7 @@ export class EventWatcher {
     w.job = this.scheduler.add({
       kind: 'contract',
       label: w.address,
-      minIntervalMs: this.minIntervalMs,
+      minIntervalMs: this.contractIntervalMs,
       // A count, plus a page when it grew: the first guess until the kind has learned its cost.
       expectedCost: 1 + (this.budget?.fetchRatio ?? DEFAULT_FETCH_RATIO),
       startNow: this.neverSeen(w),
@@ -206,6 +273,9 @@ export class EventWatcher {
     try {
       const emitted = await this.pollContract(w, tally);
       w.failures = 0;
+      // The count caught up with what the scan handed over: its keys may roll off from here.
+      if (!w.cursor?.pending) w.scannedSinceCount = 0;
+      this.scan?.choose();
       // The user waits for what they just did: at the floor again until a poll brings it.
       w.urgentPolls = emitted > 0 ? 0 : Math.max(0, w.urgentPolls - 1);
       return { requests: tally.requests, ...(w.urgentPolls > 0 ? { urgent: true } : {}) };
@@ -229,6 +299,7 @@ export class EventWatcher {
     const w: Watched = { address, cursor: undefined, loaded: false, failures: 0, polls: 0, urgentPolls: 0 };
     this.contracts.set(address, w);
     this.addJob(w);
+    this.scan?.choose();
   }
 
   /**
@@ -241,7 +312,9 @@ export class EventWatcher {
     const w = this.contracts.get(address);
     if (!w) return;
     w.urgentPolls = URGENT_POLLS;
-    w.job?.runSoon();
+    // While the scan serves the contracts, the next scan brings the news (its own poll is the safety net).
+    if (this.scan?.active) this.scan.runSoon();
+    else w.job?.runSoon();
   }
 
   /** Stops watching. With `forget`, the stored cursor is dropped too (re-watching starts afresh). */
@@ -249,6 +322,7 @@ export class EventWatcher {
     const w = this.contracts.get(address);
     if (w) this.removeJob(w);
     this.contracts.delete(address);
+    this.scan?.choose();
     if (options.forget) await this.store.set(this.storeKey(address), undefined);
   }
 
@@ -263,7 +337,8 @@ export class EventWatcher {
 
   /** Milliseconds between two polls of `address` as planned now (undefined while it has no job). */
   intervalOf(address: string): number | undefined {
-    return this.contracts.get(address)?.job?.intervalMs;
+    const job = this.contracts.get(address)?.job;
+    return job ? (this.scan?.intervalMs ?? job.intervalMs) : undefined;
   }
 
   /** The way the next regular poll of `address` will take (`count` before its cursor is known). */
@@ -277,6 +352,7 @@ export class EventWatcher {
     this.focused = focused;
     this.applyWindow();
     for (const w of this.contracts.values()) if (w.job) this.applyFocus(w.job, w.address);
+    this.scan?.apply(this.scanState());
   }
 
   /**
@@ -286,12 +362,14 @@ export class EventWatcher {
   setVisible(addresses: Iterable<string>): void {
     this.visible = new Set(addresses);
     for (const w of this.contracts.values()) w.job?.setVisible(this.looksAt(w.address));
+    this.scan?.apply(this.scanState());
   }
 
   /** The least time between two polls of one contract (raised to 16 s); the budget may make it longer. */
   setIntervalMs(ms: number): void {
     this.configuredIntervalMs = ms;
-    for (const w of this.contracts.values()) w.job?.setMinInterval(this.minIntervalMs);
+    for (const w of this.contracts.values()) w.job?.setMinInterval(this.contractIntervalMs);
+    this.scan?.setFloor(this.minIntervalMs);
   }
 
   setBudget(budget: WatcherBudget | undefined): void {
@@ -327,6 +405,8 @@ export class EventWatcher {
    */
   get intervalMs(): number {
     if (this.paused) return Infinity;
+    const scanned = this.scan?.intervalMs;
+    if (scanned !== undefined) return scanned;
     let longest = 0;
     for (const w of this.contracts.values()) if (w.job) longest = Math.max(longest, w.job.intervalMs);
     if (longest > 0) return longest;
@@ -339,10 +419,12 @@ export class EventWatcher {
     if (this.disposed) return;
     this.running = true;
     for (const w of this.contracts.values()) this.addJob(w);
+    this.scan?.start(this.scanState());
   }
 
   stop(): void {
     this.running = false;
+    this.scan?.stop();
     for (const w of this.contracts.values()) this.removeJob(w);
   }
 
@@ -354,6 +436,7 @@ export class EventWatcher {
     this.errorEmitter.dispose();
     this.resetEmitter.dispose();
     this.pollEmitter.dispose();
+    this.wayEmitter.dispose();
   }
 
   // ---- one contract -------------------------------------------------------------------------------------
@@ -452,7 +535,7 @@ export class EventWatcher {
     if (!cursor) {
       // First sight of this contract: show the last `backlog` events, not the whole history.
       const start = this.backlog === 'all' ? 0 : Math.max(0, count - this.backlog);
-      cursor = { nextStart: start, lastCount: start, seen: [], pending: false };
+      cursor = { nextStart: start, lastCount: start, seen: [], pending: false, since: this.timers.now() };
       await this.save(w, cursor);
     } else if (count < cursor.lastCount) {
       // Counts only grow on one chain. A smaller one means another network or a reset devnet behind the

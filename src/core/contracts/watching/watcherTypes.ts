@@ -9,6 +9,7 @@ import type { ContractEvent, ContractEventsPage } from '../../gateway/schemas';
 import type { BackgroundScheduler } from '../../scheduling/backgroundScheduler';
 import type { JobHandle } from '../../scheduling/jobs';
 import type { Timers } from '../../util/clock';
+import type { ScanRead } from './eventScan';
 
 /** Page-first must be cheaper by this much per poll to be chosen (ties read the count: it checks more). */
 const STRATEGY_MARGIN = 0.05;
@@ -21,6 +22,8 @@ export interface WatcherClient {
     page: { start: number; limit?: number },
     options?: RequestOptions,
   ): Promise<ContractEventsPage>;
+  /** Blocks of all chains in [fromTs, toTs] with their events (the scan); a client may lack it. */
+  readBlocksWithEvents?(fromTs: number, toTs: number, options?: RequestOptions): Promise<ScanRead>;
 }
 
 /** Persistent JSON storage (VS Code's Memento fits: `get` and `update` as `set`). */
@@ -46,6 +49,8 @@ export interface EventCursor {
   readonly seen: readonly string[];
   /** The last fetch stopped at the page cap; the next poll continues even if the count did not grow. */
   readonly pending: boolean;
+  /** When the first count was read (ms): the scan hands over events of blocks from then on only. */
+  readonly since?: number;
   /** What each way of polling has cost this contract (absent before its first poll with news). */
   readonly costs?: PollCosts;
 }
@@ -55,6 +60,11 @@ export const CursorSchema = z.object({
   lastCount: z.number().int().min(0),
   seen: z.array(z.string()),
   pending: z.boolean(),
+  /**
+   * When the first count was read (ms): a scan hands over only events of blocks from then on, since
+   * that count already holds the earlier ones (absent in cursors written before the scan).
+   */
+  since: z.number().int().min(0).optional(),
   costs: z
     .object({ count: z.number().nonnegative().max(1000), page: z.number().nonnegative().max(1000) })
     .optional(),
@@ -119,6 +129,11 @@ export interface EventWatcherOptions {
    * client (a GatewayClient's is budgeted from its profile; another client's has no monthly limit).
    */
   readonly scheduler?: BackgroundScheduler;
+  /**
+   * One read of the chain's new blocks per round for all contracts, where the client can
+   * (`readBlocksWithEvents`) and it costs fewer requests than polling each (default: on).
+   */
+  readonly scan?: boolean;
 }
 
 /** A watched contract as the watcher holds it. */
@@ -131,6 +146,8 @@ export interface Watched {
   polls: number;
   /** Polls at the floor still owed to a user waiting for this contract's result. */
   urgentPolls: number;
+  /** Events the scan handed over since the count poll last caught up (their keys must not roll off). */
+  scannedSinceCount?: number;
   /** The contract's job in the background scheduler, while the watcher runs. */
   job?: JobHandle;
 }

@@ -1,0 +1,263 @@
+/**
+ * The scan (issue 32): one read of `/blockflow/blocks-with-events` a round serves every watched contract,
+ * and nothing is missed or repeated: a block that arrives late, a fork's re-included transaction, Debug
+ * gaps in the counters, a contract added mid-window, a reload between two rounds, a gateway without the
+ * endpoint. The endpoint's shape is the node's `BlocksAndEventsPerTimeStampRange` (node-openapi.json).
+ */
+import assert from 'node:assert/strict';
+import type { ContractEvent } from '../../../../src/core/gateway/schemas';
+import { addressFromContractId } from '../../../../src/core/protocol';
+import {
+  EventScan,
+  MAX_CATCH_UP_MS,
+  SCAN_OVERLAP_MS,
+} from '../../../../src/core/contracts/watching/eventScan';
+import { EventWatcher, MIN_POLL_INTERVAL_MS } from '../../../../src/core/contracts/watching/eventWatcher';
+import { SAFETY_NET_INTERVAL_MS } from '../../../../src/core/contracts/watching/scanJob';
+import { eventKey, type CursorStore } from '../../../../src/core/contracts/watching/watcherTypes';
+import { FakeTimers } from '../../../helpers/fakeTimers';
+import { ScanChain } from './scanChain';
+
+const T0 = Date.UTC(2025, 5, 2, 9, 0, 0);
+const contracts = (n: number) =>
+  Array.from({ length: n }, (_, i) => addressFromContractId((i + 1).toString(16).padStart(64, '0')));
+const [A, B] = contracts(2) as [string, string];
+
+class MapStore implements CursorStore {
+  readonly data = new Map<string, string>();
+  get(key: string): unknown {
+    const v = this.data.get(key);
+    return v === undefined ? undefined : JSON.parse(v);
+  }
+  set(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.data.delete(key);
+    else this.data.set(key, JSON.stringify(value));
+    return Promise.resolve();
+  }
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+function setup(options: { store?: MapStore; timers?: FakeTimers; chain?: ScanChain } = {}) {
+  const timers = options.timers ?? new FakeTimers(T0, { settle, settleAtEnd: true });
+  const chain = options.chain ?? new ScanChain(() => timers.now());
+  const store = options.store ?? new MapStore();
+  const watcher = new EventWatcher({ client: chain, store, timers, backlog: 0 });
+  const received: ContractEvent[] = [];
+  const ways: string[] = [];
+  watcher.onEvents((e) => received.push(...e.events));
+  watcher.onWayChanged((w) => ways.push(w.reason));
+  const begin = async (addresses: readonly string[]) => {
+    for (const a of addresses) watcher.watch(a);
+    watcher.start();
+    await timers.advance(0);
+  };
+  return { timers, chain, store, watcher, received, ways, begin };
+}
+
+const keys = (events: readonly ContractEvent[]) => events.map(eventKey);
+const once = (events: readonly ContractEvent[]) => new Set(keys(events)).size === events.length;
+
+describe('event scan: one read of the new blocks serves every contract', () => {
+  it('with 10 contracts each round is one request, and every event reaches its contract within a round', async () => {
+    const all = contracts(10);
+    const { timers, chain, watcher, received, ways, begin } = setup();
+    await begin(all);
+    assert.equal(chain.count('count'), 10, 'each contract reads its count once: where its news starts');
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(watcher.intervalOf(all[0]!), MIN_POLL_INTERVAL_MS, 'the scan serves them at the floor');
+    assert.match(ways.join('\n'), /scanning blocks: a scan 1 request\(s\) a round, polling 10 contract\(s\)/);
+    const before = chain.calls.length;
+    const rounds = 20;
+    for (let r = 0; r < rounds; r++) {
+      chain.mine([all[r % 10]!, all[(r + 3) % 10]!]);
+      await timers.advance(MIN_POLL_INTERVAL_MS);
+      assert.equal(received.length, 2 * (r + 1), `round ${r}: both events delivered within the round`);
+    }
+    assert.equal(chain.calls.length - before, rounds, 'one scan a round, no count poll beside it');
+    assert.ok(once(received));
+  });
+
+  it('a block mined late (inside the overlap) is read by the next window, once', async () => {
+    const { timers, chain, received, begin } = setup();
+    await begin([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    chain.mine([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    // Its timestamp is in the window the last round already read: only the overlap finds it.
+    chain.mine([A], { ageMs: SCAN_OVERLAP_MS / 2 });
+    for (let i = 0; i < 5; i++) await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(received.length, 2);
+    assert.ok(once(received));
+  });
+
+  it('a block later than the overlap is found by the contract safety-net poll, once', async () => {
+    const { timers, chain, received, begin } = setup();
+    await begin([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    chain.mine([A], { ageMs: 10 * SCAN_OVERLAP_MS });
+    for (let i = 0; i < 4; i++) await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(received.length, 0, 'no window holds it any more');
+    await timers.advance(SAFETY_NET_INTERVAL_MS);
+    assert.equal(received.length, 1, 'the count grew: the safety net read it');
+    chain.mine([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(received.length, 2);
+    assert.ok(once(received));
+  });
+
+  it('a transaction re-included after a fork is delivered once, and its safety-net page repeats nothing', async () => {
+    const { timers, chain, received, begin } = setup();
+    await begin([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    chain.mine([A], { chain: 3 });
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(received.length, 1);
+    chain.fork(3);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    await timers.advance(SAFETY_NET_INTERVAL_MS);
+    assert.equal(received.length, 1, 'the sibling block holds the same event: not news');
+  });
+
+  it('Debug gaps in the counter: the scan delivers the visible events and the safety net moves past the gaps', async () => {
+    const { timers, chain, watcher, received, begin } = setup();
+    await begin([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    chain.mine([{ address: A, hidden: true }, A, { address: A, hidden: true }]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(received.length, 1);
+    await timers.advance(SAFETY_NET_INTERVAL_MS);
+    assert.equal(watcher.cursor(A)?.nextStart, 3, 'the count poll followed nextStart over the gaps');
+    assert.equal(received.length, 1);
+  });
+
+  it('a contract added mid-window gets what happens after its first count, once', async () => {
+    const { timers, chain, watcher, received, begin } = setup();
+    await begin([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    chain.mine([B]); // before B is watched: not news for it
+    await timers.advance(MIN_POLL_INTERVAL_MS / 2);
+    watcher.watch(B);
+    await timers.advance(0);
+    chain.mine([B]);
+    for (let i = 0; i < 3; i++) await timers.advance(MIN_POLL_INTERVAL_MS);
+    await timers.advance(SAFETY_NET_INTERVAL_MS);
+    assert.deepEqual(
+      received.map((e) => e.contractAddress),
+      [B],
+    );
+  });
+
+  it('a reload between two rounds repeats and misses nothing: the overlap block hashes are kept', async () => {
+    const store = new MapStore();
+    const timers = new FakeTimers(T0, { settle, settleAtEnd: true });
+    const first = setup({ store, timers });
+    await first.begin([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    first.chain.mine([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    first.watcher.dispose();
+    first.chain.mine([A]);
+    const second = setup({ store, timers, chain: first.chain });
+    await second.begin([A]);
+    for (let i = 0; i < 3; i++) await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(first.received.length, 1);
+    assert.equal(second.received.length, 1, 'the first block is in the overlap but was handed over');
+    assert.ok(once([...first.received, ...second.received]));
+  });
+
+  it('a gateway without blocks-with-events (404): each contract polls, as without a scan', async () => {
+    const all = contracts(3);
+    const { timers, chain, watcher, received, ways, begin } = setup();
+    chain.scanNotServed = true;
+    await begin(all);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(chain.count('scan'), 1, 'asked once, never again');
+    assert.match(ways.at(-1) ?? '', /does not serve \/blockflow\/blocks-with-events \(404\)/);
+    chain.mine([all[1]!]);
+    const counts = chain.count('count');
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(chain.count('count') - counts, 3, 'one count poll per contract a round');
+    assert.equal(chain.count('scan'), 1);
+    assert.equal(received.length, 1);
+    assert.equal(watcher.intervalOf(all[0]!), MIN_POLL_INTERVAL_MS);
+  });
+
+  it('a scan that fails hands that round to the contracts counts, and scans again after', async () => {
+    const all = contracts(2);
+    const { timers, chain, received, begin } = setup();
+    await begin(all);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    chain.mine([all[0]!]);
+    chain.failScans.push(Object.assign(new Error('Internal'), { status: 500 }));
+    const counts = chain.count('count');
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(chain.count('count') - counts, 2, 'the failed round became count polls');
+    assert.equal(received.length, 1, 'and they delivered its news');
+    chain.mine([all[1]!]);
+    for (let i = 0; i < 3; i++) await timers.advance(MIN_POLL_INTERVAL_MS);
+    assert.equal(received.length, 2);
+    assert.ok(once(received));
+  });
+});
+
+describe('event scan: the windows', () => {
+  const read = (chain: ScanChain) => (from: number, to: number) => chain.readBlocksWithEvents(from, to);
+
+  it('the first window hands over nothing from before it, and a window overlaps the last by a minute', async () => {
+    let now = T0;
+    const chain = new ScanChain(() => now);
+    chain.mine([A], { ageMs: 5_000 });
+    const scan = new EventScan({ read: read(chain), store: new MapStore(), storeKey: 'scan' });
+    const first = await scan.round(now, new Set([A]));
+    assert.equal(first.events.size, 0, 'before the first scan: not news');
+    await first.commit();
+    now += 16_000;
+    chain.mine([A]);
+    const second = await scan.round(now, new Set([A]));
+    assert.equal(second.fromTs, T0 - SCAN_OVERLAP_MS);
+    assert.equal(second.toTs, now);
+    assert.equal(second.events.get(A)?.length, 1);
+  });
+
+  it('after a long pause it jumps, and says from where, so the counts catch up', async () => {
+    let now = T0;
+    const chain = new ScanChain(() => now);
+    const store = new MapStore();
+    const scan = new EventScan({ read: read(chain), store, storeKey: 'scan' });
+    await (await scan.round(now, new Set([A]))).commit();
+    now += MAX_CATCH_UP_MS + 60_000;
+    const round = await scan.round(now, new Set([A]));
+    assert.equal(round.jumpedFrom, T0 - SCAN_OVERLAP_MS);
+    assert.equal(round.fromTs, now - SCAN_OVERLAP_MS);
+  });
+
+  it('a part the gateway refused is read again by the next round, from where the read stopped', async () => {
+    const now = T0 + 16_000;
+    const store = new MapStore();
+    let unread: number | undefined = T0 + 8_000;
+    const windows: Array<[number, number]> = [];
+    const scan = new EventScan({
+      read: (from, to) => {
+        windows.push([from, to]);
+        const u = unread;
+        unread = undefined;
+        return Promise.resolve({
+          blocksAndEvents: [],
+          requests: 1,
+          ...(u !== undefined ? { unread: { fromTs: u } } : {}),
+        });
+      },
+      store,
+      storeKey: 'scan',
+    });
+    await store.set('scan', { scannedTo: T0, deliverFrom: T0, recent: [] });
+    const first = await scan.round(now, new Set());
+    assert.equal(first.behind, true);
+    await first.commit();
+    await (await scan.round(now, new Set())).commit();
+    assert.deepEqual(windows[1], [T0 + 8_000 - 1 - SCAN_OVERLAP_MS, now]);
+  });
+});
