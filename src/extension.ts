@@ -73,6 +73,7 @@ const walkthroughContext = lazyModule(() => import('./onboarding/walkthroughCont
  */
 export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   setRunMode(context.extensionMode);
   const channel = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
   context.subscriptions.push(channel);
@@ -181,7 +182,9 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   );
 
   const activatedInMs = performance.now() - started;
-  log.info(`Alephium Gateway activated in ${activatedInMs.toFixed(1)} ms`);
+  const cpu = process.cpuUsage(cpuAtStart);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  log.info(`Alephium Gateway activated in ${activatedInMs.toFixed(1)} ms (CPU ${cpuMs.toFixed(1)} ms)`);
   return {
     activatedInMs,
     log,
