@@ -14,7 +14,7 @@ function duration(ms: number): string {
 export function freshnessLine(plan: SchedulePlan, planName: string | undefined): string | undefined {
   if (!plan.budgetBound) return undefined;
   const on = planName ? ` on ${planName[0]?.toUpperCase()}${planName.slice(1)}` : '';
-  const parts = plan.kinds
+  const parts = servedByScan(plan.kinds)
     .filter((k) => Number.isFinite(k.intervalMs))
     .map((k) => {
       const noun = KIND_NOUNS[k.kind] ?? [k.kind, `${k.kind}s`];
@@ -30,3 +30,17 @@ const KIND_NOUNS: Record<string, [string, string]> = {
   chains: ['chain heights read', 'chain heights reads'],
   tx: ['tracked transaction', 'tracked transactions'],
 };
+
+type Kind = SchedulePlan['kinds'][number];
+
+/**
+ * While one blocks scan serves the watched contracts, their news comes as often as the scan runs: their
+ * own polls are a slow safety net, so "each every 30 min" would say the wrong thing.
+ */
+function servedByScan(kinds: readonly Kind[]): Kind[] {
+  const scan = kinds.find((k) => k.kind === 'scan');
+  if (!scan) return [...kinds];
+  return kinds
+    .filter((k) => k.kind !== 'scan')
+    .map((k) => (k.kind === 'contract' ? { ...k, intervalMs: scan.intervalMs } : k));
+}

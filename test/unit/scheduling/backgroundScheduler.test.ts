@@ -326,6 +326,27 @@ describe('background scheduler: one budget', () => {
     for (let i = 0; i < 10; i++) s.add({ kind: 'contract', label: `c${i}`, run: costs(1) });
     assert.equal(freshnessLine(s.plan(), 'free'), '10 contracts on Free: each every 9 min');
     s.dispose();
+    // One blocks scan for all of them: their news comes as often as it runs, not as their own polls
+    // (a 30-minute safety net while the scan serves them, planned after it).
+    const scanned = free(timers);
+    for (let i = 0; i < 50; i++)
+      scanned.add({
+        kind: 'contract',
+        label: `c${i}`,
+        minIntervalMs: 30 * 60_000,
+        visible: false,
+        run: costs(1),
+      });
+    scanned.add({ kind: 'scan', label: 'blocks-with-events', run: costs(1) });
+    const kinds = scanned.plan().kinds;
+    const scanEvery = kinds.find((k) => k.kind === 'scan')!.intervalMs;
+    assert.ok(kinds.find((k) => k.kind === 'contract')!.intervalMs >= 30 * 60_000);
+    assert.ok(scanEvery < 120_000, `planned first, the scan runs every ${scanEvery} ms`);
+    assert.equal(
+      freshnessLine(scanned.plan(), 'free'),
+      `50 contracts on Free: each every ${Math.round(scanEvery / 1000)} s`,
+    );
+    scanned.dispose();
     const big = new BackgroundScheduler({ timers, budget: { monthlyLimit: 10_000_000, share: 0.5 } });
     big.add({ kind: 'contract', run: costs(1) });
     assert.equal(freshnessLine(big.plan(), 'pro'), undefined);

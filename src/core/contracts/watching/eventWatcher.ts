@@ -152,6 +152,7 @@ export class EventWatcher {
         wayChanged: (scanning, reason) => {
           for (const w of this.contracts.values()) {
             w.job?.setMinInterval(this.contractIntervalMs);
+            w.job?.setVisible(this.looksAt(w.address));
             // Their last poll may be a safety net's interval old: each reads its count now.
             if (!scanning) w.job?.runSoon();
           }
@@ -193,7 +194,9 @@ export class EventWatcher {
 
   /** What the scan job is told of the window and of who looks. */
   private scanState(): { visible: boolean; paused: boolean; slowdown: number } {
-    const visible = [...this.contracts.keys()].some((a) => this.looksAt(a));
+    // What the scan serves is what the Watched Contracts view shows: planned first while the window is
+    // focused, before the contracts' own safety-net polls.
+    const visible = this.focused && this.contracts.size > 0;
     return { visible, paused: this.paused, slowdown: this.focused ? 1 : this.unfocusedFactor };
   }
 
@@ -247,7 +250,8 @@ export class EventWatcher {
 
   /** Someone looks at this contract: it is shown in a focused window. */
   private looksAt(address: string): boolean {
-    return this.focused && this.visible.has(address);
+    // While the scan serves the contracts, their own polls are a safety net: nobody waits for them.
+    return this.focused && this.visible.has(address) && !this.scan?.active;
   }
 
   private applyFocus(job: JobHandle, address: string): void {
