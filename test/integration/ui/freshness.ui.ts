@@ -6,11 +6,11 @@ import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import {
+  freeProfileSettings,
   mergeWorkspaceSettings,
   sandboxControl,
   sandboxCounter,
   sandboxProfile,
-  UI_PROFILE,
   writeArtifacts,
   writeDeployments,
 } from './sandbox';
@@ -206,30 +206,10 @@ describe('UI journeys: every figure is fresh or says its age; the quota lock lif
       writeArtifacts(sandbox, { only: ['Counter'] });
       writeDeployments(sandbox, { Counter: sandboxCounter(sandbox) });
       const { key } = (await sandboxControl('/keys', { plan: 'free' })) as { key: string };
-      restoreSettings = mergeWorkspaceSettings(ui.workspace, {
-        'alephium.profiles': [
-          {
-            name: UI_PROFILE,
-            kind: 'gateway',
-            baseUrl: sandbox.baseUrl,
-            slug: sandbox.slug,
-            network: 'devnet',
-            plan: 'pro',
-          },
-          {
-            name: FREE_PROFILE,
-            kind: 'gateway',
-            baseUrl: sandbox.baseUrl,
-            slug: sandbox.slug,
-            network: 'devnet',
-            plan: 'free',
-          },
-        ],
-        'alephium.activeProfile': FREE_PROFILE,
-        // A headless window may not have focus; the default would slow polling down.
-        'alephium.watch.whenUnfocused': 'continue',
-        'alephium.events.pageSize': 3,
-      });
+      restoreSettings = mergeWorkspaceSettings(
+        ui.workspace,
+        freeProfileSettings(sandbox, FREE_PROFILE, { 'alephium.events.pageSize': 3 }),
+      );
       await setApiKey(page, FREE_PROFILE, key);
       await watchDeployment(page, 'Counter', runCommandByTitle);
       await runCommandByTitle(page, 'View: Show Alephium');

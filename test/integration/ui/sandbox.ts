@@ -50,6 +50,32 @@ export function mergeWorkspaceSettings(workspace: string, values: Record<string,
 
 export const UI_PROFILE = 'UI Sandbox';
 
+/**
+ * Workspace settings for a Free-plan profile beside the UI's own, made active, as `npm start` runs: the
+ * sandbox's paced key is the one `setApiKey` then stores for it. A headless window may not have focus,
+ * so polling continues unfocused as it would in a focused window.
+ */
+export function freeProfileSettings(
+  sandbox: Sandbox,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const profile = (profileName: string, plan: string) => ({
+    name: profileName,
+    kind: 'gateway',
+    baseUrl: sandbox.baseUrl,
+    slug: sandbox.slug,
+    network: 'devnet',
+    plan,
+  });
+  return {
+    'alephium.profiles': [profile(UI_PROFILE, 'pro'), profile(name, 'free')],
+    'alephium.activeProfile': name,
+    'alephium.watch.whenUnfocused': 'continue',
+    ...extra,
+  };
+}
+
 let configured: Promise<Sandbox> | undefined;
 
 /**
