@@ -43,8 +43,11 @@ export interface Sandbox extends SandboxInfo {
   faults: FaultInjector;
   limiter: RateLimiter;
   requests: RequestLogEntry[];
-  /** Mines one block on every chain now. */
-  mine(): void;
+  /**
+   * Mines one block on every chain now; with `ageMs`, timed that long ago (a late block, after the newest
+   * block mined: `Chain.mineLate`). A bad or too large `ageMs` throws before anything is mined.
+   */
+  mine(opts?: { ageMs?: number }): void;
   close(): Promise<void>;
 }
 
@@ -189,7 +192,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     faults,
     limiter,
     requests,
-    mine: () => void chain.mine(),
+    mine: (opts) => void (opts?.ageMs === undefined ? chain.mine() : chain.mineLate(opts.ageMs)),
     close: async () => {
       if (closed) return;
       closed = true;

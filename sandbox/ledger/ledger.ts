@@ -29,6 +29,7 @@ import type { Clock } from '../clock';
 import { debugVariant, fieldsByMutability, type ContractDef, type Val } from '../vm/sampleContracts';
 import { buildDeployScript, encodeFields } from '../vm/scriptCodec';
 import {
+  BadRequest,
   DEBUG_EVENT_INDEX,
   GENESIS_ALPH,
   GROUPS,
@@ -398,20 +399,50 @@ export abstract class Ledger {
    * after, so three rounds are mined.
    */
   mine(): Block[] {
+    return this.mineRounds(undefined);
+  }
+
+  /**
+   * Mines `rounds` rounds as {@link mine} does, but timed `ageMs` in the past: blocks a scanner of
+   * `/blockflow/blocks-with-events` sees only after it has read their window, as when a block reaches the
+   * node late. As on a node, a block is still timed after its parent, so the first round must come after
+   * the newest block of every chain (each round mines on all of them); later rounds follow 1 ms apart.
+   * Refused (BadRequest) before anything is mined or taken from the mempool.
+   */
+  mineLate(ageMs: unknown, rounds = 1): Block[] {
+    if (typeof ageMs !== 'number' || !Number.isSafeInteger(ageMs) || ageMs < 0)
+      throw new BadRequest(
+        `ageMs must be a non-negative integer of milliseconds, got ${JSON.stringify(ageMs)}`,
+      );
+    const at = this.clock.now() - ageMs;
+    const newest = this.newestTimestamp();
+    if (at <= newest)
+      throw new BadRequest(
+        `ageMs ${ageMs} would time the blocks at ${at}, not after the newest block (${newest}): a block is timed after its parent, so a late block falls between the last block mined and now`,
+      );
+    let blocks: Block[] = [];
+    for (let i = 0; i < rounds; i++) blocks = this.mineRounds(i === 0 ? at : this.newestTimestamp() + 1);
+    return blocks;
+  }
+
+  /** One mining step (three rounds when a race is planned), timed from `at` when given, else by the clock. */
+  private mineRounds(at: number | undefined): Block[] {
     const pending = this.mempool;
     this.mempool = [];
     this.mempoolSpent.clear();
     this.mempoolOutputs.clear();
     const race = this.scriptsToFailInBlock > 0 ? this.planRace(pending) : undefined;
-    if (race) this.mineRound(race.before);
-    const blocks = this.mineRound(pending);
-    if (race) this.mineRound(race.after);
+    let offset = 0;
+    const next = () => (at === undefined ? undefined : at + offset++);
+    if (race) this.mineRound(race.before, next());
+    const blocks = this.mineRound(pending, next());
+    if (race) this.mineRound(race.after, next());
     return blocks;
   }
 
-  private mineRound(pending: readonly TxRecord[]): Block[] {
+  private mineRound(pending: readonly TxRecord[], at: number | undefined): Block[] {
     this.round++;
-    const ts = Math.max(this.clock.now(), this.lastTimestamp() + 1);
+    const ts = at ?? Math.max(this.clock.now(), this.newestTimestamp() + 1);
     const perChain: TxRecord[][] = Array.from({ length: GROUPS * GROUPS }, () => []);
     for (const tx of pending) {
       this.applyTx(tx);
@@ -424,9 +455,11 @@ export abstract class Ledger {
     return blocks;
   }
 
-  private lastTimestamp(): number {
-    const chain = this.chains[0] as Block[];
-    return chain[chain.length - 1]?.timestamp ?? 0;
+  /** The newest tip of all chains: a late round is timed after it, whatever the clock says. */
+  private newestTimestamp(): number {
+    let newest = 0;
+    for (const chain of this.chains) newest = Math.max(newest, chain[chain.length - 1]?.timestamp ?? 0);
+    return newest;
   }
 
   get mempoolSize(): number {
