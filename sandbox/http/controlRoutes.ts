@@ -29,7 +29,7 @@ export function controlRoutes(ctx: SandboxContext): Route<ControlRequest>[] {
   return table.routes;
 }
 
-/** Info, mining (late blocks too), the tamper modes, scripts made to fail in their block, funding. */
+/** Info, mining (late blocks too), forks, the tamper modes, scripts made to fail in their block, funding. */
 function chainControls(ctx: SandboxContext, control: AddControl): void {
   control('GET', '/info', () => ctx.info());
   control('POST', '/mine', ({ body }) => {
@@ -42,6 +42,7 @@ function chainControls(ctx: SandboxContext, control: AddControl): void {
     else for (let i = 0; i < n; i++) blocks = ctx.chain.mine();
     return { mined: n, lastBlocks: blocks.map((b) => b.hash), timestamp: blocks[0]?.timestamp };
   });
+  control('POST', '/fork', ({ body }) => ctx.chain.fork(body.chainFrom, body.chainTo));
   control('POST', '/scripts/fail-in-block', ({ body }) => {
     const count = body.count ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 100)

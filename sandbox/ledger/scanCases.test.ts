@@ -1,12 +1,13 @@
 /**
  * What a scan of `/blockflow/blocks-with-events` (overlapping windows, de-duplicated) must survive, as the
- * sandbox reproduces it: a block that arrives after its window was read (`/mine` with `ageMs`). The clock
- * is a ManualClock, so every window is exact.
+ * sandbox reproduces it: a block that arrives after its window was read (`/mine` with `ageMs`), and a tip
+ * that a fork abandons for a sibling with the same txs (`/fork`). The clock is a ManualClock, so every
+ * window is exact.
  */
 import assert from 'node:assert/strict';
 import { ManualClock } from '../clock';
 import { control, newSandbox, type Api } from '../testing/helpers';
-import type { Sandbox } from '../http/server';
+import type { ForkResult, Sandbox } from '../http/server';
 
 interface Ev {
   blockHash?: string;
@@ -35,7 +36,7 @@ async function refused(
   return { status: res.status, detail: ((await res.json()) as { detail: string }).detail };
 }
 
-describe('sandbox gateway: late blocks, for a block scanner', () => {
+describe('sandbox gateway: late blocks and forks, for a block scanner', () => {
   let sb: Sandbox;
   let api: Api;
   const clock = new ManualClock(Date.UTC(2025, 6, 1, 9, 0, 0));
@@ -136,6 +137,144 @@ describe('sandbox gateway: late blocks, for a block scanner', () => {
       const status = await api.json<{ type: string }>(`/transactions/status?txId=${txIds[0]}`);
       assert.equal(status.type, 'MemPooled', 'a refused mine leaves the mempool alone');
       await control(sb, 'POST', '/mine');
+    });
+  });
+
+  describe('an abandoned fork', () => {
+    it('replaces the tip by a sibling with the same txs: listed alone, events once, the count unchanged', async () => {
+      const from = clock.now();
+      const { txIds } = await control<{ txIds: string[] }>(sb, 'POST', '/events/trigger', {});
+      const txId = txIds[0]!;
+      const { blockHash } = await api.json<{ blockHash: string }>(`/transactions/status?txId=${txId}`);
+      const header = await api.json<{
+        chainFrom: number;
+        chainTo: number;
+        height: number;
+        timestamp: number;
+      }>(`/blockflow/headers/${blockHash}`);
+      const chainIndex = header.chainFrom * 4 + header.chainTo;
+      const countBefore = await count();
+      const seenBefore = await scan(from, clock.now());
+      assert.deepEqual(
+        seenBefore[chainIndex]?.map((b) => b.block.hash),
+        [blockHash],
+      );
+
+      clock.advance(700);
+      const fork = await control<ForkResult>(sb, 'POST', '/fork', {
+        chainFrom: header.chainFrom,
+        chainTo: header.chainTo,
+      });
+      assert.equal(fork.abandoned, blockHash);
+      assert.notEqual(fork.replacement, blockHash);
+      assert.equal(fork.height, header.height);
+      assert.equal(fork.timestamp, clock.now());
+      assert.ok(fork.txIds.includes(txId));
+
+      const seenAfter = await scan(from, clock.now());
+      assert.deepEqual(
+        seenAfter[chainIndex]?.map((b) => [b.block.hash, b.block.height, b.block.timestamp]),
+        [[fork.replacement, header.height, fork.timestamp]],
+        'the chain lists the sibling only',
+      );
+      assert.ok(!seenAfter.flat().some((b) => b.block.hash === blockHash));
+      const { blocks } = await api.json<{ blocks: { hash: string }[][] }>(
+        `/blockflow/blocks?fromTs=${from}&toTs=${clock.now()}`,
+      );
+      assert.deepEqual(
+        blocks[chainIndex]?.map((b) => b.hash),
+        [fork.replacement],
+      );
+      const occurrences = seenAfter
+        .flat()
+        .flatMap((b) => b.events.map((e) => ({ ...e, blockHash: b.block.hash })))
+        .filter((e) => e.txId === txId && e.eventIndex === 0);
+      assert.deepEqual(
+        occurrences.map((e) => [e.blockHash, e.timestamp]),
+        [[fork.replacement, fork.timestamp]],
+      );
+      // A scanner that read both windows: by block hash it would repeat the event, by (txId, eventIndex) not.
+      const both = [...seenBefore, ...seenAfter]
+        .flat()
+        .flatMap((b) => b.events.map((e) => ({ ...e, blockHash: b.block.hash })))
+        .filter((e) => e.txId === txId && e.eventIndex === 0);
+      assert.equal(new Set(both.map((e) => e.blockHash)).size, 2);
+      assert.equal(new Set(both.map((e) => `${e.txId}/${e.eventIndex}`)).size, 1);
+
+      assert.equal(await count(), countBefore, 'the fork does not count the events again');
+      const page = await api.json<{ events: Ev[] }>(
+        `/events/contract/${counter().address}?start=${countBefore - 2}`,
+      );
+      assert.deepEqual(
+        page.events.map((e) => [e.txId, e.blockHash, e.timestamp]),
+        [[txId, fork.replacement, fork.timestamp]],
+      );
+      const byTx = await api.json<{ events: Ev[] }>(`/events/tx-id/${txId}`);
+      assert.ok(byTx.events.length > 0 && byTx.events.every((e) => e.blockHash === fork.replacement));
+      const status = await api.json<{ type: string; blockHash: string; chainConfirmations: number }>(
+        `/transactions/status?txId=${txId}`,
+      );
+      assert.deepEqual(
+        [status.type, status.blockHash, status.chainConfirmations],
+        ['Confirmed', fork.replacement, 1],
+      );
+
+      const inMain = (h: string) => api.json<boolean>(`/blockflow/is-block-in-main-chain?blockHash=${h}`);
+      assert.equal(await inMain(blockHash), false);
+      assert.equal(await inMain(fork.replacement), true);
+      // The node keeps the abandoned block: by hash, and its events as it carried them.
+      const abandoned = await api.json<{ hash: string; transactions: { unsigned: { txId: string } }[] }>(
+        `/blockflow/blocks/${blockHash}`,
+      );
+      assert.ok(abandoned.transactions.some((t) => t.unsigned.txId === txId));
+      const abandonedEvents = await api.json<{ events: Ev[] }>(`/events/block-hash/${blockHash}`);
+      assert.deepEqual(
+        abandonedEvents.events.filter((e) => e.eventIndex === 0).map((e) => [e.txId, e.timestamp]),
+        [[txId, header.timestamp]],
+      );
+      // The next round builds on the sibling, timed after it.
+      clock.advance(1);
+      await control(sb, 'POST', '/mine');
+      const child = await api.json<{ currentHeight: number }>(
+        `/blockflow/chain-info?fromGroup=${header.chainFrom}&toGroup=${header.chainTo}`,
+      );
+      assert.equal(child.currentHeight, header.height + 1);
+      const statusLater = await api.json<{ chainConfirmations: number }>(`/transactions/status?txId=${txId}`);
+      assert.equal(statusLater.chainConfirmations, 2);
+    });
+
+    it('validates chainFrom and chainTo, and refuses a genesis-only chain, with a 400', async () => {
+      for (const body of [
+        { chainFrom: 4, chainTo: 0 },
+        { chainFrom: 0, chainTo: -1 },
+        { chainFrom: '0', chainTo: 0 },
+        { chainTo: 1 },
+        { chainFrom: 1.5, chainTo: 1 },
+      ]) {
+        const r = await refused(sb, '/fork', body);
+        assert.equal(r.status, 400, JSON.stringify(body));
+        assert.match(r.detail, /^chain(From|To) must be an integer from 0 to 3, got /);
+      }
+      const fresh = await newSandbox();
+      try {
+        const r = await refused(fresh.sb, '/fork', { chainFrom: 2, chainTo: 3 });
+        assert.equal(r.status, 400);
+        assert.match(r.detail, /holds only its genesis block/);
+        assert.throws(() => fresh.sb.fork(2, 3), /genesis/);
+        fresh.sb.mine();
+        const forked = fresh.sb.fork(2, 3);
+        assert.equal(forked.height, 1);
+      } finally {
+        await fresh.sb.close();
+      }
+    });
+
+    it('is-block-in-main-chain: 400 without or with a bad hash, 404 for an unknown block', async () => {
+      assert.equal((await api.get('/blockflow/is-block-in-main-chain')).status, 400);
+      assert.equal((await api.get('/blockflow/is-block-in-main-chain?blockHash=xyz')).status, 400);
+      const unknown = await api.get(`/blockflow/is-block-in-main-chain?blockHash=${'ab'.repeat(32)}`);
+      assert.equal(unknown.status, 404);
+      assert.match(((await unknown.json()) as { detail: string }).detail, /does not exist/);
     });
   });
 });
