@@ -1,8 +1,8 @@
 /**
  * What a scan of `/blockflow/blocks-with-events` (overlapping windows, de-duplicated) must survive, as the
- * sandbox reproduces it: a block that arrives after its window was read (`/mine` with `ageMs`), and a tip
- * that a fork abandons for a sibling with the same txs (`/fork`). The clock is a ManualClock, so every
- * window is exact.
+ * sandbox reproduces it: a block that arrives after its window was read (`/mine` with `ageMs`), a tip that
+ * a fork abandons for a sibling with the same txs (`/fork`), and a gateway that does not forward the
+ * endpoint at all (a `status` fault). The clock is a ManualClock, so every window is exact.
  */
 import assert from 'node:assert/strict';
 import { ManualClock } from '../clock';
@@ -36,7 +36,7 @@ async function refused(
   return { status: res.status, detail: ((await res.json()) as { detail: string }).detail };
 }
 
-describe('sandbox gateway: late blocks and forks, for a block scanner', () => {
+describe('sandbox gateway: late blocks, forks and a missing blocks-with-events, for a block scanner', () => {
   let sb: Sandbox;
   let api: Api;
   const clock = new ManualClock(Date.UTC(2025, 6, 1, 9, 0, 0));
@@ -275,6 +275,26 @@ describe('sandbox gateway: late blocks and forks, for a block scanner', () => {
       const unknown = await api.get(`/blockflow/is-block-in-main-chain?blockHash=${'ab'.repeat(32)}`);
       assert.equal(unknown.status, 404);
       assert.match(((await unknown.json()) as { detail: string }).detail, /does not exist/);
+    });
+  });
+
+  describe('a gateway that does not forward blocks-with-events', () => {
+    it('is a status fault of 404 on that path, until cleared, while /blockflow/blocks still answers', async () => {
+      await control(sb, 'POST', '/faults', {
+        path: '/blockflow/blocks-with-events',
+        kind: 'status',
+        status: 404,
+        detail: 'Not found: /blockflow/blocks-with-events',
+      });
+      const window = `fromTs=${clock.now() - 1000}&toTs=${clock.now()}`;
+      for (let i = 0; i < 3; i++) {
+        const res = await api.get(`/blockflow/blocks-with-events?${window}`);
+        assert.equal(res.status, 404);
+        assert.deepEqual(await res.json(), { detail: 'Not found: /blockflow/blocks-with-events' });
+      }
+      assert.equal((await api.get(`/blockflow/blocks?${window}`)).status, 200);
+      await control(sb, 'DELETE', '/faults');
+      assert.equal((await api.get(`/blockflow/blocks-with-events?${window}`)).status, 200);
     });
   });
 });
