@@ -12,3 +12,4 @@ import { ScriptBuildLedger } from './vm/scriptBuilds';
 export class Chain extends ScriptBuildLedger {}
 
 export * from './ledger/types';
+export type { ForkResult } from './ledger/ledger';

@@ -9,6 +9,7 @@
  */
 export {
   startSandbox,
+  type ForkResult,
   type RequestLogEntry,
   type Sandbox,
   type SandboxInfo,

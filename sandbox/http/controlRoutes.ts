@@ -4,7 +4,7 @@
  */
 import { blake2b256, bytesToHex } from '../../src/core/protocol';
 import { scalarText } from '../../src/core/util/guards';
-import { TAMPER_MODES, type Account, type ContractInstance, type TamperMode } from '../chain';
+import { TAMPER_MODES, type Account, type Block, type ContractInstance, type TamperMode } from '../chain';
 import { counterDef, tokenFaucetDef, VmError, type Val } from '../vm/sampleContracts';
 import { isSynced, type SandboxContext } from './context';
 import type { FaultSpec } from './faults';
@@ -29,15 +29,20 @@ export function controlRoutes(ctx: SandboxContext): Route<ControlRequest>[] {
   return table.routes;
 }
 
-/** Info, mining, the tamper modes, scripts made to fail in their block, funding. */
+/** Info, mining (late blocks too), forks, the tamper modes, scripts made to fail in their block, funding. */
 function chainControls(ctx: SandboxContext, control: AddControl): void {
   control('GET', '/info', () => ctx.info());
   control('POST', '/mine', ({ body }) => {
-    const n = typeof body.blocks === 'number' ? body.blocks : 1;
-    let blocks: string[] = [];
-    for (let i = 0; i < n; i++) blocks = ctx.chain.mine().map((b) => b.hash);
-    return { mined: n, lastBlocks: blocks };
+    const n = body.blocks ?? 1;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 10_000)
+      throw new HttpError(400, `blocks must be an integer from 0 to 10000, got ${JSON.stringify(n)}`);
+    let blocks: Block[] = [];
+    // Late blocks (ageMs): timed in a window a scanner has already read; the chain checks ageMs first.
+    if (body.ageMs !== undefined) blocks = ctx.chain.mineLate(body.ageMs, n);
+    else for (let i = 0; i < n; i++) blocks = ctx.chain.mine();
+    return { mined: n, lastBlocks: blocks.map((b) => b.hash), timestamp: blocks[0]?.timestamp };
   });
+  control('POST', '/fork', ({ body }) => ctx.chain.fork(body.chainFrom, body.chainTo));
   control('POST', '/scripts/fail-in-block', ({ body }) => {
     const count = body.count ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 100)

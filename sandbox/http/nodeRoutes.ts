@@ -98,6 +98,12 @@ function addressAndBlockRoutes(ctx: SandboxContext, route: AddRoute): void {
     const { fromTs, toTs } = timeRange(ctx, q);
     return { blocksAndEvents: ctx.chain.blocksWithEventsBetween(fromTs, toTs) };
   });
+  // The node's endpoint (not in the gateway spec): false for a block a fork abandoned (control API `/fork`).
+  route('GET', '/blockflow/is-block-in-main-chain', ({ q }) => {
+    const hash = q.get('blockHash');
+    if (hash === null) throw new HttpError(400, 'Invalid value for: query parameter blockHash (missing)');
+    return ctx.chain.isInMainChain(checkHex32(hash, 'blockHash'));
+  });
   route('GET', '/blockflow/headers/{hash}', ({ params }) => {
     const b = ctx.chain.blocks.get(checkHex32(params[0] as string, 'block_hash'));
     if (!b) throw new HttpError(404, `Block header ${params[0]} not found`, params[0]);

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blake2b256, bytesToHex } from '../../src/core/protocol';
-import { Chain } from '../chain';
+import { Chain, type ForkResult } from '../chain';
 import { systemClock, type Clock } from '../clock';
 import { counterDef, tokenFaucetDef, type ContractDef } from '../vm/sampleContracts';
 import type { RequestLogEntry, SandboxContext, SandboxInfo } from './context';
@@ -22,6 +22,7 @@ import { RateLimiter } from './ratelimit';
 import { handleApi, handleControl } from './requests';
 
 export type { RequestLogEntry, SandboxInfo } from './context';
+export type { ForkResult } from '../chain';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -43,8 +44,13 @@ export interface Sandbox extends SandboxInfo {
   faults: FaultInjector;
   limiter: RateLimiter;
   requests: RequestLogEntry[];
-  /** Mines one block on every chain now. */
-  mine(): void;
+  /**
+   * Mines one block on every chain now; with `ageMs`, timed that long ago (a late block, after the newest
+   * block mined: `Chain.mineLate`). A bad or too large `ageMs` throws before anything is mined.
+   */
+  mine(opts?: { ageMs?: number }): void;
+  /** Abandons the tip of chain (chainFrom, chainTo) for a sibling holding the same txs (`Chain.fork`). */
+  fork(chainFrom: number, chainTo: number): ForkResult;
   close(): Promise<void>;
 }
 
@@ -189,7 +195,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     faults,
     limiter,
     requests,
-    mine: () => void chain.mine(),
+    mine: (opts) => void (opts?.ageMs === undefined ? chain.mine() : chain.mineLate(opts.ageMs)),
+    fork: (chainFrom, chainTo) => chain.fork(chainFrom, chainTo),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -29,6 +29,7 @@ import type { Clock } from '../clock';
 import { debugVariant, fieldsByMutability, type ContractDef, type Val } from '../vm/sampleContracts';
 import { buildDeployScript, encodeFields } from '../vm/scriptCodec';
 import {
+  BadRequest,
   DEBUG_EVENT_INDEX,
   GENESIS_ALPH,
   GROUPS,
@@ -80,6 +81,9 @@ export abstract class Ledger {
   private readonly chains: Block[][] = [];
   readonly blocks = new Map<string, Block>();
   private round = 0;
+  /** Blocks a fork replaced: still known by hash, no longer in their chain. */
+  private readonly abandoned = new Set<string>();
+  private forks = 0;
   protected nonceCounter = 0;
   private readonly eventLogs = new Map<string, (EventRecord & { hidden: boolean })[]>();
   private readonly eventsByBlock = new Map<string, EventRecord[]>();
@@ -375,6 +379,81 @@ export abstract class Ledger {
     return block;
   }
 
+  /**
+   * Abandons the tip of chain (chainFrom, chainTo) for a sibling: a block at the same height on the same
+   * parents, holding the same transactions (re-included), with a new hash and a later timestamp, as when
+   * a competing block wins on a node. What the node does then, and the sandbox with it:
+   * - the chain's listings (`/blockflow/blocks`, `/blockflow/blocks-with-events`) hold the sibling only;
+   * - the abandoned block is still known: by hash, its header, its events by block hash (the node never
+   *   deletes a block it validated); `isInMainChain` tells them apart;
+   * - each re-included tx's status, details and events by tx id point at the sibling; its contract events
+   *   keep their txId and eventIndex and move to the sibling in the contract's log, which holds each once,
+   *   so `current-count` does not change (a node logs the events of every block it executes, so its
+   *   counter may grow by the abandoned copies: not reproduced here);
+   * - the contracts' state after the sibling is the abandoned block's (the same txs on the same parents).
+   * Blocks of other chains that named the abandoned block among their deps keep naming it.
+   */
+  fork(chainFrom: unknown, chainTo: unknown): ForkResult {
+    const from = chainGroup(chainFrom, 'chainFrom');
+    const to = chainGroup(chainTo, 'chainTo');
+    const chainIndex = from * GROUPS + to;
+    const chain = this.chains[chainIndex] as Block[];
+    const old = chain[chain.length - 1] as Block;
+    // Genesis has no parent to fork from, and its txs hold the genesis allocations and contracts.
+    if (old.height === 0)
+      throw new BadRequest(
+        `chain ${from}->${to} holds only its genesis block, which has no sibling: mine a block first`,
+      );
+    const ts = Math.max(this.clock.now(), old.timestamp + 1);
+    const hash = hashChainIndex(`fork ${++this.forks} of ${old.hash} at ${ts}`, chainIndex);
+    const sibling: Block = {
+      ...old,
+      hash,
+      timestamp: ts,
+      txs: [...old.txs],
+      nonce: bytesToHex(blake2b256(new TextEncoder().encode(`nonce ${hash}`)).slice(0, 24)),
+    };
+    chain[chain.length - 1] = sibling;
+    this.blocks.set(hash, sibling);
+    this.abandoned.add(old.hash);
+    this.stateAfter.set(hash, this.stateAfter.get(old.hash) as ContractsSnapshot);
+    const moved = new Set<string>();
+    const siblingEvents: EventRecord[] = [];
+    for (const tx of sibling.txs) {
+      tx.block = sibling;
+      // New records: the abandoned block's own list keeps the events as it carried them.
+      tx.events = tx.events.map((ev) => ({ ...ev, blockHash: hash, timestamp: ts }));
+      for (const ev of tx.events) {
+        siblingEvents.push(ev);
+        moved.add(ev.contractAddress);
+      }
+    }
+    this.eventsByBlock.set(hash, siblingEvents);
+    for (const address of moved) {
+      for (const entry of this.eventLogs.get(address) ?? []) {
+        if (entry.blockHash !== old.hash) continue;
+        entry.blockHash = hash;
+        entry.timestamp = ts;
+      }
+    }
+    return {
+      chainFrom: from,
+      chainTo: to,
+      height: sibling.height,
+      abandoned: old.hash,
+      replacement: hash,
+      timestamp: ts,
+      txIds: sibling.txs.map((t) => t.txId),
+    };
+  }
+
+  /** `/blockflow/is-block-in-main-chain`: false for a block a fork abandoned; NotFound for an unknown one. */
+  isInMainChain(hash: string): boolean {
+    if (!this.blocks.has(hash))
+      throw new NotFound(`The block ${hash} does not exist, please check if your full node synced`, hash);
+    return !this.abandoned.has(hash);
+  }
+
   private tipHash(from: number, to: number): string | undefined {
     const chain = this.chains[from * GROUPS + to] as Block[];
     return chain[chain.length - 1]?.hash;
@@ -398,20 +477,50 @@ export abstract class Ledger {
    * after, so three rounds are mined.
    */
   mine(): Block[] {
+    return this.mineRounds(undefined);
+  }
+
+  /**
+   * Mines `rounds` rounds as {@link mine} does, but timed `ageMs` in the past: blocks a scanner of
+   * `/blockflow/blocks-with-events` sees only after it has read their window, as when a block reaches the
+   * node late. As on a node, a block is still timed after its parent, so the first round must come after
+   * the newest block of every chain (each round mines on all of them); later rounds follow 1 ms apart.
+   * Refused (BadRequest) before anything is mined or taken from the mempool.
+   */
+  mineLate(ageMs: unknown, rounds = 1): Block[] {
+    if (typeof ageMs !== 'number' || !Number.isSafeInteger(ageMs) || ageMs < 0)
+      throw new BadRequest(
+        `ageMs must be a non-negative integer of milliseconds, got ${JSON.stringify(ageMs)}`,
+      );
+    const at = this.clock.now() - ageMs;
+    const newest = this.newestTimestamp();
+    if (at <= newest)
+      throw new BadRequest(
+        `ageMs ${ageMs} would time the blocks at ${at}, not after the newest block (${newest}): a block is timed after its parent, so a late block falls between the last block mined and now`,
+      );
+    let blocks: Block[] = [];
+    for (let i = 0; i < rounds; i++) blocks = this.mineRounds(i === 0 ? at : this.newestTimestamp() + 1);
+    return blocks;
+  }
+
+  /** One mining step (three rounds when a race is planned), timed from `at` when given, else by the clock. */
+  private mineRounds(at: number | undefined): Block[] {
     const pending = this.mempool;
     this.mempool = [];
     this.mempoolSpent.clear();
     this.mempoolOutputs.clear();
     const race = this.scriptsToFailInBlock > 0 ? this.planRace(pending) : undefined;
-    if (race) this.mineRound(race.before);
-    const blocks = this.mineRound(pending);
-    if (race) this.mineRound(race.after);
+    let offset = 0;
+    const next = () => (at === undefined ? undefined : at + offset++);
+    if (race) this.mineRound(race.before, next());
+    const blocks = this.mineRound(pending, next());
+    if (race) this.mineRound(race.after, next());
     return blocks;
   }
 
-  private mineRound(pending: readonly TxRecord[]): Block[] {
+  private mineRound(pending: readonly TxRecord[], at: number | undefined): Block[] {
     this.round++;
-    const ts = Math.max(this.clock.now(), this.lastTimestamp() + 1);
+    const ts = at ?? Math.max(this.clock.now(), this.newestTimestamp() + 1);
     const perChain: TxRecord[][] = Array.from({ length: GROUPS * GROUPS }, () => []);
     for (const tx of pending) {
       this.applyTx(tx);
@@ -424,9 +533,11 @@ export abstract class Ledger {
     return blocks;
   }
 
-  private lastTimestamp(): number {
-    const chain = this.chains[0] as Block[];
-    return chain[chain.length - 1]?.timestamp ?? 0;
+  /** The newest tip of all chains: late rounds and forks time one chain's tip apart from the others'. */
+  private newestTimestamp(): number {
+    let newest = 0;
+    for (const chain of this.chains) newest = Math.max(newest, chain[chain.length - 1]?.timestamp ?? 0);
+    return newest;
   }
 
   get mempoolSize(): number {
@@ -713,6 +824,24 @@ export abstract class Ledger {
   bestBlockHash(g: number): string {
     return this.tipHash(g, g) as string;
   }
+}
+
+/** What `fork` did: the chain, the height, the abandoned and the replacing block, the re-included txs. */
+export interface ForkResult {
+  chainFrom: number;
+  chainTo: number;
+  height: number;
+  abandoned: string;
+  replacement: string;
+  timestamp: number;
+  txIds: string[];
+}
+
+/** A chain's group given to the control API or a test: an integer from 0 to GROUPS - 1. */
+function chainGroup(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value >= GROUPS)
+    throw new BadRequest(`${field} must be an integer from 0 to ${GROUPS - 1}, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** The deploy script of one of the sandbox's own contracts, as the node builds it for a deploy request. */
