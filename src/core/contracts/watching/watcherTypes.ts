@@ -4,7 +4,7 @@
  * the small rules of identity (an event's dedupe key) and of strategy (the cheaper way to poll).
  */
 import * as z from 'zod';
-import type { RequestOptions } from '../../gateway/client';
+import type { BlocksWithEventsRead, RequestOptions } from '../../gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../../gateway/schemas';
 import type { BackgroundScheduler } from '../../scheduling/backgroundScheduler';
 import type { JobHandle } from '../../scheduling/jobs';
@@ -13,7 +13,7 @@ import type { Timers } from '../../util/clock';
 /** Page-first must be cheaper by this much per poll to be chosen (ties read the count: it checks more). */
 const STRATEGY_MARGIN = 0.05;
 
-/** The two GatewayClient methods the watcher uses (a GatewayClient fits as is). */
+/** The GatewayClient methods the watcher uses (a GatewayClient fits as is). */
 export interface WatcherClient {
   getContractEventCount(address: string, options?: RequestOptions): Promise<number>;
   getContractEvents(
@@ -21,6 +21,15 @@ export interface WatcherClient {
     page: { start: number; limit?: number },
     options?: RequestOptions,
   ): Promise<ContractEventsPage>;
+  /**
+   * Every block of a time window with its events, for all watched contracts at once. Optional, so that a
+   * client without it still fits; a gateway that does not forward it answers GatewayHttpError 404.
+   */
+  readBlocksWithEvents?(
+    fromTs: number,
+    toTs: number,
+    options?: RequestOptions,
+  ): Promise<BlocksWithEventsRead>;
 }
 
 /** Persistent JSON storage (VS Code's Memento fits: `get` and `update` as `set`). */
