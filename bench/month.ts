@@ -29,8 +29,9 @@ import type { UsageRecord } from '../src/core/gateway/usage';
 import { clientScheduler } from '../src/core/scheduling/clientScheduler';
 import { EventWatcher } from '../src/core/contracts/watching/eventWatcher';
 import { sandboxProfile } from '../sandbox/testing/helpers';
-import { EventGateway } from './lib/eventGateway';
-import { counters, sandbox, trigger } from './lib/sandbox';
+import { groupOfAddress } from '../src/core/protocol';
+import { EventGateway, SANDBOX_MAX_BLOCKS_SPAN_MS } from './lib/eventGateway';
+import { counters, sandbox, trigger, type Sandbox } from './lib/sandbox';
 import { figure, log, quantile, seededRandom, type Figure } from './lib/stats';
 import { VirtualClock } from './lib/virtualTime';
 
@@ -365,15 +366,16 @@ async function simulate(
 }
 
 /**
- * The fake's paging against the sandbox's own chain: the same increments on a fresh Counter in both,
- * then every start offset and a few limits. Returns how many answers differ (0 expected).
+ * The fake against the sandbox's own chain: the same increments on a fresh Counter in both, then every
+ * start offset and a few limits of the paging, then blocks-with-events over windows around them and the
+ * windows the sandbox refuses. Returns how many answers differ (0 expected).
  */
 export async function compareWithSandbox(): Promise<{ compared: number; differing: number }> {
   const sb = await sandbox();
   try {
     const [address] = counters(sb, 2).slice(1);
     if (!address) throw new Error('no fresh Counter');
-    const gw = new EventGateway(() => 0);
+    const gw = new EventGateway(() => MONTH_START);
     const [fake] = gw.contracts(1);
     if (!fake) throw new Error('no fake contract');
     const key = gw.key('enterprise', 'compare');
@@ -410,18 +412,112 @@ export async function compareWithSandbox(): Promise<{ compared: number; differin
         log(`month: fake and sandbox differ at start ${start} limit ${limit}: ${a} vs ${b}`);
       }
     };
+    const txIds: string[] = [];
     for (const batch of [0, 1, 3, 7]) {
-      trigger(sb, address, batch);
+      txIds.push(...trigger(sb, address, batch));
       for (let i = 0; i < batch; i++) gw.emit(fake);
       await check(undefined, 100);
       const count = gw.count(fake);
       for (let start = 0; start <= count + 1; start++)
         for (const limit of [1, 2, 5, 100]) await check(start, limit);
     }
-    return { compared, differing };
+    const blocks = await compareBlocksWithEvents(sb, address, txIds, gw, fake, key);
+    return { compared: compared + blocks.compared, differing: differing + blocks.differing };
   } finally {
     await sb.close();
   }
+}
+
+interface WireBlockAndEvents {
+  readonly block: {
+    readonly chainFrom: number;
+    readonly chainTo: number;
+    readonly transactions: readonly { readonly unsigned: { readonly txId: string } }[];
+  };
+  readonly events: readonly {
+    readonly txId: string;
+    readonly contractAddress: string;
+    readonly eventIndex: number;
+  }[];
+}
+
+/**
+ * What a blocks-with-events answer says of one contract, in words both sides can be compared by: the
+ * chains, each of its transactions' event indexes in chain order, and how many of its blocks or events
+ * sit where they should not (a block off the contract's intra-group chain or off its array, an event of
+ * a transaction the block does not hold). Block hashes and field values are each side's own.
+ */
+function blocksSummary(status: number, bodyText: string, address: string): string {
+  if (status !== 200) return `status ${status}`;
+  const { blocksAndEvents } = JSON.parse(bodyText) as { blocksAndEvents: WireBlockAndEvents[][] };
+  const group = groupOfAddress(address);
+  const txs: string[] = [];
+  let misplaced = 0;
+  blocksAndEvents.forEach((chain, i) => {
+    for (const { block, events } of chain) {
+      const ours = events.filter((e) => e.contractAddress === address);
+      if (ours.length === 0) continue;
+      const onItsChain = block.chainFrom === group && block.chainTo === group && i === group * 4 + group;
+      if (!onItsChain) misplaced++;
+      const held = new Set(block.transactions.map((t) => t.unsigned.txId));
+      const byTx = new Map<string, number[]>();
+      for (const e of ours) {
+        if (!held.has(e.txId)) misplaced++;
+        byTx.set(e.txId, [...(byTx.get(e.txId) ?? []), e.eventIndex]);
+      }
+      for (const indexes of byTx.values()) txs.push(indexes.join(','));
+    }
+  });
+  return `${blocksAndEvents.length} chains, ${txs.length} txs [${txs.join(' ')}], ${misplaced} misplaced`;
+}
+
+/**
+ * Blocks-with-events of the fake and of the sandbox, each over windows of its own chain's times: the
+ * window from the first increment to the last (both ends inclusive), from the first to now (no toTs), an
+ * empty window of exactly the longest span, and what the sandbox refuses (one millisecond over the span,
+ * a backward window, a bad or missing fromTs).
+ */
+async function compareBlocksWithEvents(
+  sb: Sandbox,
+  address: string,
+  txIds: readonly string[],
+  gw: EventGateway,
+  fake: string,
+  fakeKey: string,
+): Promise<{ compared: number; differing: number }> {
+  const sandboxKey = 'sbx_month_compare_enterprise';
+  sb.limiter.add(sandboxKey, 'enterprise');
+  const at = (txId: string | undefined) => sb.chain.eventsOfTx(txId ?? '')[0]?.timestamp ?? NaN;
+  const windows = (first: number, last: number): string[] => [
+    `fromTs=${first}&toTs=${last}`,
+    `fromTs=${first}`,
+    `fromTs=${last + 1}&toTs=${last + 1 + SANDBOX_MAX_BLOCKS_SPAN_MS}`,
+    `fromTs=${last - SANDBOX_MAX_BLOCKS_SPAN_MS - 1}&toTs=${last}`,
+    `fromTs=${last}&toTs=${last - 1}`,
+    `fromTs=abc&toTs=${last}`,
+    `toTs=${last}`,
+  ];
+  const sandboxWindows = windows(at(txIds[0]), at(txIds.at(-1)));
+  const fakeWindows = windows(MONTH_START, MONTH_START);
+  let differing = 0;
+  for (const [i, query] of sandboxWindows.entries()) {
+    const real = await fetch(`${sb.apiUrl}/blockflow/blocks-with-events?${query}`, {
+      headers: { Authorization: `Bearer ${sandboxKey}` },
+    });
+    const truth = blocksSummary(real.status, await real.text(), address);
+    const r = await gw.transport({
+      method: 'GET',
+      url: `${gw.baseUrl}/${gw.slug}/blockflow/blocks-with-events?${fakeWindows[i]}`,
+      headers: { authorization: `Bearer ${fakeKey}` },
+      signal: new AbortController().signal,
+    });
+    const answer = blocksSummary(r.status, r.bodyText, fake);
+    if (answer !== truth) {
+      differing++;
+      log(`month: fake and sandbox differ on blocks-with-events window ${i}: ${answer} vs ${truth}`);
+    }
+  }
+  return { compared: sandboxWindows.length, differing };
 }
 
 export async function monthBench(seeds: readonly number[]): Promise<{ figures: Figure[]; raw: MonthRun[] }> {
@@ -437,7 +533,7 @@ export async function monthBench(seeds: readonly number[]): Promise<{ figures: F
       {
         target: '0',
         met: (s) => s.max === 0,
-        note: `${faithful.compared} counts and pages compared`,
+        note: `${faithful.compared} counts, pages and blocks-with-events windows compared`,
       },
     ),
   );

@@ -1,12 +1,14 @@
 /**
- * Reading `/blockflow/blocks` over a time range, in parts. A node refuses a span longer than it serves
- * with a 504, and a dense span can answer more than the body cap (ResponseTooLargeError, not read past
- * the cap): either way the part is halved and its halves are read, in time order, each handed to the
- * caller as soon as it is read. The halving is bounded in depth, so the number of requests has a bound
- * known before anything is sent (`blocksRangeMaxRequests`), which is the cost the command states.
+ * Reading a time range of blocks in parts: `/blockflow/blocks`, and `/blockflow/blocks-with-events` (the
+ * same blocks, each with its contract events). A node refuses a span longer than it serves with a 504,
+ * and a dense span can answer more than the body cap (ResponseTooLargeError, not read past the cap):
+ * either way the part is halved and its halves are read, in time order, each handed to the caller as
+ * soon as it is read. The halving is bounded in depth, so the number of requests has a bound known
+ * before anything is sent (`blocksRangeMaxRequests`), which is the cost the command states. Both
+ * endpoints walk the one split (`readRangeInParts`) and differ only in how parts' answers are merged.
  */
 import { GatewayHttpError, ResponseTooLargeError } from './errors';
-import type { BlockEntry, Blocks } from './schemas';
+import type { BlockAndEvents, BlockEntry, Blocks, BlocksAndEvents } from './schemas';
 
 /** The largest span a node answers for `/blockflow/blocks` (its `blockflow-fetch-max-age`, 30 min). */
 export const NODE_MAX_BLOCKS_SPAN_MS = 30 * 60_000;
@@ -25,6 +27,9 @@ export interface TimeSpan {
   readonly toTs: number;
 }
 
+/** What was not read: from the first part refused even at the deepest split, to the end of the range. */
+export type Unread = TimeSpan & { readonly reason: unknown };
+
 /** A part that was read, as it arrives. */
 export interface BlocksPart extends TimeSpan {
   readonly blocks: Blocks;
@@ -39,11 +44,33 @@ export interface BlocksRangeRead {
    * What was not read: from the first part the gateway refused even at the deepest split, to the end
    * of the range (reading stops there; the later parts would be refused alike). Absent when all was read.
    */
-  readonly unread?: TimeSpan & { readonly reason: unknown };
+  readonly unread?: Unread;
+}
+
+/** A part of `/blockflow/blocks-with-events` that was read, as it arrives. */
+export interface BlocksWithEventsPart extends TimeSpan {
+  readonly blocksAndEvents: BlockAndEvents[][];
+}
+
+export interface BlocksWithEventsRead {
+  /** Every part's blocks, each with its events, merged per chain, in time order. */
+  readonly blocksAndEvents: BlockAndEvents[][];
+  /** Requests sent (each part asked once), never more than `blocksRangeMaxRequests`. */
+  readonly requests: number;
+  /** As `BlocksRangeRead.unread`: absent when all was read. */
+  readonly unread?: Unread;
 }
 
 /** One request for [fromTs, toTs]. */
-export type ReadBlocksPart = (fromTs: number, toTs: number) => Promise<Blocks>;
+export type ReadPart<T> = (fromTs: number, toTs: number) => Promise<T>;
+export type ReadBlocksPart = ReadPart<Blocks>;
+
+/** A range read of any endpoint: the parts' answers merged, the requests sent, what was not read. */
+export interface RangeRead<T> {
+  readonly merged: T;
+  readonly requests: number;
+  readonly unread?: Unread;
+}
 
 /** How deep a range of this span may be halved: the 504 halvings to the node's span, then SIZE_HALVINGS. */
 export function blocksSplitDepth(spanMs: number, maxSpanMs = NODE_MAX_BLOCKS_SPAN_MS): number {
@@ -88,17 +115,19 @@ export function asksForLess(error: unknown): boolean {
 
 /**
  * Reads [fromTs, toTs] part by part, halving a part that asks for less, depth first so that parts arrive
- * in time order; `onPart` gets each as soon as it is read. Any other error, or a refusal of a part that
- * may not be halved again, ends the read: thrown when nothing was read, otherwise said in `unread`.
+ * in time order; `onPart` gets each as soon as it is read, and `merge` makes one answer of the parts read
+ * (in time order). Any other error, or a refusal of a part that may not be halved again, ends the read:
+ * thrown when nothing was read, otherwise said in `unread`.
  */
-export async function readBlocksRange(
+export async function readRangeInParts<T>(
   fromTs: number,
   toTs: number,
-  readPart: ReadBlocksPart,
-  onPart?: (part: BlocksPart) => void,
-): Promise<BlocksRangeRead> {
+  readPart: ReadPart<T>,
+  merge: (parts: readonly T[]) => T,
+  onPart?: (span: TimeSpan, answer: T) => void,
+): Promise<RangeRead<T>> {
   const maxDepth = blocksSplitDepth(toTs - fromTs);
-  const parts: Blocks[] = [];
+  const parts: T[] = [];
   let requests = 0;
   // A stack of parts still to read, the earliest on top; each entry keeps its depth in the split tree.
   const pending: Array<{ part: TimeSpan; depth: number }> = [{ part: { fromTs, toTs }, depth: 0 }];
@@ -106,9 +135,9 @@ export async function readBlocksRange(
     const { part, depth } = pending.pop()!;
     requests++;
     try {
-      const blocks = await readPart(part.fromTs, part.toTs);
-      parts.push(blocks);
-      onPart?.({ ...part, blocks });
+      const answer = await readPart(part.fromTs, part.toTs);
+      parts.push(answer);
+      onPart?.(part, answer);
     } catch (error) {
       if (asksForLess(error) && splittable(part, depth, maxDepth)) {
         const [first, second] = halves(part);
@@ -116,16 +145,63 @@ export async function readBlocksRange(
         continue;
       }
       if (parts.length === 0) throw error;
-      return { blocks: mergeBlocks(parts), requests, unread: { fromTs: part.fromTs, toTs, reason: error } };
+      return { merged: merge(parts), requests, unread: { fromTs: part.fromTs, toTs, reason: error } };
     }
   }
-  return { blocks: mergeBlocks(parts), requests };
+  return { merged: merge(parts), requests };
 }
 
-/** Parts' blocks merged per chain (the parts are in time order, so each chain stays in order). */
+/** `/blockflow/blocks` over [fromTs, toTs] (see `readRangeInParts`). */
+export async function readBlocksRange(
+  fromTs: number,
+  toTs: number,
+  readPart: ReadBlocksPart,
+  onPart?: (part: BlocksPart) => void,
+): Promise<BlocksRangeRead> {
+  const told = onPart && ((span: TimeSpan, blocks: Blocks) => onPart({ ...span, blocks }));
+  const read = await readRangeInParts(fromTs, toTs, readPart, mergeBlocks, told);
+  return { blocks: read.merged, requests: read.requests, ...unreadOf(read) };
+}
+
+/** `/blockflow/blocks-with-events` over [fromTs, toTs] (see `readRangeInParts`). */
+export async function readBlocksWithEventsRange(
+  fromTs: number,
+  toTs: number,
+  readPart: ReadPart<BlocksAndEvents>,
+  onPart?: (part: BlocksWithEventsPart) => void,
+): Promise<BlocksWithEventsRead> {
+  const told =
+    onPart &&
+    ((span: TimeSpan, answer: BlocksAndEvents) =>
+      onPart({ ...span, blocksAndEvents: answer.blocksAndEvents }));
+  const read = await readRangeInParts(fromTs, toTs, readPart, mergeBlocksAndEvents, told);
+  return { blocksAndEvents: read.merged.blocksAndEvents, requests: read.requests, ...unreadOf(read) };
+}
+
+/** `unread` only when there is one, so that a whole read has no such key. */
+function unreadOf(read: RangeRead<unknown>): { unread?: Unread } {
+  return read.unread ? { unread: read.unread } : {};
+}
+
+/**
+ * Parts' arrays of chains merged per chain: the parts are in time order, so each chain stays in order.
+ * A part with fewer chains (a gateway answering only some) adds nothing to the chains it lacks.
+ */
+function mergePerChain<E>(parts: readonly (readonly (readonly E[])[])[]): E[][] {
+  const chains = parts.reduce((n, p) => Math.max(n, p.length), 0);
+  const merged: E[][] = [];
+  for (let i = 0; i < chains; i++) merged.push(parts.flatMap((p) => p[i] ?? []));
+  return merged;
+}
+
+/** Parts' blocks merged per chain. */
 export function mergeBlocks(parts: readonly Blocks[]): Blocks {
-  const chains = parts.reduce((n, p) => Math.max(n, p.blocks.length), 0);
-  const blocks: BlockEntry[][] = [];
-  for (let i = 0; i < chains; i++) blocks.push(parts.flatMap((p) => p.blocks[i] ?? []));
+  const blocks: BlockEntry[][] = mergePerChain(parts.map((p) => p.blocks));
   return { ...(parts[0] ?? {}), blocks };
+}
+
+/** Parts' blocks with events merged per chain, as `mergeBlocks` merges blocks. */
+export function mergeBlocksAndEvents(parts: readonly BlocksAndEvents[]): BlocksAndEvents {
+  const blocksAndEvents: BlockAndEvents[][] = mergePerChain(parts.map((p) => p.blocksAndEvents));
+  return { ...(parts[0] ?? {}), blocksAndEvents };
 }

@@ -17,6 +17,8 @@ export {
   type SubmitRequest,
   type SubmitResult,
   type ContractCall,
+  type BlocksWithEventsPart,
+  type BlocksWithEventsRead,
 } from './client';
 export * from './errors';
 export {
@@ -110,6 +112,9 @@ export type {
   ChainInfo,
   BlockEntry,
   Blocks,
+  ContractEventByBlockHash,
+  BlockAndEvents,
+  BlocksAndEvents,
   ContractState,
   CallContractSucceeded,
   CallContractResult,

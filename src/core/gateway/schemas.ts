@@ -9,6 +9,7 @@
  */
 // The namespace import lets esbuild leave out zod's locales (about 360 KB of the bundle).
 import * as z from 'zod';
+import { parseAddress } from '../protocol/address';
 import { cleanText } from '../text/inert';
 import { SchemaError } from './errors';
 
@@ -319,6 +320,50 @@ export type BlockHeader = z.infer<typeof BlockHeaderSchema>;
 /** One array of blocks per chain (16 chains for 4 groups). */
 export const BlocksSchema = z.looseObject({ blocks: z.array(z.array(BlockEntrySchema)) });
 export type Blocks = z.infer<typeof BlocksSchema>;
+
+/** Chains of 4 groups (the `group` above): a node answers at most one array per chain. */
+const MAX_CHAINS = 16;
+/**
+ * The longest contract address read: a P2C address is 33 bytes, at most 46 base58 digits. Checked before
+ * the address is decoded: base58 decoding takes time quadratic in the length (the decoder takes up to
+ * 4096 digits, a few milliseconds each), and one body can hold thousands of events.
+ */
+const MAX_CONTRACT_ADDRESS_CHARS = 64;
+
+/**
+ * A contract address checked as one (P2C, well formed): a scan of blocks-with-events files every event
+ * of the chain under its `contractAddress`, so that field decides which watched contract an event is for.
+ * One refinement, the length first, so that an oversized string is never decoded.
+ */
+const contractAddress = z.string().refine((address) => {
+  if (address.length === 0 || address.length > MAX_CONTRACT_ADDRESS_CHARS) return false;
+  try {
+    return parseAddress(address).type === 'P2C';
+  } catch {
+    return false;
+  }
+}, `expected a contract (P2C) address of at most ${MAX_CONTRACT_ADDRESS_CHARS} characters`);
+
+/** An event of a block as `/blockflow/blocks-with-events` lists it (node ContractEventByBlockHash). */
+export const ContractEventByBlockHashSchema = z.looseObject({
+  txId: hash32,
+  ...EventCore,
+  contractAddress,
+});
+export type ContractEventByBlockHash = z.infer<typeof ContractEventByBlockHashSchema>;
+
+/** A block with its contract events, in the order the block's transactions emitted them. */
+export const BlockAndEventsSchema = z.looseObject({
+  block: BlockEntrySchema,
+  events: z.array(ContractEventByBlockHashSchema),
+});
+export type BlockAndEvents = z.infer<typeof BlockAndEventsSchema>;
+
+/** `GET /blockflow/blocks-with-events` (node BlocksAndEventsPerTimeStampRange): one array per chain. */
+export const BlocksAndEventsSchema = z.looseObject({
+  blocksAndEvents: z.array(z.array(BlockAndEventsSchema)).max(MAX_CHAINS),
+});
+export type BlocksAndEvents = z.infer<typeof BlocksAndEventsSchema>;
 
 // ---- contracts ----------------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import type { ScanRead } from './eventScan';
 /** Page-first must be cheaper by this much per poll to be chosen (ties read the count: it checks more). */
 const STRATEGY_MARGIN = 0.05;
 
-/** The two GatewayClient methods the watcher uses (a GatewayClient fits as is). */
+/** The GatewayClient methods the watcher uses (a GatewayClient fits as is). */
 export interface WatcherClient {
   getContractEventCount(address: string, options?: RequestOptions): Promise<number>;
   getContractEvents(
@@ -22,7 +22,10 @@ export interface WatcherClient {
     page: { start: number; limit?: number },
     options?: RequestOptions,
   ): Promise<ContractEventsPage>;
-  /** Blocks of all chains in [fromTs, toTs] with their events (the scan); a client may lack it. */
+  /**
+   * Every block of a time window with its events, for all watched contracts at once (the scan). Optional,
+   * so that a client without it still fits; a gateway that does not forward it answers 404.
+   */
   readBlocksWithEvents?(fromTs: number, toTs: number, options?: RequestOptions): Promise<ScanRead>;
 }
 
