@@ -56,7 +56,7 @@ import * as S from './schemas';
 import { keyFingerprint, type MonthlyUsage, type UsageTracker } from './usage';
 
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './pipeline';
-export type { BlocksWithEventsPart, BlocksWithEventsRead, TimeSpan } from './blocksRange';
+export type { BlocksWithEventsPart, BlocksWithEventsRead } from './blocksRange';
 export type { RequestRecord, SyncState, SyncStateChange, UnauthorizedEvent } from './pipeline';
 export { QUOTA_PROBE_INTERVAL_MS, monthlyQuotaEnd } from './quotaLock';
 export type {

@@ -344,12 +344,11 @@ const contractAddress = z.string().refine((address) => {
   }
 }, `expected a contract (P2C) address of at most ${MAX_CONTRACT_ADDRESS_CHARS} characters`);
 
-/** An event of a block as `/blockflow/blocks-with-events` lists it (node ContractEventByBlockHash). */
-export const ContractEventByBlockHashSchema = z.looseObject({
-  txId: hash32,
-  ...EventCore,
-  contractAddress,
-});
+/**
+ * An event of a block as `/blockflow/blocks-with-events` lists it: the node's ContractEventByBlockHash,
+ * which `/events/block-hash` answers too (EventByBlockHashSchema), with its address checked as well.
+ */
+export const ContractEventByBlockHashSchema = EventByBlockHashSchema.extend({ contractAddress });
 export type ContractEventByBlockHash = z.infer<typeof ContractEventByBlockHashSchema>;
 
 /** A block with its contract events, in the order the block's transactions emitted them. */
