@@ -19,6 +19,7 @@
 import * as z from 'zod';
 import type { ContractEvent } from '../../gateway/schemas';
 import { NODE_MAX_BLOCKS_SPAN_MS } from '../../gateway/blocksRange';
+import { DEBUG_INDEX } from '../../artifacts/events';
 import type { CursorStore } from './watcherTypes';
 
 /** How long after its timestamp a block may reach the node and still be read by the scan. */
@@ -117,7 +118,9 @@ export class EventScan {
       recent.set(block.hash, block.timestamp);
       if (block.timestamp < state.deliverFrom) continue;
       for (const e of blockEvents) {
-        if (!watched.has(e.contractAddress)) continue;
+        // A contract's own listing hides Debug events (they only take a counter slot): a scan and a
+        // poll must hand over the same events.
+        if (e.eventIndex === DEBUG_INDEX || !watched.has(e.contractAddress)) continue;
         const list = events.get(e.contractAddress) ?? [];
         list.push({ ...e, blockHash: block.hash, timestamp: e.timestamp ?? block.timestamp });
         events.set(e.contractAddress, list);

@@ -9,6 +9,7 @@ import type { RequestOptions } from '../../../../src/core/gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../../../../src/core/gateway/schemas';
 import type { ScanBlock, ScanRead } from '../../../../src/core/contracts/watching/eventScan';
 import type { WatcherClient } from '../../../../src/core/contracts/watching/watcherTypes';
+import { DEBUG_INDEX } from '../../../../src/core/artifacts/events';
 
 interface Tx {
   readonly txId: string;
@@ -130,24 +131,21 @@ export class ScanChain implements WatcherClient {
   }
 }
 
-/** A block as blocks-with-events answers it: every event of its transactions, Debug ones left out. */
+/**
+ * A block as blocks-with-events answers it: every event of its transactions, Debug ones too (index -3),
+ * which a contract's own listing hides.
+ */
 function scanBlock(b: Block): ScanBlock {
   return {
     block: { hash: b.hash, timestamp: b.timestamp },
     events: b.txs.flatMap((tx) =>
-      tx.events.flatMap((e, eventIndex) =>
-        e.hidden
-          ? []
-          : [
-              {
-                txId: tx.txId,
-                contractAddress: e.address,
-                eventIndex,
-                fields: [{ type: 'U256', value: e.value }],
-                timestamp: b.timestamp,
-              },
-            ],
-      ),
+      tx.events.map((e, eventIndex) => ({
+        txId: tx.txId,
+        contractAddress: e.address,
+        eventIndex: e.hidden ? DEBUG_INDEX : eventIndex,
+        fields: [{ type: 'U256', value: e.value }],
+        timestamp: b.timestamp,
+      })),
     ),
   };
 }
