@@ -3,13 +3,13 @@ import { formatEventSummary, decodeEvent } from '../core/artifacts';
 import { errorMessage } from '../core/util/errors';
 import { limitsOf, type ContractEvent, type GatewayClient } from '../core/gateway';
 import type { Logger } from '../core/util/log';
-import { EventWatcher } from '../core/contracts/watching/eventWatcher';
+import type { EventWatcher } from '../core/contracts/watching/eventWatcher';
 import { eventKey, type CursorStore } from '../core/contracts/watching/watcherTypes';
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import * as config from '../platform/config';
 import type { ConnectionManager } from '../platform/connection';
-import { DisposableBase } from '../platform/lifecycle';
+import { DisposableBase, lazyModule } from '../platform/lifecycle';
 import { StorageKeys } from '../constants';
 import type { WatchedContractsModel } from '../core/contracts/watching/watchedContractsModel';
 
@@ -22,6 +22,12 @@ export interface DeliveredEvent {
 }
 
 const DELIVERED_LIMIT = 1000;
+
+/**
+ * The polling engine (the watcher, its scan of the chain's blocks): a chunk of its own, loaded when the
+ * first contract is watched on a client rather than with activation.
+ */
+const watcherEngine = lazyModule(() => import('../core/contracts/watching/eventWatcher'));
 /** More than this many matching events in one batch are summarised in one notification. */
 const NOTIFY_LIMIT = 3;
 
@@ -36,6 +42,10 @@ export class EventWatch extends DisposableBase {
   private readonly delivered: DeliveredEvent[] = [];
   /** Contracts whose state or events the user looks at (expanded in the visible view): polled first. */
   private lookedAt: readonly string[] = [];
+  /** Counts rebuilds and stops: an engine that finishes loading after a later one is not used. */
+  private generation = 0;
+  /** Contracts the user changed while the engine was loading: polled soon once it runs. */
+  private readonly soon = new Set<string>();
   private readonly watcherEvents = this.register(
     new vscode.EventEmitter<{ address: string; events: readonly ContractEvent[] }>(),
   );
@@ -77,6 +87,7 @@ export class EventWatch extends DisposableBase {
   }
 
   private stop(): void {
+    this.generation++;
     this.watcher?.dispose();
     this.watcher = undefined;
   }
@@ -87,14 +98,23 @@ export class EventWatch extends DisposableBase {
     if (this.isDisposed) return;
     const { client, profile } = this.connection.state;
     if (!client || !profile) return;
-    const watcher = this.create(client, profile.name);
-    this.watcher = watcher;
-    for (const w of this.model.watched) watcher.watch(w.address);
-    watcher.start();
-    this.log.info(`Watching ${this.model.watched.length} contract(s): ${watcher.explanation()}`);
+    const generation = this.generation;
+    void watcherEngine().then(
+      (engine) => {
+        if (this.isDisposed || generation !== this.generation) return;
+        const watcher = this.create(engine.EventWatcher, client, profile.name);
+        this.watcher = watcher;
+        for (const w of this.model.watched) watcher.watch(w.address);
+        watcher.start();
+        for (const address of this.soon) watcher.pollSoon(address);
+        this.soon.clear();
+        this.log.info(`Watching ${this.model.watched.length} contract(s): ${watcher.explanation()}`);
+      },
+      (error: unknown) => this.log.error(`The event watcher did not load: ${errorMessage(error)}`),
+    );
   }
 
-  private create(client: GatewayClient, profileName: string): EventWatcher {
+  private create(Watcher: typeof EventWatcher, client: GatewayClient, profileName: string): EventWatcher {
     const store: CursorStore = {
       get: (key) => this.workspaceState.get(key),
       set: (key, value) => this.workspaceState.update(key, value),
@@ -102,7 +122,7 @@ export class EventWatch extends DisposableBase {
     const interval = config.watchIntervalSeconds();
     const whenUnfocused = config.unfocusedPolling();
     // Always within the plan's budget; an explicit interval only keeps each contract's polls further apart.
-    const watcher = new EventWatcher({
+    const watcher = new Watcher({
       client,
       store,
       storeKeyPrefix: StorageKeys.eventCursorPrefix(profileName),
@@ -142,7 +162,8 @@ export class EventWatch extends DisposableBase {
 
   /** Polls a watched contract ahead of its turn (the user just changed it). */
   pollSoon(address: string): void {
-    this.watcher?.pollSoon(address);
+    if (this.watcher) this.watcher.pollSoon(address);
+    else this.soon.add(address);
   }
 
   async unwatch(address: string): Promise<void> {
