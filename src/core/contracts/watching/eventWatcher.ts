@@ -173,17 +173,34 @@ export class EventWatcher {
    * in its cursor (emit before save, as pages are). Its count poll later moves `nextStart` past them and
    * drops them by the same keys; one due before the keys could roll off is asked for now.
    */
-  private async deliverScanned(w: Watched, events: readonly ContractEvent[]): Promise<number> {
+  private deliverScanned(w: Watched, events: readonly ContractEvent[]): Promise<number> {
+    return this.exclusive(w, () => this.handOver(w, events));
+  }
+
+  /**
+   * One contract's cursor is read and written by one thing at a time: a scan that hands over events while
+   * the contract's own poll awaits a page would otherwise have its keys overwritten by that poll's save,
+   * and the page would deliver the same events again.
+   */
+  private exclusive<T>(w: Watched, work: () => Promise<T>): Promise<T> {
+    const run = (w.lock ?? Promise.resolve()).then(work, work);
+    w.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  private async handOver(w: Watched, events: readonly ContractEvent[]): Promise<number> {
     const cursor = w.cursor;
     if (!cursor || events.length === 0) return 0;
-    const seen = new Set(cursor.seen);
+    const seen = new Set([...cursor.seen, ...(cursor.scanned ?? [])]);
     const since = cursor.since ?? 0;
     const fresh = events.filter((e) => (e.timestamp ?? since) >= since && !seen.has(eventKey(e)));
     if (fresh.length === 0) return 0;
     this.eventsEmitter.fire({ address: w.address, events: fresh });
-    await this.save(w, { ...cursor, seen: [...cursor.seen, ...fresh.map(eventKey)].slice(-this.seenLimit) });
-    w.scannedSinceCount = (w.scannedSinceCount ?? 0) + fresh.length;
-    if (w.scannedSinceCount * 2 > this.seenLimit) w.job?.runSoon();
+    // Kept apart from the pages' keys: a catch-up reading older pages must not push them out.
+    const scanned = [...(cursor.scanned ?? []), ...fresh.map(eventKey)].slice(-this.seenLimit);
+    await this.save(w, { ...cursor, scanned });
+    // Its count poll drops them as its pages pass them; one is asked for before the list could overflow.
+    if (scanned.length * 2 > this.seenLimit) w.job?.runSoon();
     return fresh.length;
   }
 
@@ -275,10 +292,8 @@ export class EventWatcher {
     if (this.disposed || !this.contracts.has(w.address)) return { requests: 0, done: true };
     const tally = { requests: 0 };
     try {
-      const emitted = await this.pollContract(w, tally);
+      const emitted = await this.exclusive(w, () => this.pollContract(w, tally));
       w.failures = 0;
-      // The count caught up with what the scan handed over: its keys may roll off from here.
-      if (!w.cursor?.pending) w.scannedSinceCount = 0;
       this.scan?.choose();
       // The user waits for what they just did: at the floor again until a poll brings it.
       w.urgentPolls = emitted > 0 ? 0 : Math.max(0, w.urgentPolls - 1);
@@ -605,8 +620,10 @@ export class EventWatcher {
       const page = await this.page(w.address, start);
       pages++;
       const seen = new Set(cursor.seen);
-      // Compared against earlier pages only: two identical emits inside one page are two events.
-      const fresh = page.events.filter((e) => !seen.has(eventKey(e)));
+      const scanned = new Set(cursor.scanned ?? []);
+      // Compared against earlier pages and what the scan handed over: two identical emits inside one page
+      // are two events.
+      const fresh = page.events.filter((e) => !seen.has(eventKey(e)) && !scanned.has(eventKey(e)));
       const advanced = page.nextStart > start;
       if (advanced) advancedPages++;
       const keys: string[] = [...cursor.seen, ...page.events.map(eventKey).filter((k) => !seen.has(k))];
@@ -620,12 +637,16 @@ export class EventWatcher {
       const nextStart = advanced ? page.nextStart : start;
       // One write per page, as if it were the last: until the pages are done `pending` says so, and the
       // next poll reads on whatever the count (what the pages reached counts as checked).
+      // A scanned event this page holds is behind nextStart now: its key moves to the pages' keys.
+      const pageKeys = new Set(page.events.map(eventKey));
+      const stillAhead = cursor.scanned?.filter((k) => !pageKeys.has(k));
       cursor = {
         ...cursor,
         nextStart,
         lastCount: Math.max(cursor.lastCount, count ?? nextStart),
         seen: keys.slice(-this.seenLimit),
         pending: !done,
+        ...(stillAhead ? { scanned: stillAhead } : {}),
       };
       await this.save(w, cursor);
       start = nextStart;

@@ -54,6 +54,8 @@ export interface EventCursor {
   readonly pending: boolean;
   /** When the first count was read (ms): the scan hands over events of blocks from then on only. */
   readonly since?: number;
+  /** Keys of events the scan handed over ahead of `nextStart`, until the pages pass them. */
+  readonly scanned?: readonly string[];
   /** What each way of polling has cost this contract (absent before its first poll with news). */
   readonly costs?: PollCosts;
 }
@@ -68,6 +70,8 @@ export const CursorSchema = z.object({
    * that count already holds the earlier ones (absent in cursors written before the scan).
    */
   since: z.number().int().min(0).optional(),
+  /** Keys of events the scan handed over that the pages have not reached yet (bounded like `seen`). */
+  scanned: z.array(z.string()).optional(),
   costs: z
     .object({ count: z.number().nonnegative().max(1000), page: z.number().nonnegative().max(1000) })
     .optional(),
@@ -149,8 +153,8 @@ export interface Watched {
   polls: number;
   /** Polls at the floor still owed to a user waiting for this contract's result. */
   urgentPolls: number;
-  /** Events the scan handed over since the count poll last caught up (their keys must not roll off). */
-  scannedSinceCount?: number;
+  /** The work on this contract's cursor now going (a poll, a scan's hand-over): the next one waits for it. */
+  lock?: Promise<unknown>;
   /** The contract's job in the background scheduler, while the watcher runs. */
   job?: JobHandle;
 }

@@ -40,11 +40,19 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
-function setup(options: { store?: MapStore; timers?: FakeTimers; chain?: ScanChain } = {}) {
+function setup(
+  options: { store?: MapStore; timers?: FakeTimers; chain?: ScanChain; maxPagesPerPoll?: number } = {},
+) {
   const timers = options.timers ?? new FakeTimers(T0, { settle, settleAtEnd: true });
   const chain = options.chain ?? new ScanChain(() => timers.now());
   const store = options.store ?? new MapStore();
-  const watcher = new EventWatcher({ client: chain, store, timers, backlog: 0 });
+  const watcher = new EventWatcher({
+    client: chain,
+    store,
+    timers,
+    backlog: 0,
+    ...(options.maxPagesPerPoll ? { maxPagesPerPoll: options.maxPagesPerPoll } : {}),
+  });
   const received: ContractEvent[] = [];
   const ways: string[] = [];
   watcher.onEvents((e) => received.push(...e.events));
@@ -166,6 +174,23 @@ describe('event scan: one read of the new blocks serves every contract', () => {
     assert.equal(first.received.length, 1);
     assert.equal(second.received.length, 1, 'the first block is in the overlap but was handed over');
     assert.ok(once([...first.received, ...second.received]));
+  });
+
+  it('a long catch-up by pages after the scan handed over the newest event does not repeat it', async () => {
+    const store = new MapStore();
+    // Two pages a poll: the catch-up takes several polls, and the scan hands over the newest in between.
+    const { timers, chain, received, begin } = setup({ store, maxPagesPerPoll: 2 });
+    // 700 events since this contract's stored cursor (VS Code was closed): more than the 500 keys kept.
+    for (let i = 0; i < 700; i++) chain.mine([A], { ageMs: 3 * 60 * 60_000 - i });
+    await store.set(`alephium.eventCursor.${A}`, { nextStart: 0, lastCount: 0, seen: [], pending: false });
+    await begin([A]);
+    await timers.advance(MIN_POLL_INTERVAL_MS);
+    const newest = chain.mine([A]);
+    for (let i = 0; i < 4; i++) await timers.advance(MIN_POLL_INTERVAL_MS);
+    for (let i = 0; i < 5; i++) await timers.advance(SAFETY_NET_INTERVAL_MS);
+    assert.equal(received.filter((e) => e.txId === newest).length, 1);
+    assert.ok(once(received), 'nothing twice');
+    assert.equal(received.length, 701);
   });
 
   it('a gateway without blocks-with-events (404): each contract polls, as without a scan', async () => {
