@@ -631,6 +631,17 @@ export class BackgroundScheduler implements Disposable {
     this.changed();
   }
 
+  /**
+   * The next run follows the floor and the plan as they are now: after a run, one planned interval on
+   * (paced as any run); before the first, the stagger is kept but never beyond one floor from now.
+   */
+  private replan(job: Job): void {
+    const now = this.timers.now();
+    job.dueOverride =
+      job.lastRunAt === undefined ? Math.min(job.dueOverride ?? now, now + job.minIntervalMs) : undefined;
+    job.staggering = false;
+  }
+
   /** Someone waits for this job: its next run is due once its floor has passed, held by nothing else. */
   private markUrgent(job: Job): void {
     if (job.removed) return;
@@ -664,6 +675,7 @@ export class BackgroundScheduler implements Disposable {
       dueOf: () => this.dueOf(job, intervalOf()),
       changed: () => this.changed(),
       markUrgent: () => this.markUrgent(job),
+      replan: () => this.replan(job),
       remove: () => this.remove(job),
     });
   }

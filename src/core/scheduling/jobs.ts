@@ -92,6 +92,11 @@ export interface JobHandle extends Disposable {
    * once its floor has passed, and is held by nothing else. Still charged to the share.
    */
   runSoon(): void;
+  /**
+   * The next run follows the job's floor and plan as they are now, paced as usual: a first run staggered,
+   * or a run planned, under an earlier and longer floor is moved in (a safety net that serves again).
+   */
+  replan(): void;
 }
 
 /** The plan as a whole, for tooltips and logs. */
@@ -168,6 +173,8 @@ export interface JobHooks {
   changed(): void;
   /** Someone waits for the job: its next run is due as soon as its floor allows. */
   markUrgent(): void;
+  /** The next run as the floor and plan say now (a stagger or retry planned before is dropped). */
+  replan(): void;
   remove(): void;
 }
 
@@ -216,6 +223,11 @@ export function jobHandle(job: Job, hooks: JobHooks): JobHandle {
     runSoon() {
       if (job.removed) return;
       hooks.markUrgent();
+      hooks.changed();
+    },
+    replan() {
+      if (job.removed || job.urgent) return;
+      hooks.replan();
       hooks.changed();
     },
     dispose() {

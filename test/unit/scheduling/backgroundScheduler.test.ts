@@ -396,6 +396,24 @@ describe('background scheduler: one budget', () => {
     s.dispose();
   });
 
+  it('replan: a job whose floor came down runs on the new floor, not on what the old one planned', async () => {
+    const timers = new VirtualTimers();
+    const s = new BackgroundScheduler({ timers });
+    const r = record(s);
+    // Two first runs at once: the second runs of such a batch are planned one floor later (30 min here).
+    const hs = ['a', 'b'].map((label) =>
+      s.add({ kind: 'contract', label, minIntervalMs: 30 * 60_000, startNow: true, run: costs(1) }),
+    );
+    await timers.advance(0);
+    for (const h of hs) h.setMinInterval(16_000);
+    hs[0]!.replan();
+    await timers.advance(60_000);
+    const runsOf = (label: string) => r.runs.filter((x) => x.label === label).length;
+    assert.ok(runsOf('a') >= 3, `replanned: ${runsOf('a')} runs in the first minute`);
+    assert.equal(runsOf('b'), 1, 'not replanned: still held by the old plan');
+    s.dispose();
+  });
+
   it('runSoon: the user is waiting, so the next run goes once its floor has passed, whatever the budget', async () => {
     const timers = new VirtualTimers();
     const s = free(timers);

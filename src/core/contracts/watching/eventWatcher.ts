@@ -37,7 +37,7 @@ import type { JobHandle, JobRun } from '../../scheduling/jobs';
 import { DEFAULT_MIN_INTERVAL_MS } from '../../scheduling/policy';
 import { withListenerRoom } from '../../util/abort';
 import type { ContractEvent } from '../../gateway/schemas';
-import { SAFETY_NET_INTERVAL_MS, ScanJob } from './scanJob';
+import { ScanJob, safetyNetIntervalMs } from './scanJob';
 import { systemTimers, type Timers } from '../../util/clock';
 import {
   CursorSchema,
@@ -150,11 +150,12 @@ export class EventWatcher {
         deliver: (w, events) => this.deliverScanned(w, events),
         checked: (w) => this.pollEmitter.fire({ address: w.address, count: w.cursor?.lastCount ?? 0 }),
         wayChanged: (scanning, reason) => {
+          // Back at the floor, a contract whose last poll is older is due at once, paced by the budget
+          // (not asked for out of turn: fifty of those would fill the hour).
           for (const w of this.contracts.values()) {
             w.job?.setMinInterval(this.contractIntervalMs);
             w.job?.setVisible(this.looksAt(w.address));
-            // Their last poll may be a safety net's interval old: each reads its count now.
-            if (!scanning) w.job?.runSoon();
+            if (!scanning) w.job?.replan();
           }
           this.wayEmitter.fire({ scanning, reason });
         },
@@ -206,7 +207,8 @@ export class EventWatcher {
 
   /** A contract's own floor: the configured one, or the safety net's while the scan serves it. */
   private get contractIntervalMs(): number {
-    return this.scan?.active ? Math.max(SAFETY_NET_INTERVAL_MS, this.minIntervalMs) : this.minIntervalMs;
+    if (!this.scan?.active) return this.minIntervalMs;
+    return Math.max(safetyNetIntervalMs(this.contracts.size), this.minIntervalMs);
   }
 
   /** What the scan job is told of the window and of who looks. */
@@ -319,6 +321,12 @@ export class EventWatcher {
     this.contracts.set(address, w);
     this.addJob(w);
     this.scan?.choose();
+    this.applyFloors();
+  }
+
+  /** The contracts' floors: the safety net's spacing grows with their number while the scan serves them. */
+  private applyFloors(): void {
+    for (const c of this.contracts.values()) c.job?.setMinInterval(this.contractIntervalMs);
   }
 
   /**
@@ -342,6 +350,7 @@ export class EventWatcher {
     if (w) this.removeJob(w);
     this.contracts.delete(address);
     this.scan?.choose();
+    this.applyFloors();
     if (options.forget) await this.store.set(this.storeKey(address), undefined);
   }
 

@@ -12,8 +12,18 @@ import type { JobHandle, JobRun } from '../../scheduling/jobs';
 import { EventScan, type ScanReader } from './eventScan';
 import { httpStatus, isAbort, type CursorStore, type Watched } from './watcherTypes';
 
-/** A contract's own poll while the scan serves it: the safety net, not the path. */
+/** A contract's own poll while the scan serves it: the safety net, not the path (at least this apart). */
 export const SAFETY_NET_INTERVAL_MS = 30 * 60_000;
+/**
+ * The safety nets of all contracts together cost at most one request per this long (3 min: 20 an hour),
+ * so fifty contracts' nets do not take the share the scan serves them with.
+ */
+export const SAFETY_NET_SPACING_MS = 3 * 60_000;
+
+/** How far apart a contract's own polls are while the scan serves `contracts` of them. */
+export function safetyNetIntervalMs(contracts: number): number {
+  return Math.max(SAFETY_NET_INTERVAL_MS, contracts * SAFETY_NET_SPACING_MS);
+}
 
 /** What the scan job needs of its watcher. */
 export interface ScanHost {
@@ -70,6 +80,8 @@ export class ScanJob {
       minIntervalMs: this.host.floorMs(),
       // One request a round until a round says otherwise (a split window, a catch-up).
       expectedCost: 1,
+      // Not staggered behind the contracts' first polls: the scan is what serves them from the start.
+      startNow: true,
       visible: state.visible,
       slowdown: state.slowdown,
       paused: true,
@@ -114,7 +126,7 @@ export class ScanJob {
     const jobs = [...this.host.contracts()].map((w) => w.job).filter((j) => j !== undefined);
     const pollsCost = jobs.reduce((sum, j) => sum + j.cost, 0);
     const floor = this.host.floorMs();
-    const netCost = pollsCost * (1 - floor / SAFETY_NET_INTERVAL_MS);
+    const netCost = pollsCost * (1 - floor / safetyNetIntervalMs(jobs.length));
     const margin = this.scanning ? 1 + SWITCH_MARGIN : 1 - SWITCH_MARGIN;
     const scan = jobs.length > 0 && this.job.cost < netCost * margin;
     if (scan === this.scanning) return;
@@ -147,8 +159,8 @@ export class ScanJob {
       }
       await round.commit();
       for (const w of watched.values()) this.host.checked(w);
-      // A gap too long to read: each contract reads its count now instead.
-      if (round.jumpedFrom !== undefined) for (const w of watched.values()) w.job?.runSoon();
+      // A gap too long to read (VS Code was closed) is each contract's first poll of the session to catch
+      // up on, in its paced turn: asked for at once, fifty catch-ups filled the hour and held the scan.
       this.choose();
       return { requests: round.requests, ...(urgent ? { urgent: true } : {}) };
     } catch (error) {
