@@ -631,10 +631,7 @@ export class BackgroundScheduler implements Disposable {
     this.changed();
   }
 
-  /**
-   * The next run follows the floor and the plan as they are now: after a run, one planned interval on
-   * (paced as any run); before the first, the stagger is kept but never beyond one floor from now.
-   */
+  /** The next run as floor and plan say now: after a run, one interval on; before, within one floor. */
   private replan(job: Job): void {
     const now = this.timers.now();
     job.dueOverride =

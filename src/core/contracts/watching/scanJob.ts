@@ -159,8 +159,9 @@ export class ScanJob {
       }
       await round.commit();
       for (const w of watched.values()) this.host.checked(w);
-      // A gap too long to read (VS Code was closed) is each contract's first poll of the session to catch
-      // up on, in its paced turn: asked for at once, fifty catch-ups filled the hour and held the scan.
+      // A gap too long to read (VS Code was closed): each contract reads its count now instead. (With
+      // fifty contracts these catch-ups fill the sliding hour and hold the scan for it: see issue 32.)
+      if (round.jumpedFrom !== undefined) for (const w of watched.values()) w.job?.runSoon();
       this.choose();
       return { requests: round.requests, ...(urgent ? { urgent: true } : {}) };
     } catch (error) {
