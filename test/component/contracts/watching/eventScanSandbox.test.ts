@@ -69,9 +69,9 @@ describe('event scan against the sandbox gateway', () => {
 
   const counter = () => sb.contracts.find((c) => c.name === 'Counter')!.address;
   const deployCounter = async () =>
-    ((await control(sb, 'POST', '/contracts/deploy', { name: 'Counter' })) as { address: string }).address;
+    (await control<{ address: string }>(sb, 'POST', '/contracts/deploy', { name: 'Counter' })).address;
   const trigger = (contract: string, body: Record<string, unknown> = {}) =>
-    control(sb, 'POST', '/events/trigger', { contract, count: 1, ...body }) as Promise<{ txIds: string[] }>;
+    control<{ txIds: string[] }>(sb, 'POST', '/events/trigger', { contract, count: 1, ...body });
   const once = (events: readonly ContractEvent[]) => new Set(events.map(eventKey)).size === events.length;
 
   it('one scan a round serves two contracts: their events arrive once, with no count poll beside it', async () => {
@@ -112,7 +112,9 @@ describe('event scan against the sandbox gateway', () => {
     assert.equal(w.received.length, 1);
     const blockHash = w.received[0]!.blockHash;
     const block = (await (
-      await fetch(`${sb.apiUrl}/blockflow/blocks/${blockHash}`, { headers: { Authorization: `Bearer ${key}` } })
+      await fetch(`${sb.apiUrl}/blockflow/blocks/${blockHash}`, {
+        headers: { Authorization: `Bearer ${key}` },
+      })
     ).json()) as { chainFrom: number; chainTo: number };
     await timers.advance(1_000);
     await control(sb, 'POST', '/fork', { chainFrom: block.chainFrom, chainTo: block.chainTo });
