@@ -140,7 +140,7 @@ export class EventWatcher {
 
   private createScan(options: EventWatcherOptions): ScanJob | undefined {
     const client = this.client;
-    if (options.scan === false || !client.readBlocksWithEvents) return undefined;
+    if (options.scan !== true || !client.readBlocksWithEvents) return undefined;
     const read = (fromTs: number, toTs: number) => client.readBlocksWithEvents!(fromTs, toTs, this.options());
     return new ScanJob(
       this.scheduler,

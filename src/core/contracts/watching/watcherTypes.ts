@@ -138,7 +138,9 @@ export interface EventWatcherOptions {
   readonly scheduler?: BackgroundScheduler;
   /**
    * One read of the chain's new blocks per round for all contracts, where the client can
-   * (`readBlocksWithEvents`) and it costs fewer requests than polling each (default: on).
+   * (`readBlocksWithEvents`) and it costs fewer requests than polling each. Off by default: its windows
+   * follow this machine's clock, so a clock more than the overlap off the chain's would leave the events
+   * to the slow safety net (issue 32: windows that follow the chain's timestamps come first).
    */
   readonly scan?: boolean;
 }

@@ -42,7 +42,7 @@ describe('event scan against the sandbox gateway', () => {
       set: (k, v) => void data.set(k, JSON.parse(JSON.stringify(v ?? null))),
     };
     const scheduler = new BackgroundScheduler({ timers });
-    const watcher = new EventWatcher({ client, store, timers, scheduler, backlog: 0 });
+    const watcher = new EventWatcher({ client, store, timers, scheduler, backlog: 0, scan: true });
     const received: ContractEvent[] = [];
     let checks = 0;
     watcher.onEvents((e) => received.push(...e.events));

@@ -55,7 +55,7 @@ describe('event watcher against the sandbox gateway', () => {
     const seen: ContractEvent[] = [];
     let polls = 0;
     const make = () => {
-      // The count and page path (eventScanSandbox.test.ts is the scan's): the scan is off.
+      // The count and page path (eventScanSandbox.test.ts is the scan's).
       const w = new EventWatcher({
         client: client(),
         store,

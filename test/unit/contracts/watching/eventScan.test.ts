@@ -51,6 +51,7 @@ function setup(
     store,
     timers,
     backlog: 0,
+    scan: true,
     ...(options.maxPagesPerPoll ? { maxPagesPerPoll: options.maxPagesPerPoll } : {}),
   });
   const received: ContractEvent[] = [];
