@@ -94,11 +94,6 @@ export class EventScan {
     this.overlapMs = options.overlapMs ?? SCAN_OVERLAP_MS;
   }
 
-  /** How far the scan has read (chain time, ms), undefined before its first round. */
-  get scannedTo(): number | undefined {
-    return this.state?.scannedTo;
-  }
-
   /** Reads the blocks since the last round and hands out the events of `watched` (addresses). */
   async round(now: number, watched: ReadonlySet<string>): Promise<ScanRound> {
     const state = await this.load(now);

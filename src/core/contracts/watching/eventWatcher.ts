@@ -152,8 +152,8 @@ export class EventWatcher {
         wayChanged: (scanning, reason) => {
           // Back at the floor, a contract whose last poll is older is due at once, paced by the budget
           // (not asked for out of turn: fifty of those would fill the hour).
+          this.applyFloors();
           for (const w of this.contracts.values()) {
-            w.job?.setMinInterval(this.contractIntervalMs);
             w.job?.setVisible(this.looksAt(w.address));
             if (!scanning) w.job?.replan();
           }
@@ -396,7 +396,7 @@ export class EventWatcher {
   /** The least time between two polls of one contract (raised to 16 s); the budget may make it longer. */
   setIntervalMs(ms: number): void {
     this.configuredIntervalMs = ms;
-    for (const w of this.contracts.values()) w.job?.setMinInterval(this.contractIntervalMs);
+    this.applyFloors();
     this.scan?.setFloor(this.minIntervalMs);
   }
 
@@ -630,12 +630,13 @@ export class EventWatcher {
       pages++;
       const seen = new Set(cursor.seen);
       const scanned = new Set(cursor.scanned ?? []);
+      const pageKeys = page.events.map(eventKey);
       // Compared against earlier pages and what the scan handed over: two identical emits inside one page
       // are two events.
-      const fresh = page.events.filter((e) => !seen.has(eventKey(e)) && !scanned.has(eventKey(e)));
+      const fresh = page.events.filter((_, i) => !seen.has(pageKeys[i]!) && !scanned.has(pageKeys[i]!));
       const advanced = page.nextStart > start;
       if (advanced) advancedPages++;
-      const keys: string[] = [...cursor.seen, ...page.events.map(eventKey).filter((k) => !seen.has(k))];
+      const keys: string[] = [...cursor.seen, ...pageKeys.filter((k) => !seen.has(k))];
       if (fresh.length > 0) {
         this.eventsEmitter.fire({ address: w.address, events: fresh });
         emitted += fresh.length;
@@ -647,8 +648,8 @@ export class EventWatcher {
       // One write per page, as if it were the last: until the pages are done `pending` says so, and the
       // next poll reads on whatever the count (what the pages reached counts as checked).
       // A scanned event this page holds is behind nextStart now: its key moves to the pages' keys.
-      const pageKeys = new Set(page.events.map(eventKey));
-      const stillAhead = cursor.scanned?.filter((k) => !pageKeys.has(k));
+      const onPage = new Set(pageKeys);
+      const stillAhead = cursor.scanned?.filter((k) => !onPage.has(k));
       cursor = {
         ...cursor,
         nextStart,

@@ -33,7 +33,7 @@ export interface ScanHost {
   readonly deliver: (w: Watched, events: readonly ContractEvent[]) => Promise<number>;
   /** The scan read every block up to now for this contract (nothing else is news). */
   readonly checked: (w: Watched) => void;
-  /** The way changed: the contracts' jobs take their new floor (and poll now when the scan stopped). */
+  /** The way changed: the contracts' jobs take their new floor (replanned on it when the scan stopped). */
   readonly wayChanged: (scanning: boolean, reason: string) => void;
   readonly failed: (error: unknown, failures: number, retryInMs: number) => void;
   readonly floorMs: () => number;
