@@ -14,7 +14,18 @@
  * - Events are keyed by transaction, not block: a transaction re-included after a fork is the same
  *   event in another block, which the contracts' event keys (`eventKey`) recognise.
  * - A gap longer than {@link MAX_CATCH_UP_MS} (VS Code closed for the night) is not read block by block:
- *   the round says where it jumped from, and the contracts catch up by their counts, which costs less.
+ *   the round says where it jumped from, and the contracts catch up by their counts. (Reading a night
+ *   by parts, where that looks cheaper than fifty counts, was tried: a gateway's span is often shorter
+ *   than the node's and a busy night's blocks exceed the body cap, so the parts split again, and the
+ *   month bench ran out of its share.)
+ *
+ * Windows follow the chain's timestamps, not this machine's clock: how far the scan has read moves to
+ * the newest block the chain has shown, never to the local time, so a clock that is minutes fast does
+ * not carry the windows past blocks the chain has yet to make, and a window reaches
+ * {@link CLOCK_TOLERANCE_MS} past the local time (asking for the future costs nothing), so a clock that
+ * is minutes slow does not hold back blocks the chain already has. Only where the chain shows no block
+ * (a quiet test chain) does the local clock move the windows on, and then no further than the
+ * tolerance behind it.
  */
 import * as z from 'zod';
 import type { ContractEvent } from '../../gateway/schemas';
@@ -28,6 +39,13 @@ export const SCAN_OVERLAP_MS = 60_000;
 export const CATCH_UP_PARTS_PER_ROUND = 3;
 /** A gap longer than this is left to the count polls: reading it block by block would cost more. */
 export const MAX_CATCH_UP_MS = 2 * 60 * 60_000;
+/** How far past the chain's time now a window reaches: a block stamped a little ahead is not held back. */
+export const SCAN_LOOKAHEAD_MS = 60_000;
+/**
+ * How far this machine's clock may be off the chain's, either way, and the scan still read every block
+ * in time. The first window reaches this far back, to find the chain's time.
+ */
+export const CLOCK_TOLERANCE_MS = 10 * 60_000;
 /** Block hashes kept for the overlap, at most (a minute of 16 chains is about 60-120 blocks). */
 const RECENT_LIMIT = 5_000;
 
@@ -72,15 +90,29 @@ export interface ScanRound {
 }
 
 const ScanStateSchema = z.object({
+  /** The chain's time up to which every block was read (the next window starts an overlap before). */
   scannedTo: z.number().int().min(0),
-  /** Events of blocks older than this were before the first scan: not news (a fresh watch list). */
-  deliverFrom: z.number().int().min(0),
+  /**
+   * Events of blocks older than this were before the first scan: not news (a fresh watch list). Absent
+   * until the first read has shown the chain's time.
+   */
+  deliverFrom: z.number().int().min(0).optional(),
+  /**
+   * How far this machine's clock runs ahead of the chain's (negative: behind), and when that was learnt
+   * (local ms). Absent until a read has shown a new block.
+   */
+  lag: z.object({ ms: z.number().int(), at: z.number().int().min(0) }).optional(),
   recent: z.array(z.tuple([z.string().max(128), z.number().int().min(0)])).max(RECENT_LIMIT),
 });
 type ScanState = z.infer<typeof ScanStateSchema>;
+type Lag = NonNullable<ScanState['lag']>;
+
+/** A lag learnt longer ago than this gives way to the next one seen, smaller or not (a clock was reset). */
+const LAG_RENEWAL_MS = 60 * 60_000;
 
 export class EventScan {
   private state: ScanState | undefined;
+  private lag: Lag | undefined;
   private readonly overlapMs: number;
 
   constructor(
@@ -95,23 +127,30 @@ export class EventScan {
   }
 
   /** Reads the blocks since the last round and hands out the events of `watched` (addresses). */
-  async round(now: number, watched: ReadonlySet<string>): Promise<ScanRound> {
+  async round(at: number, watched: ReadonlySet<string>): Promise<ScanRound> {
+    // Whole milliseconds, as the node's timestamps are (a virtual clock may give fractions).
+    const now = Math.floor(at);
     const state = await this.load(now);
-    let fromTs = Math.max(0, state.scannedTo - this.overlapMs);
-    let jumpedFrom: number | undefined;
-    if (now - fromTs > MAX_CATCH_UP_MS) {
-      jumpedFrom = fromTs;
-      fromTs = now - this.overlapMs;
-    }
-    const toTs = Math.max(fromTs, Math.min(now, fromTs + CATCH_UP_PARTS_PER_ROUND * NODE_MAX_BLOCKS_SPAN_MS));
+    const { fromTs, toTs, end, jumpedFrom } = this.window(state, now);
     const read = await this.options.read(fromTs, toTs);
     const readTo = read.unread ? Math.max(fromTs, read.unread.fromTs - 1) : toTs;
+    const blocks = inTimeOrder(read.blocksAndEvents);
+    const newest = blocks.reduce((max, { block }) => Math.max(max, block.timestamp), -1);
+    const deliverFrom = state.deliverFrom ?? (newest >= 0 ? newest + 1 : fromTs);
     const recent = new Map(jumpedFrom === undefined ? state.recent : []);
+    const reachedEnd = toTs === end && !read.unread;
+    const lag = learnLag(
+      this.lag ?? state.lag,
+      now,
+      reachedEnd ? newestShown(blocks, newest, recent) : undefined,
+    );
+    // Known at once (the round's deliveries compare with it); saved with the round's progress.
+    this.lag = lag;
     const events = new Map<string, ContractEvent[]>();
-    for (const { block, events: blockEvents } of inTimeOrder(read.blocksAndEvents)) {
+    for (const { block, events: blockEvents } of blocks) {
       if (recent.has(block.hash)) continue;
       recent.set(block.hash, block.timestamp);
-      if (block.timestamp < state.deliverFrom) continue;
+      if (block.timestamp < deliverFrom) continue;
       for (const e of blockEvents) {
         // A contract's own listing hides Debug events (they only take a counter slot): a scan and a
         // poll must hand over the same events.
@@ -121,10 +160,16 @@ export class EventScan {
         events.set(e.contractAddress, list);
       }
     }
-    const keepFrom = readTo - this.overlapMs;
+    // Read up to the chain's newest block; where the chain showed none, up to its time now as learnt
+    // (before that, the tolerance behind the local clock), never past what was read.
+    const chainNow = lag ? now - lag.ms : now - CLOCK_TOLERANCE_MS;
+    const settled = Math.min(readTo, Math.max(newest, chainNow));
+    const scannedTo = Math.max(jumpedFrom === undefined ? state.scannedTo : 0, settled);
+    const keepFrom = scannedTo - this.overlapMs;
     const next: ScanState = {
-      scannedTo: Math.max(jumpedFrom === undefined ? state.scannedTo : 0, readTo),
-      deliverFrom: state.deliverFrom,
+      scannedTo,
+      deliverFrom,
+      ...(lag ? { lag } : {}),
       recent: [...recent].filter(([, ts]) => ts >= keepFrom).slice(-RECENT_LIMIT),
     };
     return {
@@ -132,17 +177,56 @@ export class EventScan {
       toTs,
       requests: read.requests,
       events,
-      behind: readTo < now,
+      behind: readTo < end,
       ...(jumpedFrom !== undefined ? { jumpedFrom } : {}),
       commit: () => this.save(next),
     };
   }
 
+  /**
+   * The round's window, on the chain's clock: from an overlap before how far the scan has read, to a
+   * little past the chain's time now (until that is learnt, the clock's tolerance past the local time),
+   * at most three of the node's largest spans; or, past a gap longer than {@link MAX_CATCH_UP_MS}, from
+   * the chain's time now.
+   */
+  private window(
+    state: ScanState,
+    now: number,
+  ): { fromTs: number; toTs: number; end: number; jumpedFrom?: number } {
+    const lag = this.lag ?? state.lag;
+    const chainNow = lag ? now - lag.ms : now;
+    const ahead = lag ? SCAN_LOOKAHEAD_MS : CLOCK_TOLERANCE_MS;
+    const end = Math.max(chainNow, state.scannedTo) + ahead;
+    let fromTs = Math.max(0, state.scannedTo - this.overlapMs);
+    let jumpedFrom: number | undefined;
+    if (end - fromTs > MAX_CATCH_UP_MS) {
+      jumpedFrom = fromTs;
+      fromTs = Math.max(0, chainNow - (lag ? 0 : CLOCK_TOLERANCE_MS) - this.overlapMs);
+    }
+    const toTs = Math.max(
+      fromTs + 1,
+      Math.min(end, fromTs + CATCH_UP_PARTS_PER_ROUND * NODE_MAX_BLOCKS_SPAN_MS),
+    );
+    return { fromTs, toTs, end, ...(jumpedFrom !== undefined ? { jumpedFrom } : {}) };
+  }
+
+  /**
+   * A moment on this machine's clock on the chain's, as far as the scan has learned how the two differ
+   * (unchanged until a read has shown a new block): the moment a contract's first count was read is,
+   * on the chain's clock, where the scan's news for it starts.
+   */
+  chainTime(localTime: number): number {
+    return localTime - ((this.lag ?? this.state?.lag)?.ms ?? 0);
+  }
+
   private async load(now: number): Promise<ScanState> {
     if (this.state) return this.state;
     const parsed = ScanStateSchema.safeParse(await this.options.store.get(this.options.storeKey));
-    // A first scan starts now: what happened before it is not news (the counts say where each starts).
-    this.state = parsed.success ? parsed.data : { scannedTo: now, deliverFrom: now, recent: [] };
+    // A first scan looks back by the clock's tolerance to find the chain's time; what happened before
+    // the chain's newest block then is not news (the counts say where each contract starts).
+    this.state = parsed.success
+      ? parsed.data
+      : { scannedTo: Math.max(0, now - CLOCK_TOLERANCE_MS + this.overlapMs), recent: [] };
     return this.state;
   }
 
@@ -158,4 +242,30 @@ export class EventScan {
  */
 function inTimeOrder(chains: ReadonlyArray<ReadonlyArray<ScanBlock>>): ScanBlock[] {
   return chains.flat().sort((a, b) => a.block.timestamp - b.block.timestamp);
+}
+
+/**
+ * Whether the newest block of a read that reached the window's end says what time it is on the chain:
+ * it is new to this read (one read before may be old on a quiet chain).
+ */
+function newestShown(
+  blocks: readonly ScanBlock[],
+  newest: number,
+  known: ReadonlyMap<string, number>,
+): number | undefined {
+  return blocks.some(({ block }) => block.timestamp === newest && !known.has(block.hash))
+    ? newest
+    : undefined;
+}
+
+/**
+ * The lag a new block shows is this machine's time minus the block's: the clocks' difference plus how
+ * old the block was when read. The smallest seen is the closest (a block cannot be younger than now),
+ * renewed hourly so that a clock set right is followed.
+ */
+function learnLag(known: Lag | undefined, now: number, newest: number | undefined): Lag | undefined {
+  if (newest === undefined) return known;
+  const ms = now - newest;
+  if (!known || ms <= known.ms || now - known.at > LAG_RENEWAL_MS) return { ms, at: now };
+  return known;
 }

@@ -140,7 +140,7 @@ export class EventWatcher {
 
   private createScan(options: EventWatcherOptions): ScanJob | undefined {
     const client = this.client;
-    if (options.scan !== true || !client.readBlocksWithEvents) return undefined;
+    if (options.scan === false || !client.readBlocksWithEvents) return undefined;
     const read = (fromTs: number, toTs: number) => client.readBlocksWithEvents!(fromTs, toTs, this.options());
     return new ScanJob(
       this.scheduler,
@@ -154,7 +154,7 @@ export class EventWatcher {
           // (not asked for out of turn: fifty of those would fill the hour).
           this.applyFloors();
           for (const w of this.contracts.values()) {
-            w.job?.setVisible(this.looksAt(w.address));
+            if (w.job) this.applyFocus(w.job, w.address);
             if (!scanning) w.job?.replan();
           }
           this.wayEmitter.fire({ scanning, reason });
@@ -193,7 +193,9 @@ export class EventWatcher {
     const cursor = w.cursor;
     if (!cursor || events.length === 0) return 0;
     const seen = new Set([...cursor.seen, ...(cursor.scanned ?? [])]);
-    const since = cursor.since ?? 0;
+    // `since` is on this machine's clock, block timestamps on the chain's: compared as the scan has learned
+    // the two differ by now (a first count read before the scan's first block is placed right too).
+    const since = cursor.since === undefined ? 0 : (this.scan?.chainTime(cursor.since) ?? cursor.since);
     const fresh = events.filter((e) => (e.timestamp ?? since) >= since && !seen.has(eventKey(e)));
     if (fresh.length === 0) return 0;
     this.eventsEmitter.fire({ address: w.address, events: fresh });
@@ -275,7 +277,9 @@ export class EventWatcher {
 
   private applyFocus(job: JobHandle, address: string): void {
     job.setPaused(this.paused);
-    job.setSlowdown(this.focused ? 1 : this.unfocusedFactor);
+    // While the scan serves the contracts, focus speeds up the scan, not their safety nets: fifty of
+    // those sped up together would all be overdue at once and fill the hour ahead of the scan.
+    job.setSlowdown(this.focused && !this.scan?.active ? 1 : this.unfocusedFactor);
     job.setVisible(this.looksAt(address));
   }
 

@@ -68,6 +68,11 @@ export class ScanJob {
     return this.scanning && !this.failing && this.job !== undefined;
   }
 
+  /** A moment on this machine's clock on the chain's, as the scan has learned how the two differ. */
+  chainTime(localTime: number): number {
+    return this.scan.chainTime(localTime);
+  }
+
   get intervalMs(): number | undefined {
     return this.active ? this.job?.intervalMs : undefined;
   }

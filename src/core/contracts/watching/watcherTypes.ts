@@ -138,9 +138,8 @@ export interface EventWatcherOptions {
   readonly scheduler?: BackgroundScheduler;
   /**
    * One read of the chain's new blocks per round for all contracts, where the client can
-   * (`readBlocksWithEvents`) and it costs fewer requests than polling each. Off by default: its windows
-   * follow this machine's clock, so a clock more than the overlap off the chain's would leave the events
-   * to the slow safety net (issue 32: windows that follow the chain's timestamps come first).
+   * (`readBlocksWithEvents`) and it costs fewer requests than polling each (eventScan.ts). On unless
+   * false: a poll per contract, as before the scan.
    */
   readonly scan?: boolean;
 }

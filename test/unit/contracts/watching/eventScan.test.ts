@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import type { ContractEvent } from '../../../../src/core/gateway/schemas';
 import { addressFromContractId } from '../../../../src/core/protocol';
 import {
+  CLOCK_TOLERANCE_MS,
   EventScan,
   MAX_CATCH_UP_MS,
+  SCAN_LOOKAHEAD_MS,
   SCAN_OVERLAP_MS,
 } from '../../../../src/core/contracts/watching/eventScan';
 import { EventWatcher, MIN_POLL_INTERVAL_MS } from '../../../../src/core/contracts/watching/eventWatcher';
@@ -17,6 +19,7 @@ import { SAFETY_NET_INTERVAL_MS } from '../../../../src/core/contracts/watching/
 import { eventKey, type CursorStore } from '../../../../src/core/contracts/watching/watcherTypes';
 import { FakeTimers } from '../../../helpers/fakeTimers';
 import { ScanChain } from './scanChain';
+import type { ScanBlock } from '../../../../src/core/contracts/watching/eventScan';
 
 const T0 = Date.UTC(2025, 5, 2, 9, 0, 0);
 const contracts = (n: number) =>
@@ -87,6 +90,39 @@ describe('event scan: one read of the new blocks serves every contract', () => {
     }
     assert.equal(chain.calls.length - before, rounds, 'one scan a round, no count poll beside it');
     assert.ok(once(received));
+  });
+
+  it('on a clock 5 min fast or 5 min slow, every event still reaches its contract within a round, once', async () => {
+    for (const offMs of [5 * 60_000, -5 * 60_000]) {
+      const timers = new FakeTimers(T0, { settle, settleAtEnd: true });
+      const chain = new ScanChain(() => timers.now() - offMs);
+      const { received, begin } = setup({ timers, chain });
+      await begin([A, B]);
+      await timers.advance(MIN_POLL_INTERVAL_MS);
+      for (let r = 0; r < 10; r++) {
+        chain.mine([r % 2 ? A : B], { chain: r });
+        await timers.advance(MIN_POLL_INTERVAL_MS);
+        assert.equal(received.length, r + 1, `clock off by ${offMs / 60_000} min, round ${r}`);
+      }
+      assert.ok(once(received));
+    }
+  });
+
+  it('focus regained after a night speeds up the scan, not the safety nets: none comes due at once', async () => {
+    const all = contracts(50);
+    const { timers, chain, watcher, begin } = setup();
+    await begin(all);
+    watcher.setFocused(false);
+    await timers.advance(10 * 60 * 60_000);
+    const counts = chain.count('count');
+    const scans = chain.count('scan');
+    watcher.setFocused(true);
+    await timers.advance(5 * 60_000);
+    assert.equal(chain.count('count') - counts, 0, 'no safety-net poll in the first five minutes');
+    assert.ok(
+      chain.count('scan') - scans >= (5 * 60_000) / (1.25 * MIN_POLL_INTERVAL_MS) - 1,
+      'the scan at its floor',
+    );
   });
 
   it('a block mined late (inside the overlap) is read by the next window, once', async () => {
@@ -188,7 +224,8 @@ describe('event scan: one read of the new blocks serves every contract', () => {
     await timers.advance(MIN_POLL_INTERVAL_MS);
     const newest = chain.mine([A]);
     for (let i = 0; i < 4; i++) await timers.advance(MIN_POLL_INTERVAL_MS);
-    for (let i = 0; i < 5; i++) await timers.advance(SAFETY_NET_INTERVAL_MS);
+    // The safety nets run at the unfocused pace (4× slower) while the scan serves, focused or not.
+    for (let i = 0; i < 20; i++) await timers.advance(SAFETY_NET_INTERVAL_MS);
     assert.equal(received.filter((e) => e.txId === newest).length, 1);
     assert.ok(once(received), 'nothing twice');
     assert.equal(received.length, 701);
@@ -234,44 +271,113 @@ describe('event scan: the windows', () => {
 
   it('the first window hands over nothing from before it, and a window overlaps the last by a minute', async () => {
     let now = T0;
-    const chain = new ScanChain(() => now);
+    const chain = new ScanChain(() => now, false);
     chain.mine([A], { ageMs: 5_000 });
     const scan = new EventScan({ read: read(chain), store: new MapStore(), storeKey: 'scan' });
     const first = await scan.round(now, new Set([A]));
+    assert.equal(
+      first.fromTs,
+      T0 - CLOCK_TOLERANCE_MS,
+      'the first window looks back to find the chain’s time',
+    );
     assert.equal(first.events.size, 0, 'before the first scan: not news');
     await first.commit();
     now += 16_000;
     chain.mine([A]);
     const second = await scan.round(now, new Set([A]));
-    assert.equal(second.fromTs, T0 - SCAN_OVERLAP_MS);
-    assert.equal(second.toTs, now);
+    assert.equal(second.fromTs, T0 - 5_000 - SCAN_OVERLAP_MS, 'an overlap before the chain’s newest block');
+    // The first block was read 5 s after its timestamp: the chain's time is learnt as 5 s behind this clock.
+    assert.equal(second.toTs, now - 5_000 + SCAN_LOOKAHEAD_MS, 'to a little past the chain’s time now');
     assert.equal(second.events.get(A)?.length, 1);
   });
 
   it('after a long pause it jumps, and says from where, so the counts catch up', async () => {
     let now = T0;
-    const chain = new ScanChain(() => now);
-    const store = new MapStore();
-    const scan = new EventScan({ read: read(chain), store, storeKey: 'scan' });
+    const chain = new ScanChain(() => now, false);
+    const scan = new EventScan({ read: read(chain), store: new MapStore(), storeKey: 'scan' });
+    chain.mine([A]);
     await (await scan.round(now, new Set([A]))).commit();
-    now += MAX_CATCH_UP_MS + 60_000;
+    now += MAX_CATCH_UP_MS;
     const round = await scan.round(now, new Set([A]));
     assert.equal(round.jumpedFrom, T0 - SCAN_OVERLAP_MS);
-    assert.equal(round.fromTs, now - SCAN_OVERLAP_MS);
+    assert.equal(round.fromTs, now - SCAN_OVERLAP_MS, "from the chain's time now, as learnt");
   });
 
-  it('a part the gateway refused is read again by the next round, from where the read stopped', async () => {
+  it('a clock that gives fractions of a millisecond reads whole-millisecond windows, and saves them', async () => {
+    const store = new MapStore();
+    const windows: number[] = [];
+    const scan = new EventScan({
+      read: (from, to) => {
+        windows.push(from, to);
+        return Promise.resolve({ blocksAndEvents: [], requests: 1 });
+      },
+      store,
+      storeKey: 'scan',
+    });
+    await (await scan.round(T0 + 0.5, new Set([A]))).commit();
+    await (await scan.round(T0 + 16_000.25, new Set([A]))).commit();
+    assert.ok(windows.every(Number.isInteger), windows.join(', '));
+    const saved = (store.get('scan') as { scannedTo: number }).scannedTo;
+    assert.ok(Number.isInteger(saved));
+    const reloaded = new EventScan({
+      read: (from, to) => {
+        windows.push(from, to);
+        return Promise.resolve({ blocksAndEvents: [], requests: 1 });
+      },
+      store,
+      storeKey: 'scan',
+    });
+    await reloaded.round(T0 + 32_000, new Set([A]));
+    assert.equal(windows.at(-2), saved - SCAN_OVERLAP_MS, 'the saved state is read back, not started afresh');
+  });
+
+  it('where the chain shows no block, the windows move on with the local clock, the tolerance behind it', async () => {
+    let now = T0;
+    const scan = new EventScan({
+      read: read(new ScanChain(() => now, false)),
+      store: new MapStore(),
+      storeKey: 'scan',
+    });
+    await (await scan.round(now, new Set([A]))).commit();
+    now += 60 * 60_000;
+    await (await scan.round(now, new Set([A]))).commit();
+    const round = await scan.round(now + 16_000, new Set([A]));
+    assert.equal(
+      round.fromTs,
+      now - CLOCK_TOLERANCE_MS - SCAN_OVERLAP_MS,
+      'an hour of a quiet chain is not read again',
+    );
+    assert.equal(round.behind, false);
+  });
+
+  it('learns the chain’s time from a new block: where a first count of a contract starts, on a clock 5 min off', async () => {
+    for (const offMs of [5 * 60_000, -5 * 60_000]) {
+      let now = T0;
+      const chain = new ScanChain(() => now - offMs);
+      const scan = new EventScan({ read: read(chain), store: new MapStore(), storeKey: 'scan' });
+      assert.equal(scan.chainTime(now), now, 'nothing learnt yet: the local clock');
+      chain.mine([A]);
+      await (await scan.round(now, new Set([A]))).commit();
+      now += 16_000;
+      assert.equal(scan.chainTime(now), now - offMs);
+      await (await scan.round(now, new Set([A]))).commit();
+      assert.equal(scan.chainTime(now), now - offMs, 'a block read before says nothing of the time now');
+    }
+  });
+
+  it('a part the gateway refused is read again by the next round, from the newest block read', async () => {
     const now = T0 + 16_000;
     const store = new MapStore();
     let unread: number | undefined = T0 + 8_000;
     const windows: Array<[number, number]> = [];
+    const block: ScanBlock = { block: { hash: 'b1', timestamp: T0 + 5_000 }, events: [] };
     const scan = new EventScan({
       read: (from, to) => {
         windows.push([from, to]);
         const u = unread;
         unread = undefined;
         return Promise.resolve({
-          blocksAndEvents: [],
+          blocksAndEvents: u !== undefined ? [[block]] : [],
           requests: 1,
           ...(u !== undefined ? { unread: { fromTs: u } } : {}),
         });
@@ -284,6 +390,6 @@ describe('event scan: the windows', () => {
     assert.equal(first.behind, true);
     await first.commit();
     await (await scan.round(now, new Set())).commit();
-    assert.deepEqual(windows[1], [T0 + 8_000 - 1 - SCAN_OVERLAP_MS, now]);
+    assert.deepEqual(windows[1], [T0 + 5_000 - SCAN_OVERLAP_MS, now + CLOCK_TOLERANCE_MS]);
   });
 });

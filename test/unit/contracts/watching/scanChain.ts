@@ -3,7 +3,7 @@
  * events go to contracts' event logs as the node indexes them (every emit a counter slot, Debug events
  * hidden: gaps). It answers the watcher's three reads and records each. Blocks can be mined late (a
  * timestamp in the past), a chain's tip can be replaced by a fork sibling holding the same transactions,
- * and `blocks-with-events` can be refused (a gateway that does not forward it) or failed once.
+ * a busy chain has a new empty block at each scan, and `blocks-with-events` can be refused (a gateway that does not forward it) or failed once.
  */
 import type { RequestOptions } from '../../../../src/core/gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../../../../src/core/gateway/schemas';
@@ -40,7 +40,14 @@ export class ScanChain implements WatcherClient {
   /** The next scans fail with this (then answer again). */
   failScans: Error[] = [];
 
-  constructor(private readonly now: () => number) {}
+  /**
+   * @param busy Whether a block with no events is mined on some chain at each scan, as a real chain's
+   *   16 chains make one about every second: the newest block says what time it is on the chain.
+   */
+  constructor(
+    private readonly now: () => number,
+    private readonly busy = true,
+  ) {}
 
   /**
    * Mines one block on `chain` holding one transaction that emits an event to each address given, at
@@ -125,6 +132,7 @@ export class ScanChain implements WatcherClient {
     if (this.scanNotServed) return Promise.reject(Object.assign(new Error('Not Found'), { status: 404 }));
     const failure = this.failScans.shift();
     if (failure !== undefined) return Promise.reject(failure);
+    if (this.busy) this.addBlock(++this.n % 16, this.now(), []);
     const inWindow = (b: Block) => b.timestamp >= fromTs && b.timestamp <= toTs;
     const blocksAndEvents = this.chains.map((blocks) => blocks.filter(inWindow).map(scanBlock));
     return Promise.resolve({ blocksAndEvents, requests: 1 });
