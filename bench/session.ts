@@ -108,7 +108,9 @@ export interface SessionRun {
 }
 
 async function simulate(contracts: number, seed: number, transport: CountingTransport): Promise<SessionRun> {
-  const sb = await sandbox();
+  // One clock for the watcher and the chain: the blocks' timestamps are the virtual day's.
+  const timers = new VirtualTimers();
+  const sb = await sandbox({ clock: { now: () => timers.now() } });
   let inFlight = 0;
   try {
     const addresses = counters(sb, contracts);
@@ -127,7 +129,6 @@ async function simulate(contracts: number, seed: number, transport: CountingTran
       },
       { perSecond: 1_000_000, perMonth: 1_000_000_000 },
     );
-    const timers = new VirtualTimers();
     const t0 = timers.time;
     const scheduler = new BackgroundScheduler({
       timers,
@@ -181,6 +182,12 @@ async function simulate(contracts: number, seed: number, transport: CountingTran
       for (const ev of e.events) delivered.push(`${e.address}|${eventKey(ev)}`);
     });
     for (const a of addresses) watcher.watch(a);
+    if (process.env.BENCH_DEBUG) {
+      watcher.onError((e) =>
+        log(`at ${((timers.time - t0) / 1000).toFixed(0)} s, ${e.address}: ${String(e.error)}`),
+      );
+      watcher.onWayChanged((w) => log(`at ${((timers.time - t0) / 1000).toFixed(0)} s: ${w.reason}`));
+    }
 
     const node = new NodeStatusModel({ timers, scheduler: () => scheduler });
     node.setClient(client);
