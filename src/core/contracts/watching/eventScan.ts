@@ -43,9 +43,10 @@ export const MAX_CATCH_UP_MS = 2 * 60 * 60_000;
 export const SCAN_LOOKAHEAD_MS = 60_000;
 /**
  * How far this machine's clock may be off the chain's, either way, and the scan still read every block
- * in time. The first window reaches this far back, to find the chain's time.
+ * in time. The first window reaches this far back and ahead, to find the chain's time: 10 minutes in
+ * all, the longest window the sandbox serves in one request (a longer one is split, and costs more).
  */
-export const CLOCK_TOLERANCE_MS = 10 * 60_000;
+export const CLOCK_TOLERANCE_MS = 5 * 60_000;
 /** Block hashes kept for the overlap, at most (a minute of 16 chains is about 60-120 blocks). */
 const RECENT_LIMIT = 5_000;
 

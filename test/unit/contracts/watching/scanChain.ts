@@ -37,6 +37,8 @@ export class ScanChain implements WatcherClient {
   private n = 0;
   /** Answer `blocks-with-events` with a 404, as a gateway without the node endpoint does. */
   scanNotServed = false;
+  /** What the next scans cost in requests (a window split on the gateway's span), then 1 again. */
+  scanCosts: number[] = [];
   /** The next scans fail with this (then answer again). */
   failScans: Error[] = [];
 
@@ -135,7 +137,7 @@ export class ScanChain implements WatcherClient {
     if (this.busy) this.addBlock(++this.n % 16, this.now(), []);
     const inWindow = (b: Block) => b.timestamp >= fromTs && b.timestamp <= toTs;
     const blocksAndEvents = this.chains.map((blocks) => blocks.filter(inWindow).map(scanBlock));
-    return Promise.resolve({ blocksAndEvents, requests: 1 });
+    return Promise.resolve({ blocksAndEvents, requests: this.scanCosts.shift() ?? 1 });
   }
 }
 
