@@ -327,28 +327,22 @@ describe('event scan: the windows', () => {
   it('a clock that gives fractions of a millisecond reads whole-millisecond windows, and saves them', async () => {
     const store = new MapStore();
     const windows: number[] = [];
-    const scan = new EventScan({
-      read: (from, to) => {
-        windows.push(from, to);
-        return Promise.resolve({ blocksAndEvents: [], requests: 1 });
-      },
-      store,
-      storeKey: 'scan',
-    });
+    const recording = () =>
+      new EventScan({
+        read: (from, to) => {
+          windows.push(from, to);
+          return Promise.resolve({ blocksAndEvents: [], requests: 1 });
+        },
+        store,
+        storeKey: 'scan',
+      });
+    const scan = recording();
     await (await scan.round(T0 + 0.5, new Set([A]))).commit();
     await (await scan.round(T0 + 16_000.25, new Set([A]))).commit();
     assert.ok(windows.every(Number.isInteger), windows.join(', '));
     const saved = (store.get('scan') as { scannedTo: number }).scannedTo;
     assert.ok(Number.isInteger(saved));
-    const reloaded = new EventScan({
-      read: (from, to) => {
-        windows.push(from, to);
-        return Promise.resolve({ blocksAndEvents: [], requests: 1 });
-      },
-      store,
-      storeKey: 'scan',
-    });
-    await reloaded.round(T0 + 32_000, new Set([A]));
+    await recording().round(T0 + 32_000, new Set([A]));
     assert.equal(windows.at(-2), saved - SCAN_OVERLAP_MS, 'the saved state is read back, not started afresh');
   });
 
