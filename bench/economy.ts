@@ -93,7 +93,9 @@ async function simulate(
   seed: number,
   transport: CountingTransport,
 ): Promise<EconomyRun> {
-  const sb = await sandbox();
+  // One clock for the watcher and the chain: the blocks' timestamps are the virtual hours'.
+  const timers = new VirtualTimers();
+  const sb = await sandbox({ clock: { now: () => timers.now() } });
   try {
     const addresses = counters(sb, contracts);
     const key = newKey(sb, 'enterprise', 'economy');
@@ -101,7 +103,6 @@ async function simulate(
       perSecond: 1_000_000,
       perMonth: 1_000_000_000,
     });
-    const timers = new VirtualTimers();
     const watcher = new EventWatcher({
       client,
       store: memoryStore(),
