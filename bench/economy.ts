@@ -95,7 +95,7 @@ async function simulate(
 ): Promise<EconomyRun> {
   // One clock for the watcher and the chain: the blocks' timestamps are the virtual hours'.
   const timers = new VirtualTimers();
-  const sb = await sandbox({ clock: { now: () => timers.now() } });
+  const sb = await sandbox({ clock: timers });
   try {
     const addresses = counters(sb, contracts);
     const key = newKey(sb, 'enterprise', 'economy');

@@ -110,7 +110,7 @@ export interface SessionRun {
 async function simulate(contracts: number, seed: number, transport: CountingTransport): Promise<SessionRun> {
   // One clock for the watcher and the chain: the blocks' timestamps are the virtual day's.
   const timers = new VirtualTimers();
-  const sb = await sandbox({ clock: { now: () => timers.now() } });
+  const sb = await sandbox({ clock: timers });
   let inFlight = 0;
   try {
     const addresses = counters(sb, contracts);

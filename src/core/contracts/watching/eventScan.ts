@@ -21,11 +21,12 @@
  *
  * Windows follow the chain's timestamps, not this machine's clock: how far the scan has read moves to
  * the newest block the chain has shown, never to the local time, so a clock that is minutes fast does
- * not carry the windows past blocks the chain has yet to make, and a window reaches
- * {@link CLOCK_TOLERANCE_MS} past the local time (asking for the future costs nothing), so a clock that
- * is minutes slow does not hold back blocks the chain already has. Only where the chain shows no block
- * (a quiet test chain) does the local clock move the windows on, and then no further than the
- * tolerance behind it.
+ * not carry the windows past blocks the chain has yet to make. How far this clock runs ahead of the
+ * chain's (the lag) is learnt from blocks new to a read, and a window reaches
+ * {@link SCAN_LOOKAHEAD_MS} past the chain's time so learnt (asking for the future costs nothing), so a
+ * clock that is minutes slow does not hold back blocks the chain already has; until the lag is learnt,
+ * the first window reaches {@link CLOCK_TOLERANCE_MS} back and ahead of the local time. Where the chain
+ * shows no block (a quiet test chain), the windows move on to the chain's time as learnt.
  */
 import * as z from 'zod';
 import type { ContractEvent } from '../../gateway/schemas';
@@ -113,6 +114,7 @@ const LAG_RENEWAL_MS = 60 * 60_000;
 
 export class EventScan {
   private state: ScanState | undefined;
+  /** The lag as learnt so far: from the stored state, then from each round at once (before its commit). */
   private lag: Lag | undefined;
   private readonly overlapMs: number;
 
@@ -140,11 +142,7 @@ export class EventScan {
     const deliverFrom = state.deliverFrom ?? (newest >= 0 ? newest + 1 : fromTs);
     const recent = new Map(jumpedFrom === undefined ? state.recent : []);
     const reachedEnd = toTs === end && !read.unread;
-    const lag = learnLag(
-      this.lag ?? state.lag,
-      now,
-      reachedEnd ? newestShown(blocks, newest, recent) : undefined,
-    );
+    const lag = learnLag(this.lag, now, reachedEnd ? newestShown(blocks, newest, recent) : undefined);
     // Known at once (the round's deliveries compare with it); saved with the round's progress.
     this.lag = lag;
     const events = new Map<string, ContractEvent[]>();
@@ -194,7 +192,7 @@ export class EventScan {
     state: ScanState,
     now: number,
   ): { fromTs: number; toTs: number; end: number; jumpedFrom?: number } {
-    const lag = this.lag ?? state.lag;
+    const lag = this.lag;
     const chainNow = lag ? now - lag.ms : now;
     const ahead = lag ? SCAN_LOOKAHEAD_MS : CLOCK_TOLERANCE_MS;
     const end = Math.max(chainNow, state.scannedTo) + ahead;
@@ -217,7 +215,7 @@ export class EventScan {
    * on the chain's clock, where the scan's news for it starts.
    */
   chainTime(localTime: number): number {
-    return localTime - ((this.lag ?? this.state?.lag)?.ms ?? 0);
+    return localTime - (this.lag?.ms ?? 0);
   }
 
   private async load(now: number): Promise<ScanState> {
@@ -228,6 +226,7 @@ export class EventScan {
     this.state = parsed.success
       ? parsed.data
       : { scannedTo: Math.max(0, now - CLOCK_TOLERANCE_MS + this.overlapMs), recent: [] };
+    this.lag = this.state.lag;
     return this.state;
   }
 

@@ -3,7 +3,8 @@
  * events go to contracts' event logs as the node indexes them (every emit a counter slot, Debug events
  * hidden: gaps). It answers the watcher's three reads and records each. Blocks can be mined late (a
  * timestamp in the past), a chain's tip can be replaced by a fork sibling holding the same transactions,
- * a busy chain has a new empty block at each scan, and `blocks-with-events` can be refused (a gateway that does not forward it) or failed once.
+ * a busy chain has a new empty block at each scan, and `blocks-with-events` can be refused (a gateway
+ * that does not forward it), cost more than one request, or fail once.
  */
 import type { RequestOptions } from '../../../../src/core/gateway/client';
 import type { ContractEvent, ContractEventsPage } from '../../../../src/core/gateway/schemas';
