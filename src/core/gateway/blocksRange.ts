@@ -59,6 +59,8 @@ export interface BlocksWithEventsRead {
   readonly requests: number;
   /** As `BlocksRangeRead.unread`: absent when all was read. */
   readonly unread?: Unread;
+  /** The longest part answered in one request: after a split, the span this gateway serves. */
+  readonly longestPartMs: number;
 }
 
 /** One request for [fromTs, toTs]. */
@@ -70,6 +72,8 @@ export interface RangeRead<T> {
   readonly merged: T;
   readonly requests: number;
   readonly unread?: Unread;
+  /** The longest part answered in one request (ms from its start to its end): what the gateway serves. */
+  readonly longestPartMs: number;
 }
 
 /** How deep a range of this span may be halved: the 504 halvings to the node's span, then SIZE_HALVINGS. */
@@ -129,6 +133,7 @@ export async function readRangeInParts<T>(
   const maxDepth = blocksSplitDepth(toTs - fromTs);
   const parts: T[] = [];
   let requests = 0;
+  let longestPartMs = 0;
   // A stack of parts still to read, the earliest on top; each entry keeps its depth in the split tree.
   const pending: Array<{ part: TimeSpan; depth: number }> = [{ part: { fromTs, toTs }, depth: 0 }];
   while (pending.length > 0) {
@@ -137,6 +142,7 @@ export async function readRangeInParts<T>(
     try {
       const answer = await readPart(part.fromTs, part.toTs);
       parts.push(answer);
+      longestPartMs = Math.max(longestPartMs, part.toTs - part.fromTs);
       onPart?.(part, answer);
     } catch (error) {
       if (asksForLess(error) && splittable(part, depth, maxDepth)) {
@@ -145,10 +151,11 @@ export async function readRangeInParts<T>(
         continue;
       }
       if (parts.length === 0) throw error;
-      return { merged: merge(parts), requests, unread: { fromTs: part.fromTs, toTs, reason: error } };
+      const unread = { fromTs: part.fromTs, toTs, reason: error };
+      return { merged: merge(parts), requests, unread, longestPartMs };
     }
   }
-  return { merged: merge(parts), requests };
+  return { merged: merge(parts), requests, longestPartMs };
 }
 
 /** `/blockflow/blocks` over [fromTs, toTs] (see `readRangeInParts`). */
@@ -175,7 +182,12 @@ export async function readBlocksWithEventsRange(
     ((span: TimeSpan, answer: BlocksAndEvents) =>
       onPart({ ...span, blocksAndEvents: answer.blocksAndEvents }));
   const read = await readRangeInParts(fromTs, toTs, readPart, mergeBlocksAndEvents, told);
-  return { blocksAndEvents: read.merged.blocksAndEvents, requests: read.requests, ...unreadOf(read) };
+  return {
+    blocksAndEvents: read.merged.blocksAndEvents,
+    requests: read.requests,
+    longestPartMs: read.longestPartMs,
+    ...unreadOf(read),
+  };
 }
 
 /** `unread` only when there is one, so that a whole read has no such key. */

@@ -73,6 +73,8 @@ export interface ScanRead {
   readonly requests: number;
   /** From here to the window's end was not read (a part the gateway refused even when split). */
   readonly unread?: { readonly fromTs: number };
+  /** The longest part answered in one request (ms from its start to its end), where the reader knows. */
+  readonly longestPartMs?: number;
 }
 
 export type ScanReader = (fromTs: number, toTs: number) => Promise<ScanRead>;
@@ -104,13 +106,26 @@ const ScanStateSchema = z.object({
    * (local ms). Absent until a read has shown a new block.
    */
   lag: z.object({ ms: z.number().int(), at: z.number().int().min(0) }).optional(),
+  /**
+   * The longest window this gateway answered in one request when a longer one had to be split, and when
+   * that was learnt (local ms): a window to catch up is no longer, so it costs one request, not a split.
+   */
+  span: z.object({ ms: z.number().int().min(1), at: z.number().int().min(0) }).optional(),
   recent: z.array(z.tuple([z.string().max(128), z.number().int().min(0)])).max(RECENT_LIMIT),
 });
 type ScanState = z.infer<typeof ScanStateSchema>;
 type Lag = NonNullable<ScanState['lag']>;
+type Span = NonNullable<ScanState['span']>;
 
 /** A lag learnt longer ago than this gives way to the next one seen, smaller or not (a clock was reset). */
 const LAG_RENEWAL_MS = 60 * 60_000;
+/** A span learnt longer ago than this is tried again at its widest (a gateway's limits change). */
+const SPAN_RENEWAL_MS = 24 * 60 * 60_000;
+/**
+ * A learnt span is never shorter than this: a split for size (a dense part of the chain) says little of
+ * the span, and a round's own window (an interval and the overlap) must fit in one span to make progress.
+ */
+export const MIN_SCAN_SPAN_MS = CLOCK_TOLERANCE_MS;
 
 export class EventScan {
   private state: ScanState | undefined;
@@ -165,10 +180,12 @@ export class EventScan {
     const settled = Math.min(readTo, Math.max(newest, chainNow));
     const scannedTo = Math.max(jumpedFrom === undefined ? state.scannedTo : 0, settled);
     const keepFrom = scannedTo - this.overlapMs;
+    const span = learnSpan(state.span, now, read);
     const next: ScanState = {
       scannedTo,
       deliverFrom,
       ...(lag ? { lag } : {}),
+      ...(span ? { span } : {}),
       recent: [...recent].filter(([, ts]) => ts >= keepFrom).slice(-RECENT_LIMIT),
     };
     return {
@@ -185,7 +202,8 @@ export class EventScan {
   /**
    * The round's window, on the chain's clock: from an overlap before how far the scan has read, to a
    * little past the chain's time now (until that is learnt, the clock's tolerance past the local time),
-   * at most three of the node's largest spans; or, past a gap longer than {@link MAX_CATCH_UP_MS}, from
+   * at most the span this gateway was seen to answer in one request (before a split has shown it, three
+   * of the node's largest spans); or, past a gap longer than {@link MAX_CATCH_UP_MS}, from
    * the chain's time now.
    */
   private window(
@@ -202,10 +220,10 @@ export class EventScan {
       jumpedFrom = fromTs;
       fromTs = Math.max(0, chainNow - (lag ? 0 : CLOCK_TOLERANCE_MS) - this.overlapMs);
     }
-    const toTs = Math.max(
-      fromTs + 1,
-      Math.min(end, fromTs + CATCH_UP_PARTS_PER_ROUND * NODE_MAX_BLOCKS_SPAN_MS),
-    );
+    // At most what one request is known to answer; before a split has said, the node's spans.
+    const span = state.span && now - state.span.at <= SPAN_RENEWAL_MS ? state.span.ms : undefined;
+    const longest = span ?? CATCH_UP_PARTS_PER_ROUND * NODE_MAX_BLOCKS_SPAN_MS;
+    const toTs = Math.max(fromTs + 1, Math.min(end, fromTs + longest));
     return { fromTs, toTs, end, ...(jumpedFrom !== undefined ? { jumpedFrom } : {}) };
   }
 
@@ -256,6 +274,15 @@ function newestShown(
   return blocks.some(({ block }) => block.timestamp === newest && !known.has(block.hash))
     ? newest
     : undefined;
+}
+
+/**
+ * The span a split read shows: the longest part it had answered. A read in one request says nothing new
+ * (its window was within what is known), and the span known is kept until its renewal.
+ */
+function learnSpan(known: Span | undefined, now: number, read: ScanRead): Span | undefined {
+  if (read.requests <= 1 || !read.longestPartMs) return known;
+  return { ms: Math.max(MIN_SCAN_SPAN_MS, read.longestPartMs), at: now };
 }
 
 /**

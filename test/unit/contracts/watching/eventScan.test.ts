@@ -20,6 +20,8 @@ import { eventKey, type CursorStore } from '../../../../src/core/contracts/watch
 import { FakeTimers } from '../../../helpers/fakeTimers';
 import { ScanChain } from './scanChain';
 import type { ScanBlock } from '../../../../src/core/contracts/watching/eventScan';
+import { readBlocksWithEventsRange } from '../../../../src/core/gateway/blocksRange';
+import { GatewayHttpError } from '../../../../src/core/gateway/errors';
 
 const T0 = Date.UTC(2025, 5, 2, 9, 0, 0);
 const contracts = (n: number) =>
@@ -406,5 +408,45 @@ describe('event scan: the windows', () => {
     await first.commit();
     await (await scan.round(now, new Set())).commit();
     assert.deepEqual(windows[1], [T0 + 5_000 - SCAN_OVERLAP_MS, now + CLOCK_TOLERANCE_MS]);
+  });
+
+  it('a window longer than the gateway serves is split once; later windows fit the span it showed, one request each', async () => {
+    // The sandbox's span (sandbox/chain: maxBlocksSpanMs, 10 min): a longer window answers 504, and the
+    // client halves it (blocksRange.ts). A scan held for half an hour (a month's last share) must not pay
+    // 1 + 2 + 4 requests for it, nor pass the share by what it did not expect.
+    const spanMs = 10 * 60_000;
+    const windows: Array<[number, number]> = [];
+    const part = (from: number, to: number) =>
+      to - from > spanMs
+        ? Promise.reject(new GatewayHttpError('GET /blockflow/blocks-with-events', 504))
+        : Promise.resolve({ blocksAndEvents: [] });
+    const store = new MapStore();
+    const scan = new EventScan({
+      read: (from, to) => {
+        windows.push([from, to]);
+        return readBlocksWithEventsRange(from, to, part);
+      },
+      store,
+      storeKey: 'scan',
+    });
+    await store.set('scan', { scannedTo: T0, deliverFrom: T0, lag: { ms: 0, at: T0 }, recent: [] });
+    let now = T0 + 15 * 60_000 - SCAN_OVERLAP_MS - SCAN_LOOKAHEAD_MS + 1;
+    const split = await scan.round(now, new Set());
+    assert.equal(split.requests, 3, 'a 15-min window: refused, then its two halves');
+    await split.commit();
+    now += 30 * 60_000;
+    const costs: number[] = [];
+    for (let r = 0; r < 10; r++) {
+      const round = await scan.round(now, new Set());
+      costs.push(round.requests);
+      await round.commit();
+      if (!round.behind) break;
+    }
+    assert.deepEqual(
+      costs,
+      [1, 1, 1, 1, 1],
+      'half an hour in windows of the span shown, each answered whole',
+    );
+    for (const [from, to] of windows.slice(1)) assert.ok(to - from <= 7.5 * 60_000, `${from}..${to}`);
   });
 });
