@@ -271,8 +271,11 @@ export class EventWatcher {
 
   /** Someone looks at this contract: it is shown in a focused window. */
   private looksAt(address: string): boolean {
-    // While the scan serves the contracts, their own polls are a safety net: nobody waits for them.
-    return this.focused && this.visible.has(address) && !this.scan?.active;
+    // While the scan serves the contracts, their own polls are a safety net, planned with the scan: left
+    // to what the scan leaves over, fifty of them are stretched past their interval while the window is
+    // focused, and all overdue at once when it is left (they filled the hour and held the scan for it).
+    if (this.scan?.active) return this.scanState().visible;
+    return this.focused && this.visible.has(address);
   }
 
   private applyFocus(job: JobHandle, address: string): void {

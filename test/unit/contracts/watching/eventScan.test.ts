@@ -15,9 +15,14 @@ import {
   SCAN_OVERLAP_MS,
 } from '../../../../src/core/contracts/watching/eventScan';
 import { EventWatcher, MIN_POLL_INTERVAL_MS } from '../../../../src/core/contracts/watching/eventWatcher';
-import { SAFETY_NET_INTERVAL_MS } from '../../../../src/core/contracts/watching/scanJob';
-import { eventKey, type CursorStore } from '../../../../src/core/contracts/watching/watcherTypes';
+import { SAFETY_NET_INTERVAL_MS, safetyNetIntervalMs } from '../../../../src/core/contracts/watching/scanJob';
+import {
+  eventKey,
+  type CursorStore,
+  type WatcherBudget,
+} from '../../../../src/core/contracts/watching/watcherTypes';
 import { FakeTimers } from '../../../helpers/fakeTimers';
+import { BackgroundScheduler } from '../../../../src/core/scheduling/backgroundScheduler';
 import { ScanChain } from './scanChain';
 import type { ScanBlock } from '../../../../src/core/contracts/watching/eventScan';
 import { readBlocksWithEventsRange } from '../../../../src/core/gateway/blocksRange';
@@ -46,7 +51,14 @@ async function settle(): Promise<void> {
 }
 
 function setup(
-  options: { store?: MapStore; timers?: FakeTimers; chain?: ScanChain; maxPagesPerPoll?: number } = {},
+  options: {
+    store?: MapStore;
+    timers?: FakeTimers;
+    chain?: ScanChain;
+    maxPagesPerPoll?: number;
+    budget?: WatcherBudget;
+    scheduler?: BackgroundScheduler;
+  } = {},
 ) {
   const timers = options.timers ?? new FakeTimers(T0, { settle, settleAtEnd: true });
   const chain = options.chain ?? new ScanChain(() => timers.now());
@@ -58,6 +70,8 @@ function setup(
     backlog: 0,
     scan: true,
     ...(options.maxPagesPerPoll ? { maxPagesPerPoll: options.maxPagesPerPoll } : {}),
+    ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
   });
   const received: ContractEvent[] = [];
   const ways: string[] = [];
@@ -125,6 +139,48 @@ describe('event scan: one read of the new blocks serves every contract', () => {
       chain.count('scan') - scans >= (5 * 60_000) / (1.25 * MIN_POLL_INTERVAL_MS) - 1,
       'the scan at its floor',
     );
+  });
+
+  it('a focused day on Free, then the window is left: the safety nets kept their interval, and none crowds the scan', async () => {
+    // The session bench (bench/session.ts, 50 contracts): left to what the scan leaves over, the nets
+    // were stretched to 14 h while focused, all overdue when the window was left at 17:00, and their
+    // burst filled the sliding hour and held the scan to 1.39 × its interval.
+    const all = contracts(50);
+    const timers = new FakeTimers(T0, { settle, settleAtEnd: true });
+    const scheduler = new BackgroundScheduler({ timers });
+    // The Node view's sync check, as in the bench: at its fixed pace, it leaves the scan less.
+    const node = scheduler.add({
+      kind: 'node',
+      minIntervalMs: 40_000,
+      fixedPace: true,
+      run: () => Promise.resolve({ requests: 1 }),
+    });
+    const budget = { monthlyLimit: 100_000, share: 0.5 };
+    const { chain, watcher, begin } = setup({ timers, scheduler, budget });
+    const polledAt = new Map<string, number[]>(all.map((a) => [a, []]));
+    const count = chain.getContractEventCount.bind(chain);
+    chain.getContractEventCount = (address, options) => {
+      polledAt.get(address)?.push(timers.now());
+      return count(address, options);
+    };
+    await begin(all);
+    const netMs = safetyNetIntervalMs(all.length) * 4;
+    await timers.advance(24 * 60 * 60_000);
+    const longest = Math.max(
+      ...[...polledAt.values()].flatMap((times) =>
+        [...times, timers.now()].slice(1).map((t, i) => t - (times[i] as number)),
+      ),
+    );
+    assert.ok(
+      longest <= 1.25 * netMs,
+      `a net waited ${longest / 3_600_000} h (its interval ${netMs / 3_600_000} h)`,
+    );
+    const counts = chain.count('count');
+    watcher.setFocused(false);
+    await timers.advance(5 * 60_000);
+    assert.ok(chain.count('count') - counts <= 3, `${chain.count('count') - counts} nets in the first 5 min`);
+    node.dispose();
+    watcher.dispose();
   });
 
   it('a first scan dearer than one contract’s poll, then a second contract: the scan serves them (it never stalls)', async () => {
