@@ -97,6 +97,13 @@ export interface JobHandle extends Disposable {
    * or a run planned, under an earlier and longer floor is moved in (a safety net that serves again).
    */
   replan(): void;
+  /**
+   * The next run waits for the pace as a staggered first run does: for tokens, within the plan's part of
+   * the sliding hour, never freed by being late. For jobs that a change of plan made overdue together
+   * (fifty safety nets when the window is left), so that they are spread at the budget's pace, not run in
+   * a burst that fills the hour and holds the jobs that are on time.
+   */
+  stagger(): void;
 }
 
 /** The plan as a whole, for tooltips and logs. */
@@ -228,6 +235,12 @@ export function jobHandle(job: Job, hooks: JobHooks): JobHandle {
     replan() {
       if (job.removed || job.urgent) return;
       hooks.replan();
+      hooks.changed();
+    },
+    stagger() {
+      if (job.removed || job.urgent || job.lastRunAt === undefined) return;
+      job.dueOverride = hooks.dueOf();
+      job.staggering = true;
       hooks.changed();
     },
     dispose() {
