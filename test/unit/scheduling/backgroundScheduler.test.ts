@@ -437,6 +437,35 @@ describe('background scheduler: one budget', () => {
     s.dispose();
   });
 
+  it('stagger: jobs a change of plan made overdue together run at the pace, not in one burst', async () => {
+    // The watcher's safety nets when the window is left (eventWatcher.ts setFocused): a shorter interval
+    // makes each of them hours late at once, and a late job runs whatever the tokens say.
+    const burstAfterChange = async (stagger: boolean) => {
+      const timers = new VirtualTimers();
+      const s = free(timers);
+      const r = record(s);
+      const hs = Array.from({ length: 20 }, (_, i) =>
+        s.add({ kind: 'contract', label: `c${i}`, minIntervalMs: 4 * HOUR, run: costs(1) }),
+      );
+      await timers.advance(5 * HOUR);
+      const changedAt = timers.now();
+      for (const h of hs) h.setMinInterval(16_000);
+      if (stagger) for (const h of hs) if (h.dueAt <= changedAt) h.stagger();
+      await timers.advance(HOUR);
+      const after = r.runs.filter((x) => x.startedAt >= changedAt);
+      const firstMinute = after.filter((x) => x.startedAt < changedAt + 60_000).length;
+      const ran = new Set(after.map((x) => x.label)).size;
+      s.dispose();
+      return { firstMinute, ran };
+    };
+    const without = await burstAfterChange(false);
+    const staggered = await burstAfterChange(true);
+    assert.ok(without.firstMinute >= 10, `unstaggered: ${without.firstMinute} runs in the first minute`);
+    // The bucket holds two tokens and a minute refills about one: a handful, not twenty.
+    assert.ok(staggered.firstMinute <= 5, `staggered: ${staggered.firstMinute} runs in the first minute`);
+    assert.equal(staggered.ran, 20, 'and every one of them ran within the hour: none is held for good');
+  });
+
   it('no job starves even when other work has filled the hour: it runs at most a fifth of its interval late', async () => {
     const timers = new VirtualTimers();
     const s = free(timers);
