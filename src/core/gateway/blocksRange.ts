@@ -59,8 +59,12 @@ export interface BlocksWithEventsRead {
   readonly requests: number;
   /** As `BlocksRangeRead.unread`: absent when all was read. */
   readonly unread?: Unread;
-  /** The longest part answered in one request: after a split, the span this gateway serves. */
-  readonly longestPartMs: number;
+  /**
+   * After a part was refused for its span (504), the longest part then answered in one request (ms from
+   * its start to its end): a span this gateway is known to serve. Absent when no part was refused for its
+   * span (a split for size says nothing of it).
+   */
+  readonly servedSpanMs?: number;
 }
 
 /** One request for [fromTs, toTs]. */
@@ -72,8 +76,8 @@ export interface RangeRead<T> {
   readonly merged: T;
   readonly requests: number;
   readonly unread?: Unread;
-  /** The longest part answered in one request (ms from its start to its end): what the gateway serves. */
-  readonly longestPartMs: number;
+  /** See {@link BlocksWithEventsRead.servedSpanMs}. */
+  readonly servedSpanMs?: number;
 }
 
 /** How deep a range of this span may be halved: the 504 halvings to the node's span, then SIZE_HALVINGS. */
@@ -134,6 +138,7 @@ export async function readRangeInParts<T>(
   const parts: T[] = [];
   let requests = 0;
   let longestPartMs = 0;
+  let spanRefused = false;
   // A stack of parts still to read, the earliest on top; each entry keeps its depth in the split tree.
   const pending: Array<{ part: TimeSpan; depth: number }> = [{ part: { fromTs, toTs }, depth: 0 }];
   while (pending.length > 0) {
@@ -145,6 +150,7 @@ export async function readRangeInParts<T>(
       longestPartMs = Math.max(longestPartMs, part.toTs - part.fromTs);
       onPart?.(part, answer);
     } catch (error) {
+      spanRefused ||= error instanceof GatewayHttpError && error.status === 504;
       if (asksForLess(error) && splittable(part, depth, maxDepth)) {
         const [first, second] = halves(part);
         pending.push({ part: second, depth: depth + 1 }, { part: first, depth: depth + 1 });
@@ -152,10 +158,15 @@ export async function readRangeInParts<T>(
       }
       if (parts.length === 0) throw error;
       const unread = { fromTs: part.fromTs, toTs, reason: error };
-      return { merged: merge(parts), requests, unread, longestPartMs };
+      return { merged: merge(parts), requests, unread, ...served(spanRefused, longestPartMs) };
     }
   }
-  return { merged: merge(parts), requests, longestPartMs };
+  return { merged: merge(parts), requests, ...served(spanRefused, longestPartMs) };
+}
+
+/** `servedSpanMs` only where a part was refused for its span and another was answered. */
+function served(spanRefused: boolean, longestPartMs: number): { servedSpanMs?: number } {
+  return spanRefused && longestPartMs > 0 ? { servedSpanMs: longestPartMs } : {};
 }
 
 /** `/blockflow/blocks` over [fromTs, toTs] (see `readRangeInParts`). */
@@ -185,7 +196,7 @@ export async function readBlocksWithEventsRange(
   return {
     blocksAndEvents: read.merged.blocksAndEvents,
     requests: read.requests,
-    longestPartMs: read.longestPartMs,
+    ...(read.servedSpanMs !== undefined ? { servedSpanMs: read.servedSpanMs } : {}),
     ...unreadOf(read),
   };
 }

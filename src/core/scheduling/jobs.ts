@@ -101,7 +101,8 @@ export interface JobHandle extends Disposable {
    * The next run waits for the pace as a staggered first run does: for tokens, within the plan's part of
    * the sliding hour, never freed by being late. For jobs that a change of plan made overdue together
    * (fifty safety nets when the window is left), so that they are spread at the budget's pace, not run in
-   * a burst that fills the hour and holds the jobs that are on time.
+   * a burst that fills the hour and holds the jobs that are on time. No effect on a job that has not run
+   * yet (a first run is staggered already), nor on one paused, removed or asked for (`runSoon`).
    */
   stagger(): void;
 }
@@ -238,8 +239,11 @@ export function jobHandle(job: Job, hooks: JobHooks): JobHandle {
       hooks.changed();
     },
     stagger() {
-      if (job.removed || job.urgent || job.lastRunAt === undefined) return;
-      job.dueOverride = hooks.dueOf();
+      if (job.removed || job.urgent || job.paused || job.lastRunAt === undefined) return;
+      // A due time that is not finite (no interval planned) would hold the job for good.
+      const due = hooks.dueOf();
+      if (!Number.isFinite(due)) return;
+      job.dueOverride = due;
       job.staggering = true;
       hooks.changed();
     },

@@ -464,6 +464,19 @@ describe('background scheduler: one budget', () => {
     // The bucket holds two tokens and a minute refills about one: a handful, not twenty.
     assert.ok(staggered.firstMinute <= 5, `staggered: ${staggered.firstMinute} runs in the first minute`);
     assert.equal(staggered.ran, 20, 'and every one of them ran within the hour: none is held for good');
+    // A paused job has no due time: staggered, it must not be held once it is resumed.
+    const timers = new VirtualTimers();
+    const s = free(timers);
+    const r = record(s);
+    const h = s.add({ kind: 'contract', label: 'p', run: costs(1) });
+    await timers.advance(HOUR);
+    h.setPaused(true);
+    h.stagger();
+    h.setPaused(false);
+    const before = r.runs.length;
+    await timers.advance(HOUR);
+    assert.ok(r.runs.length > before, 'resumed, it runs again');
+    s.dispose();
   });
 
   it('no job starves even when other work has filled the hour: it runs at most a fifth of its interval late', async () => {

@@ -73,8 +73,8 @@ export interface ScanRead {
   readonly requests: number;
   /** From here to the window's end was not read (a part the gateway refused even when split). */
   readonly unread?: { readonly fromTs: number };
-  /** The longest part answered in one request (ms from its start to its end), where the reader knows. */
-  readonly longestPartMs?: number;
+  /** A span the gateway is known to serve, where a part was refused for its span (see blocksRange.ts). */
+  readonly servedSpanMs?: number;
 }
 
 export type ScanReader = (fromTs: number, toTs: number) => Promise<ScanRead>;
@@ -107,8 +107,9 @@ const ScanStateSchema = z.object({
    */
   lag: z.object({ ms: z.number().int(), at: z.number().int().min(0) }).optional(),
   /**
-   * The longest window this gateway answered in one request when a longer one had to be split, and when
-   * that was learnt (local ms): a window to catch up is no longer, so it costs one request, not a split.
+   * A window this gateway answered in one request after a longer one was refused for its span (504), and
+   * when that was learnt (local ms): a long window to catch up is read in parts of it, one request each,
+   * not split in halves.
    */
   span: z.object({ ms: z.number().int().min(1), at: z.number().int().min(0) }).optional(),
   recent: z.array(z.tuple([z.string().max(128), z.number().int().min(0)])).max(RECENT_LIMIT),
@@ -122,8 +123,8 @@ const LAG_RENEWAL_MS = 60 * 60_000;
 /** A span learnt longer ago than this is tried again at its widest (a gateway's limits change). */
 const SPAN_RENEWAL_MS = 24 * 60 * 60_000;
 /**
- * A learnt span is never shorter than this: a split for size (a dense part of the chain) says little of
- * the span, and a round's own window (an interval and the overlap) must fit in one span to make progress.
+ * A learnt span is never shorter than this, so that each part read moves the scan on by several minutes
+ * past the overlap (a gateway that serves less is split as before; nothing is skipped either way).
  */
 export const MIN_SCAN_SPAN_MS = CLOCK_TOLERANCE_MS;
 
@@ -220,8 +221,11 @@ export class EventScan {
       jumpedFrom = fromTs;
       fromTs = Math.max(0, chainNow - (lag ? 0 : CLOCK_TOLERANCE_MS) - this.overlapMs);
     }
-    // At most what one request is known to answer; before a split has said, the node's spans.
-    const span = state.span && now - state.span.at <= SPAN_RENEWAL_MS ? state.span.ms : undefined;
+    // At most what one request is known to answer; before a refusal has said, the node's spans. Not
+    // before the lag is learnt: only a read that reaches the window's end learns it, and a first window
+    // (the clock's tolerance both ways) cut short would never reach its end.
+    const learnt = lag && state.span && now - state.span.at <= SPAN_RENEWAL_MS;
+    const span = learnt ? state.span?.ms : undefined;
     const longest = span ?? CATCH_UP_PARTS_PER_ROUND * NODE_MAX_BLOCKS_SPAN_MS;
     const toTs = Math.max(fromTs + 1, Math.min(end, fromTs + longest));
     return { fromTs, toTs, end, ...(jumpedFrom !== undefined ? { jumpedFrom } : {}) };
@@ -277,12 +281,13 @@ function newestShown(
 }
 
 /**
- * The span a split read shows: the longest part it had answered. A read in one request says nothing new
- * (its window was within what is known), and the span known is kept until its renewal.
+ * The span a read shows where a part was refused for its span: the longest part then answered. Any other
+ * read says nothing new (a split for size is about the chain's density), and the span known is kept
+ * until its renewal.
  */
 function learnSpan(known: Span | undefined, now: number, read: ScanRead): Span | undefined {
-  if (read.requests <= 1 || !read.longestPartMs) return known;
-  return { ms: Math.max(MIN_SCAN_SPAN_MS, read.longestPartMs), at: now };
+  if (!read.servedSpanMs) return known;
+  return { ms: Math.max(MIN_SCAN_SPAN_MS, read.servedSpanMs), at: now };
 }
 
 /**

@@ -26,7 +26,7 @@ import { BackgroundScheduler } from '../../../../src/core/scheduling/backgroundS
 import { ScanChain } from './scanChain';
 import type { ScanBlock } from '../../../../src/core/contracts/watching/eventScan';
 import { readBlocksWithEventsRange } from '../../../../src/core/gateway/blocksRange';
-import { GatewayHttpError } from '../../../../src/core/gateway/errors';
+import { GatewayHttpError, ResponseTooLargeError } from '../../../../src/core/gateway/errors';
 
 const T0 = Date.UTC(2025, 5, 2, 9, 0, 0);
 const contracts = (n: number) =>
@@ -501,5 +501,42 @@ describe('event scan: the windows', () => {
       'half an hour in windows of the span shown, each answered whole',
     );
     for (const [from, to] of windows.slice(1)) assert.ok(to - from <= 7.5 * 60_000, `${from}..${to}`);
+  });
+
+  it('a split for size, or a window before the lag is learnt, is not cut to a span: nothing is held behind', async () => {
+    // A dense moment of the chain (over the body cap) says nothing of the span a gateway serves; a cap
+    // learnt from it once held every later round behind, each one then run at once, outside the budget.
+    const windows: Array<[number, number]> = [];
+    let dense = true;
+    const part = (from: number, to: number) => {
+      if (dense && to - from > 60_000) return Promise.reject(new ResponseTooLargeError(undefined, 8 << 20));
+      return Promise.resolve({ blocksAndEvents: [] });
+    };
+    const store = new MapStore();
+    const scan = new EventScan({
+      read: (from, to) => {
+        windows.push([from, to]);
+        return readBlocksWithEventsRange(from, to, part);
+      },
+      store,
+      storeKey: 'scan',
+    });
+    await store.set('scan', { scannedTo: T0, deliverFrom: T0, lag: { ms: 0, at: T0 }, recent: [] });
+    let now = T0 + 5 * 60_000;
+    await (await scan.round(now, new Set())).commit();
+    dense = false;
+    now += 30 * 60_000;
+    const later = await scan.round(now, new Set());
+    assert.equal(later.requests, 1, 'half an hour read whole: no span was learnt from the size split');
+    assert.equal(later.behind, false);
+    // A span stored without a lag (a first window cut short never reaches its end to learn one).
+    const fresh = new MapStore();
+    await fresh.set('scan', { scannedTo: T0, recent: [], span: { ms: 5 * 60_000, at: T0 } });
+    const first = await new EventScan({
+      read: () => Promise.resolve({ blocksAndEvents: [], requests: 1 }),
+      store: fresh,
+      storeKey: 'scan',
+    }).round(T0 + 60_000, new Set());
+    assert.equal(first.behind, false, 'the whole first window is read: the lag can be learnt');
   });
 });
