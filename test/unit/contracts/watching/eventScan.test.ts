@@ -5,7 +5,7 @@
  * endpoint. The endpoint's shape is the node's `BlocksAndEventsPerTimeStampRange` (node-openapi.json).
  */
 import assert from 'node:assert/strict';
-import type { ContractEvent } from '../../../../src/core/gateway/schemas';
+import type { BlocksAndEvents, ContractEvent } from '../../../../src/core/gateway/schemas';
 import { addressFromContractId } from '../../../../src/core/protocol';
 import {
   CLOCK_TOLERANCE_MS,
@@ -25,7 +25,7 @@ import { FakeTimers } from '../../../helpers/fakeTimers';
 import { BackgroundScheduler } from '../../../../src/core/scheduling/backgroundScheduler';
 import { ScanChain } from './scanChain';
 import type { ScanBlock } from '../../../../src/core/contracts/watching/eventScan';
-import { readBlocksWithEventsRange } from '../../../../src/core/gateway/blocksRange';
+import { readBlocksWithEventsRange, type ReadPart } from '../../../../src/core/gateway/blocksRange';
 import { GatewayHttpError, ResponseTooLargeError } from '../../../../src/core/gateway/errors';
 
 const T0 = Date.UTC(2025, 5, 2, 9, 0, 0);
@@ -342,6 +342,25 @@ describe('event scan: one read of the new blocks serves every contract', () => {
   });
 });
 
+/**
+ * A scan that reads through the client's range reader (the real split) over `part`, from a stored state
+ * with the chain's time learnt (no lag); `windows` are the windows it asked for.
+ */
+async function rangeScan(part: ReadPart<BlocksAndEvents>) {
+  const windows: Array<[number, number]> = [];
+  const store = new MapStore();
+  const scan = new EventScan({
+    read: (from, to) => {
+      windows.push([from, to]);
+      return readBlocksWithEventsRange(from, to, part);
+    },
+    store,
+    storeKey: 'scan',
+  });
+  await store.set('scan', { scannedTo: T0, deliverFrom: T0, lag: { ms: 0, at: T0 }, recent: [] });
+  return { scan, windows };
+}
+
 describe('event scan: the windows', () => {
   const read = (chain: ScanChain) => (from: number, to: number) => chain.readBlocksWithEvents(from, to);
 
@@ -468,21 +487,11 @@ describe('event scan: the windows', () => {
     // client halves it (blocksRange.ts). A scan held for half an hour (a month's last share) must not pay
     // 1 + 2 + 4 requests for it, nor pass the share by what it did not expect.
     const spanMs = 10 * 60_000;
-    const windows: Array<[number, number]> = [];
-    const part = (from: number, to: number) =>
+    const { scan, windows } = await rangeScan((from, to) =>
       to - from > spanMs
         ? Promise.reject(new GatewayHttpError('GET /blockflow/blocks-with-events', 504))
-        : Promise.resolve({ blocksAndEvents: [] });
-    const store = new MapStore();
-    const scan = new EventScan({
-      read: (from, to) => {
-        windows.push([from, to]);
-        return readBlocksWithEventsRange(from, to, part);
-      },
-      store,
-      storeKey: 'scan',
-    });
-    await store.set('scan', { scannedTo: T0, deliverFrom: T0, lag: { ms: 0, at: T0 }, recent: [] });
+        : Promise.resolve({ blocksAndEvents: [] }),
+    );
     let now = T0 + 15 * 60_000 - SCAN_OVERLAP_MS - SCAN_LOOKAHEAD_MS + 1;
     const split = await scan.round(now, new Set());
     assert.equal(split.requests, 3, 'a 15-min window: refused, then its two halves');
@@ -506,22 +515,12 @@ describe('event scan: the windows', () => {
   it('a split for size, or a window before the lag is learnt, is not cut to a span: nothing is held behind', async () => {
     // A dense moment of the chain (over the body cap) says nothing of the span a gateway serves; a cap
     // learnt from it once held every later round behind, each one then run at once, outside the budget.
-    const windows: Array<[number, number]> = [];
     let dense = true;
-    const part = (from: number, to: number) => {
-      if (dense && to - from > 60_000) return Promise.reject(new ResponseTooLargeError(undefined, 8 << 20));
-      return Promise.resolve({ blocksAndEvents: [] });
-    };
-    const store = new MapStore();
-    const scan = new EventScan({
-      read: (from, to) => {
-        windows.push([from, to]);
-        return readBlocksWithEventsRange(from, to, part);
-      },
-      store,
-      storeKey: 'scan',
-    });
-    await store.set('scan', { scannedTo: T0, deliverFrom: T0, lag: { ms: 0, at: T0 }, recent: [] });
+    const { scan } = await rangeScan((from, to) =>
+      dense && to - from > 60_000
+        ? Promise.reject(new ResponseTooLargeError(undefined, 8 << 20))
+        : Promise.resolve({ blocksAndEvents: [] }),
+    );
     let now = T0 + 5 * 60_000;
     await (await scan.round(now, new Set())).commit();
     dense = false;
