@@ -114,11 +114,14 @@ export function blocksRangeMaxRequests(fromTs: number, toTs: number): number {
   return count({ fromTs, toTs }, 0);
 }
 
-/** Whether an error means "ask for less": a 504 (too heavy) or an answer over the body cap. */
+/** Whether an error is a refusal of the part's span: a 504 (the node's span, or too heavy). */
+function refusedForSpan(error: unknown): boolean {
+  return error instanceof GatewayHttpError && error.status === 504;
+}
+
+/** Whether an error means "ask for less": a refusal of the span, or an answer over the body cap. */
 export function asksForLess(error: unknown): boolean {
-  return (
-    error instanceof ResponseTooLargeError || (error instanceof GatewayHttpError && error.status === 504)
-  );
+  return error instanceof ResponseTooLargeError || refusedForSpan(error);
 }
 
 /**
@@ -150,7 +153,7 @@ export async function readRangeInParts<T>(
       longestPartMs = Math.max(longestPartMs, part.toTs - part.fromTs);
       onPart?.(part, answer);
     } catch (error) {
-      spanRefused ||= error instanceof GatewayHttpError && error.status === 504;
+      spanRefused ||= refusedForSpan(error);
       if (asksForLess(error) && splittable(part, depth, maxDepth)) {
         const [first, second] = halves(part);
         pending.push({ part: second, depth: depth + 1 }, { part: first, depth: depth + 1 });

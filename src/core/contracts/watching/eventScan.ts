@@ -126,7 +126,7 @@ const SPAN_RENEWAL_MS = 24 * 60 * 60_000;
  * A learnt span is never shorter than this, so that each part read moves the scan on by several minutes
  * past the overlap (a gateway that serves less is split as before; nothing is skipped either way).
  */
-export const MIN_SCAN_SPAN_MS = CLOCK_TOLERANCE_MS;
+const MIN_SCAN_SPAN_MS = CLOCK_TOLERANCE_MS;
 
 export class EventScan {
   private state: ScanState | undefined;
@@ -203,8 +203,8 @@ export class EventScan {
   /**
    * The round's window, on the chain's clock: from an overlap before how far the scan has read, to a
    * little past the chain's time now (until that is learnt, the clock's tolerance past the local time),
-   * at most the span this gateway was seen to answer in one request (before a split has shown it, three
-   * of the node's largest spans); or, past a gap longer than {@link MAX_CATCH_UP_MS}, from
+   * at most the span this gateway was seen to answer in one request (before a 504 has shown it, or while
+   * the chain's time is not learnt, three of the node's largest spans); or, past a gap longer than {@link MAX_CATCH_UP_MS}, from
    * the chain's time now.
    */
   private window(
@@ -224,8 +224,7 @@ export class EventScan {
     // At most what one request is known to answer; before a refusal has said, the node's spans. Not
     // before the lag is learnt: only a read that reaches the window's end learns it, and a first window
     // (the clock's tolerance both ways) cut short would never reach its end.
-    const learnt = lag && state.span && now - state.span.at <= SPAN_RENEWAL_MS;
-    const span = learnt ? state.span?.ms : undefined;
+    const span = lag && state.span && now - state.span.at <= SPAN_RENEWAL_MS ? state.span.ms : undefined;
     const longest = span ?? CATCH_UP_PARTS_PER_ROUND * NODE_MAX_BLOCKS_SPAN_MS;
     const toTs = Math.max(fromTs + 1, Math.min(end, fromTs + longest));
     return { fromTs, toTs, end, ...(jumpedFrom !== undefined ? { jumpedFrom } : {}) };
