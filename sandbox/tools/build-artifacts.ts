@@ -4,8 +4,11 @@
  *
  * Why a generator rather than hand-written hex: the extension may decode bytecode with the SDK's contract
  * codec (e.g. to read each method's isPublic and asset modifiers, which artifacts omit), so the bytecode must
- * be a genuine encoding whose methods match the declared signatures. The instruction bodies approximate what
- * the compiler emits; the sandbox implements the methods itself and never executes this bytecode.
+ * be a genuine encoding whose methods match the declared signatures. Hand-assembled until the project can
+ * compile Ralph: the instruction bodies are what the compiler emits for the sources' statements as far as
+ * the VM can tell (an event of n fields is `Log{n+1}`: the event index, then the fields), and the sandbox
+ * runs them on the project's VM, so each method must mean what its `.ral` says
+ * (`sandbox/vm/artifactsOnVm.test.ts` checks every one).
  *
  * As the compiler does, an artifact's `bytecode` is the release code, without the instructions of
  * `emit Debug` (marked {@link debugOnly} below); the debug code keeps them and is recorded as the CLI records
@@ -202,7 +205,7 @@ const counter = artifact(
         I.I256Const0,
         I.CallerAddress,
         I.LoadMutField(0),
-        I.Log2,
+        I.Log3,
         I.Return,
       ],
     ),
@@ -224,7 +227,7 @@ const counter = artifact(
         I.I256Const0,
         I.CallerAddress,
         I.LoadMutField(0),
-        I.Log2,
+        I.Log3,
         I.Return,
       ],
     ),
@@ -237,7 +240,7 @@ const counter = artifact(
         I.I256Const1,
         I.CallerAddress,
         I.LoadMutField(0),
-        I.Log2,
+        I.Log3,
         I.U256Const0,
         I.StoreMutField(0),
         I.Return,
@@ -298,7 +301,7 @@ const faucet = artifact(
         I.I256Const0,
         I.CallerAddress,
         I.LoadLocal(0),
-        I.Log2,
+        I.Log3,
         I.Return,
       ],
       { useContractAssets: true },
