@@ -2,8 +2,21 @@
  * The Node API routes of the sandbox (under `/<slug>`), each answering from the chain as the gateway spec and
  * the real node do.
  */
-import { attoToAlph, blake2b256, bytesToHex, groupOfAddress, parseAddress } from '../../src/core/protocol';
+import {
+  attoToAlph,
+  blake2b256,
+  bytesToHex,
+  contractHint,
+  contractIdFromAddress,
+  groupOfAddress,
+  lockupScriptFromAddress,
+  outputKey,
+  parseAddress,
+  scriptHintOfLockupScript,
+} from '../../src/core/protocol';
 import type { Account } from '../chain';
+import { testContract, type TestContractRequest } from '../../src/core/vm';
+import { NETWORK_ID } from '../ledger/types';
 import { VmError, type Val } from '../vm/sampleContracts';
 import { ScriptVmError } from '../vm/scriptCodec';
 import { UnknownWorldState, pinnedHash } from '../ledger/history';
@@ -204,6 +217,7 @@ function contractRoutes(ctx: SandboxContext, route: AddRoute): void {
   route('POST', '/contracts/unsigned-tx/deploy-contract', ({ body }) =>
     ctx.chain.buildDeployContract(obj(body)),
   );
+  route('POST', '/contracts/test-contract', ({ body }) => testOne(ctx, obj(body)));
   route('POST', '/contracts/multicall-contract', ({ body }) => {
     const calls = obj(body).calls;
     if (!Array.isArray(calls)) throw new HttpError(400, 'Invalid value for: body (missing calls)');
@@ -302,4 +316,35 @@ function callNow(
     events: ctx.chain.simulatedEvents(r.events, c.group),
     debugMessages: r.debugMessages,
   };
+}
+
+/**
+ * The node's test-contract, run on the project's VM: the method of the given bytecode against the given
+ * fields, assets and existing contracts, in a world of its own (the chain's state is not read or changed).
+ * A run that fails answers 400 with the VM's words, as the node does; the time is the sandbox clock's.
+ */
+function testOne(ctx: SandboxContext, body: Record<string, unknown>): Record<string, unknown> {
+  if (typeof body.bytecode !== 'string')
+    throw new HttpError(400, 'Invalid value for: body (missing bytecode)');
+  const request = {
+    ...body,
+    blockTimeStamp: typeof body.blockTimeStamp === 'number' ? body.blockTimeStamp : ctx.clock.now(),
+    networkId: NETWORK_ID,
+  } as TestContractRequest;
+  const result = testContract(request);
+  if (!result.ok) throw new HttpError(400, result.error);
+  const { ok: _ok, txOutputs, ...answer } = result;
+  const txId = typeof body.txId === 'string' ? body.txId : '00'.repeat(32);
+  return { ...answer, txOutputs: txOutputs.map((o, i) => outputJson(o, outputKey(txId, i))) };
+}
+
+/** A generated output in the node's `Output` shape (an asset or a contract output, with hint and key). */
+function outputJson(
+  o: { address: string; attoAlphAmount: string; tokens: { id: string; amount: string }[] },
+  key: string,
+): Record<string, unknown> {
+  if (parseAddress(o.address).type === 'P2C')
+    return { type: 'ContractOutput', hint: contractHint(contractIdFromAddress(o.address)), key, ...o };
+  const hint = scriptHintOfLockupScript(lockupScriptFromAddress(o.address));
+  return { type: 'AssetOutput', hint, key, ...o, lockTime: 0, message: '' };
 }

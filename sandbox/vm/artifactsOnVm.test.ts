@@ -54,11 +54,12 @@ function run(
 
 function ok(r: TestContractResult): Ok {
   assert.ok(r.ok, r.ok ? '' : r.error);
-  return r as Ok;
+  return r;
 }
 
 /** The node's words for a failed `assert!` or `checkCaller!` of the contract under test. */
-const assertion = (code: number) => new RegExp(`Assertion Failed in Contract @ ${SELF}, Error Code: ${code}$`);
+const assertion = (code: number) =>
+  new RegExp(`Assertion Failed in Contract @ ${SELF}, Error Code: ${code}$`);
 const u256 = (v: bigint | number): Val => ({ type: 'U256', value: String(v) });
 const mutOf = (r: Ok) => r.contracts.find((c) => c.address === SELF)?.mutFields;
 const eventsOf = (r: Ok) => r.events.map((e) => ({ index: e.eventIndex, fields: e.fields }));
@@ -77,9 +78,7 @@ for (const variant of ['release', 'debug'] as const) {
     it('increment adds one, emits Incremented(caller, count), and Debug in the debug code only', () => {
       const r = ok(run(counter, 'increment', [], { caller: STRANGER, fields: { count: u256(4) } }));
       assert.deepEqual(mutOf(r)?.[0], u256(5));
-      assert.deepEqual(eventsOf(r), [
-        { index: 0, fields: [{ type: 'Address', value: STRANGER }, u256(5)] },
-      ]);
+      assert.deepEqual(eventsOf(r), [{ index: 0, fields: [{ type: 'Address', value: STRANGER }, u256(5)] }]);
       const debug = variant === 'debug' ? [{ contractAddress: SELF, message: 'count is now 5' }] : [];
       assert.deepEqual(r.debugMessages, debug);
     });
@@ -154,9 +153,7 @@ for (const variant of ['release', 'debug'] as const) {
         toCaller.some((o) => o.tokens.some((t) => t.id === SELF_ID && t.amount === '2')),
         JSON.stringify(r.txOutputs),
       );
-      assert.deepEqual(eventsOf(r), [
-        { index: 0, fields: [{ type: 'Address', value: STRANGER }, u256(2)] },
-      ]);
+      assert.deepEqual(eventsOf(r), [{ index: 0, fields: [{ type: 'Address', value: STRANGER }, u256(2)] }]);
       const debug =
         variant === 'debug' ? [{ contractAddress: SELF, message: `The current balance is ${supply}` }] : [];
       assert.deepEqual(r.debugMessages, debug);
