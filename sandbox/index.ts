@@ -23,4 +23,4 @@ export {
   type ScriptTamperMode,
   type TamperMode,
 } from './chain';
-export { counterDef } from './vm/sampleContracts';
+export { counterDef } from './vm/projectContracts';

@@ -5,7 +5,7 @@
 import { blake2b256, bytesToHex } from '../../src/core/protocol';
 import { scalarText } from '../../src/core/util/guards';
 import { TAMPER_MODES, type Account, type Block, type ContractInstance, type TamperMode } from '../chain';
-import { counterDef, tokenFaucetDef, VmError, type Val } from '../vm/sampleContracts';
+import { counterDef, tokenFaucetDef, VmError, type Val } from '../vm/projectContracts';
 import { isSynced, type SandboxContext } from './context';
 import type { FaultSpec } from './faults';
 import { HttpError, checkAddressParam, routeTable, type Route } from './plumbing';

@@ -17,7 +17,7 @@ import {
 import type { Account } from '../chain';
 import { testContract, type TestContractRequest } from '../../src/core/vm';
 import { NETWORK_ID } from '../ledger/types';
-import { VmError, type Val } from '../vm/sampleContracts';
+import { VmError, type Val } from '../vm/projectContracts';
 import { ScriptVmError } from '../vm/scriptCodec';
 import { UnknownWorldState, pinnedHash } from '../ledger/history';
 import { isSynced, type SandboxContext } from './context';
@@ -305,11 +305,11 @@ function callNow(
       throw e;
     }
   }
-  const r = ctx.chain.execute(c, methodIndex, args, caller, false, history.txId);
+  const r = ctx.chain.execute(c, methodIndex, args, caller, history.txId);
   return {
     type: 'CallContractSucceeded',
     returns: r.returns,
-    gasUsed: r.gasUsed,
+    gasUsed: r.gas,
     contracts: ctx.chain.statesOf([c.address, ...history.interested]),
     txInputs: [],
     txOutputs: [],

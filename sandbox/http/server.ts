@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { blake2b256, bytesToHex } from '../../src/core/protocol';
 import { Chain, type ForkResult } from '../chain';
 import { systemClock, type Clock } from '../clock';
-import { counterDef, tokenFaucetDef, type ContractDef } from '../vm/sampleContracts';
+import { counterDef, tokenFaucetDef, type ContractDef } from '../vm/projectContracts';
 import type { RequestLogEntry, SandboxContext, SandboxInfo } from './context';
 import { controlRoutes, eventTicker } from './controlRoutes';
 import { FaultInjector } from './faults';

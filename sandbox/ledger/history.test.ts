@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { buildScriptByteCode } from '@alephium/web3';
 import { stateBeforeBlock } from '../../src/core/debugging/scriptReproduction';
-import { ARTIFACTS_DIR } from '../vm/sampleContracts';
+import { ARTIFACTS_DIR } from '../vm/projectContracts';
 import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';
 

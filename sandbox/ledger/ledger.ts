@@ -26,7 +26,7 @@ import {
   type DecodedUnsignedTx,
 } from '../../src/core/protocol';
 import type { Clock } from '../clock';
-import { debugVariant, fieldsByMutability, type ContractDef, type Val } from '../vm/sampleContracts';
+import { debugVariant, fieldsByMutability, type ContractDef, type Val } from '../vm/projectContracts';
 import { buildDeployScript, encodeFields } from '../vm/scriptCodec';
 import {
   BadRequest,

@@ -12,7 +12,7 @@ import {
   type DecodedUnsignedTx,
 } from '../../src/core/protocol';
 import { publicKeyFromPrivateKey } from '../../src/core/protocol/keys';
-import type { ContractDef, Val } from '../vm/sampleContracts';
+import type { ContractDef, Val } from '../vm/projectContracts';
 import type { Assets, Method } from '../vm/scriptCodec';
 
 export const GROUPS = 4;

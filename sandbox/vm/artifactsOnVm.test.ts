@@ -14,7 +14,7 @@ import {
   tokenFaucetDef,
   type ContractDef,
   type Val,
-} from './sampleContracts';
+} from './projectContracts';
 
 const OWNER = '1DrDyTr9RpRsQnDnXo2YRiPzPW4ooHX5LLoqXrqfMrpQH';
 const STRANGER = '1BHSQ8JMeYHZe2kj3KmLjuQCSqHMBmXG5fuNE2PrCHusE';

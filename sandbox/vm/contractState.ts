@@ -1,50 +1,18 @@
 /**
- * Contract state in the sandbox: the native sample contracts' methods run against a contract instance
- * (call-contract dry runs, and the calls the control API queues as transactions), the state the node
- * reports for a contract, and the definition a deployed bytecode maps to.
+ * Contract state in the sandbox: the state the node reports for a contract, the definition (artifact) a
+ * deployed bytecode maps to, and the genesis deploys. The contracts' code runs on the VM (`execution.ts`).
  */
-import {
-  DUST_ATTO,
-  addressFromLockupScript,
-  blake2b256,
-  bytesToHex,
-  hexToBytes,
-  lockupScriptFromAddress,
-  outputKey,
-  scriptHintOfLockupScript,
-} from '../../src/core/protocol';
+import { blake2b256, bytesToHex, hexToBytes } from '../../src/core/protocol';
 import { TransferLedger } from '../ledger/transfers';
-import {
-  BadRequest,
-  DEBUG_EVENT_INDEX,
-  type ContractInstance,
-  type EventRecord,
-  type TxRecord,
-  type Utxo,
-} from '../ledger/types';
-import {
-  VmError,
-  fieldsByMutability,
-  checkVal,
-  debugVariant,
-  type ContractDef,
-  type ExecContext,
-  type Val,
-} from './sampleContracts';
-import { callScript, contractMethods, type Method } from './scriptCodec';
+import type { ContractInstance, TxRecord } from '../ledger/types';
+import { fieldsByMutability, checkVal, debugVariant, type ContractDef, type Val } from './projectContracts';
+import { callScript } from './scriptCodec';
 
 export abstract class ContractLedger extends TransferLedger {
-  private readonly methodFlags = new Map<string, Method[]>();
-
-  protected flagsOf(def: ContractDef): Method[] {
-    let m = this.methodFlags.get(def.artifact.codeHash);
-    if (!m) this.methodFlags.set(def.artifact.codeHash, (m = contractMethods(def.artifact.bytecode)));
-    return m;
-  }
-
   /**
    * The sandbox contract whose artifact has this code (its release code, or its debug code, which emits
-   * Debug messages) and field layout, or a stored-only definition.
+   * Debug messages) and field layout, or one that names the fields by position (code without an artifact
+   * runs all the same).
    */
   protected defForCode(
     code: string,
@@ -60,7 +28,7 @@ export abstract class ContractLedger extends TransferLedger {
       const fields: Record<string, Val> = {};
       immNames.forEach((n, i) => (fields[n] = imm[i] as Val));
       mutNames.forEach((n, i) => (fields[n] = mut[i] as Val));
-      // Field values of the wrong type would make the state undecodable: keep such a deploy stored only.
+      // Field values of other types than the artifact's: not this artifact's contract.
       if (sig.names.every((n, i) => !checkVal(fields[n], sig.types[i] as string))) return { def, fields };
     }
     const names = [...imm.map((_, i) => `imm${i}`), ...mut.map((_, i) => `mut${i}`)];
@@ -82,11 +50,9 @@ export abstract class ContractLedger extends TransferLedger {
         enums: [],
       },
       artifactPath: '',
-      methods: {},
       initialFields: () => fields,
       initialAlph: 0n,
       initialSelfTokens: 0n,
-      notExecutable: true,
     };
     return { def, fields };
   }
@@ -116,121 +82,6 @@ export abstract class ContractLedger extends TransferLedger {
           .map(([id, amount]) => ({ id, amount: String(amount) })),
       },
     };
-  }
-
-  /**
-   * Runs a method. With commit=false (call-contract) nothing is kept; with commit=true (a mined contract
-   * tx) fields, assets and events are applied.
-   */
-  execute(
-    c: ContractInstance,
-    methodRef: string | number,
-    args: Val[],
-    caller: string,
-    commit: boolean,
-    txId = '',
-    firstOutputIndex = 0,
-  ) {
-    if (c.def.notExecutable)
-      throw new BadRequest(`contract ${c.address}: bytecode not executable in the sandbox`);
-    const fns = c.def.artifact.functions;
-    const idx = typeof methodRef === 'number' ? methodRef : fns.findIndex((f) => f.name === methodRef);
-    const fn = fns[idx];
-    if (!fn) throw new VmError(`VM execution error: InvalidMethodIndex(${String(methodRef)}, ${fns.length})`);
-    if (args.length !== fn.paramTypes.length) {
-      throw new VmError(
-        `VM execution error: InvalidMethodArgLength(${args.length}, ${fn.paramTypes.length})`,
-      );
-    }
-    fn.paramTypes.forEach((t, i) => {
-      const err = checkVal(args[i], t);
-      if (err) throw new VmError(`VM execution error: InvalidType(arg ${i} of ${fn.name}: ${err})`);
-    });
-    const impl = c.def.methods[fn.name];
-    if (!impl) throw new VmError(`VM execution error: InvalidMethod(${fn.name})`);
-    const fields = { ...c.fields };
-    let alph = c.alph;
-    const tokens = new Map(c.tokens);
-    const events: EventRecord[] = [];
-    const debugMessages: { contractAddress: string; message: string }[] = [];
-    const generated: Utxo[] = [];
-    const ctx: ExecContext = {
-      address: c.address,
-      caller,
-      fields,
-      emit: (name, f) => {
-        const index = c.def.artifact.eventsSig.findIndex((e) => e.name === name);
-        events.push(this.pendingEvent(c.address, index, f, txId));
-      },
-      debug: (message) => {
-        // Only the debug code has the DEBUG instruction: the release code runs past `emit Debug` silently.
-        if (!c.def.runsDebugCode) return;
-        debugMessages.push({ contractAddress: c.address, message });
-        events.push(
-          this.pendingEvent(
-            c.address,
-            DEBUG_EVENT_INDEX,
-            [{ type: 'ByteVec', value: Buffer.from(message, 'utf8').toString('hex') }],
-            txId,
-          ),
-        );
-      },
-      transferSelfTokenToCaller: (amount) => {
-        const have = tokens.get(c.contractId) ?? 0n;
-        if (have < amount) throw new VmError(`VM execution error: NotEnoughBalance(${c.address})`);
-        if (alph < DUST_ATTO) throw new VmError(`VM execution error: NotEnoughBalance(${c.address})`);
-        tokens.set(c.contractId, have - amount);
-        alph -= DUST_ATTO;
-        if (commit) {
-          const lockup = lockupScriptFromAddress(caller);
-          const index = firstOutputIndex + generated.length;
-          generated.push({
-            hint: scriptHintOfLockupScript(lockup),
-            key: outputKey(txId, index),
-            address: addressFromLockupScript(lockup),
-            amount: DUST_ATTO,
-            tokens: amount > 0n ? [{ id: c.contractId, amount }] : [],
-            lockTime: 0,
-            message: '',
-            txId,
-          });
-        }
-      },
-      fail: (code) => {
-        throw new VmError(`VM execution error: AssertionFailedWithErrorCode(${c.address},${code})`);
-      },
-    };
-    const returns = impl.impl(ctx, args);
-    const previousOutputKey = c.outputKey;
-    if (commit) {
-      c.fields = fields;
-      c.alph = alph;
-      c.tokens = tokens;
-      c.outputKey = outputKey(txId, firstOutputIndex + generated.length);
-    }
-    return {
-      returns,
-      gasUsed: impl.gas,
-      events,
-      debugMessages,
-      generated,
-      previousOutputKey,
-      method: fn.name,
-    };
-  }
-
-  /** Queues a contract call as a transaction (mined with the next block). Validates it first. */
-  queueCall(
-    c: ContractInstance,
-    method: string | number,
-    args: Val[],
-    caller: string,
-  ): { tx: TxRecord; returns: Val[] } {
-    const dry = this.execute(c, method, args, caller, false);
-    const tx = this.scriptTx(c.group, `call ${c.address} ${dry.method}`, callScriptOf(c, dry.method, args));
-    tx.call = { contract: c, method: dry.method, args, caller };
-    this.mempool.push(tx);
-    return { tx, returns: dry.returns };
   }
 
   queueDeploy(def: ContractDef, group: number, deployer: string): TxRecord {

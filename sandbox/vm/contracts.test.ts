@@ -133,13 +133,16 @@ describe('sandbox gateway: contracts and events', () => {
     };
     await fail(
       { group: 0, address: counter().address, methodIndex: 2, args: [{ type: 'U256', value: '1000' }] },
-      /AssertionFailedWithErrorCode\(.*,1\)/,
+      /Assertion Failed in Contract @ .*, Error Code: 1/,
     );
-    await fail({ group: 0, address: counter().address, methodIndex: 99 }, /InvalidMethodIndex/);
-    await fail({ group: 0, address: counter().address, methodIndex: 2 }, /ArgLength/);
+    await fail({ group: 0, address: counter().address, methodIndex: 99 }, /Invalid method index 99/);
+    await fail(
+      { group: 0, address: counter().address, methodIndex: 2 },
+      /Invalid number of external method arguments/,
+    );
     await fail(
       { group: 0, address: counter().address, methodIndex: 2, args: [{ type: 'Bool', value: true }] },
-      /InvalidType/,
+      /Invalid type, expected: U256/,
     );
     await fail({ group: 0, address: systemEventAddress(-1, 0), methodIndex: 0 }, /NonExistContract/);
     assert.equal(
@@ -343,7 +346,10 @@ describe('sandbox gateway: contracts and events', () => {
       body: JSON.stringify({ method: 'withdraw', args: [3] }),
     });
     assert.equal(bad.status, 400);
-    assert.match(((await bad.json()) as { detail: string }).detail, /AssertionFailedWithErrorCode/);
+    assert.match(
+      ((await bad.json()) as { detail: string }).detail,
+      /Assertion Failed in Contract @ \w+, Error Code: \d/,
+    );
   });
 
   it('emits events on a schedule with --events-every-ms', async () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Contract, codec, hexToBinUnsafe, transactionSign } from '@alephium/web3';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { buildDebugBytecode } from '../../src/core/bytecode/debugPatch';
-import { ARTIFACTS_DIR } from './sampleContracts';
+import { ARTIFACTS_DIR } from './projectContracts';
 import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';
 

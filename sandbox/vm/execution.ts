@@ -1,10 +1,11 @@
 /**
- * Script execution in the sandbox's VM: a script runs on a staged copy of the contracts it touches
- * ({@link ScriptLedger.runStaged}), which a mined transaction commits and a simulation throws away. Also the
- * call-tx-script and call-contract-with-assets simulations, and the check of a submitted script.
+ * Script execution in the sandbox: every script and contract call runs on the project's VM (`vmRun.ts`)
+ * against the contracts as they are, and hands back a stage, which a mined transaction commits and a
+ * simulation throws away ({@link ScriptLedger.runStaged}). Also the call-tx-script and call-contract
+ * simulations, the sandbox's own contract txs, and the check of a submitted script.
  */
 import {
-  addressFromContractId,
+  DEFAULT_GAS_PRICE,
   blake2b256,
   bytesToHex,
   contractHint,
@@ -18,69 +19,31 @@ import { checkAddress, parseIntStrict, parseTokens } from '../ledger/bodyFields'
 import {
   BadRequest,
   GROUPS,
-  MINIMAL_CONTRACT_DEPOSIT,
-  systemEventAddress,
+  MAX_GAS,
   type Account,
   type ContractInstance,
-  type EventRecord,
   type TokenAmount,
   type TxRecord,
   type Utxo,
 } from '../ledger/types';
 import { ContractLedger, callScriptOf } from './contractState';
-import { VmError, type Val } from './sampleContracts';
+import { VmError, type Val } from './projectContracts';
 import {
   NODE_ESTIMATE_PREFIX,
   ScriptRejected,
   ScriptVmError,
   addAssets,
   constInstr,
+  contractMethods,
   decodeScript,
-  encodeFields,
+  encodeScript,
   lockupOfAddress as lockupOf,
   noAssets,
-  nodeContractId,
-  runScript,
   type Assets,
-  type CreateSpec,
   type Method,
 } from './scriptCodec';
+import { runOnVm, type Stage, type VmHost } from './vmRun';
 import { codec, hexToBinUnsafe } from '@alephium/web3';
-
-interface StagedClone {
-  orig: ContractInstance;
-  clone: ContractInstance;
-  prevAlph: bigint;
-  prevTokens: Map<string, bigint>;
-  prevKey: string;
-}
-
-/** The working state of one staged script run. */
-interface Staging {
-  group: number;
-  caller: string;
-  txId: string;
-  fixedOutputCount: number;
-  clones: Map<string, StagedClone>;
-  assetTouched: string[];
-  created: ContractInstance[];
-  /** Contract outputs in the order the VM generates them (creation, or the end of a call using assets). */
-  order: ContractInstance[];
-  transfers: Map<string, Assets>;
-  events: EventRecord[];
-  debugMessages: { contractAddress: string; message: string }[];
-  gas: number;
-}
-
-function transferTo(st: Staging, address: string, a: Assets): void {
-  let t = st.transfers.get(address);
-  if (!t) st.transfers.set(address, (t = noAssets()));
-  addAssets(t, a);
-}
-
-function contractOutputIndex(st: Staging): number {
-  return st.fixedOutputCount + st.order.length;
-}
 
 /** What a dry run may pin or add (the node's `txId` and `interestedContracts`). */
 export interface SimulationOptions {
@@ -88,24 +51,27 @@ export interface SimulationOptions {
   readonly interested?: readonly string[];
 }
 
-export type StageResult = ReturnType<ScriptLedger['runStaged']>;
+export type StageResult = Stage;
+
+/**
+ * The sandbox's own contract txs (the event ticker, the control API's calls, a race's pause) have no
+ * inputs, but the VM needs the caller's ALPH wherever a token comes to it (an output holds 0.001 ALPH of
+ * dust). The caller is lent this much for the run and its ALPH-only change is dropped: the dust of the
+ * token outputs it receives is new ALPH, as the faucet's dust was.
+ */
+const CALL_LOAN = 10n ** 18n;
 
 export abstract class ScriptLedger extends ContractLedger {
   /** A mined contract call (control API) or script: run it for real and record its effects on the tx. */
   protected override applyContractEffects(tx: TxRecord): void {
     if (tx.call) {
       const { contract, method, args, caller } = tx.call;
+      const methods = this.callMethods(contract, method, args);
       try {
-        const r = this.execute(contract, method, args, caller, true, tx.txId, tx.creates.length);
-        tx.events.push(...r.events);
-        tx.contractInputs.push({ hint: contractHint(contract.contractId), key: r.previousOutputKey });
-        tx.generatedOutputs.push(
-          ...r.generated.map((u) => this.assetOutputJson(u)),
-          this.contractOutputJson(contract),
-        );
-        tx.creates.push(...r.generated);
+        const stage = this.lentRun(methods, caller, tx.txId, tx.creates.length);
+        this.applyStage(tx, stage);
       } catch (e) {
-        if (!(e instanceof VmError)) throw e;
+        if (!(e instanceof ScriptVmError)) throw e;
         tx.scriptExecutionOk = false;
       }
     }
@@ -146,9 +112,9 @@ export abstract class ScriptLedger extends ContractLedger {
       if (e instanceof ScriptVmError || e instanceof BadRequest || e instanceof ScriptRejected) return [];
       throw e;
     }
-    return [...stage.clones.values()]
-      .map((s) => s.orig)
-      .filter((c) => c.def.methods.pause && c.def.methods.unpause && c.fields.paused?.value === false);
+    const pausable = (c: ContractInstance) =>
+      ['pause', 'unpause'].every((m) => c.def.artifact.functions.some((f) => f.name === m));
+    return stage.touched.filter((c) => pausable(c) && c.fields.paused?.value === false);
   }
 
   /** A call by the contract's owner, mined as a contract tx of its group (what the control API queues). */
@@ -186,197 +152,166 @@ export abstract class ScriptLedger extends ContractLedger {
   }
 
   /**
-   * Runs a script on a staged copy of the contracts it touches. Nothing is changed until {@link commitStage}.
-   * `txId` and `fixedOutputCount` place generated outputs and new contract ids as the node does.
+   * Runs a script on the VM against the contracts as they are; nothing is changed until
+   * {@link commitStage}. `txId` and `fixedOutputCount` place generated outputs and new contract ids as the
+   * node does. A VM failure throws {@link ScriptVmError}.
    */
-  runStaged(methods: Method[], caller: string, provided: Assets, txId: string, fixedOutputCount: number) {
-    const st: Staging = {
-      group: groupOfAddress(caller),
+  runStaged(
+    methods: Method[],
+    caller: string,
+    provided: Assets,
+    txId: string,
+    fixedOutputCount: number,
+    gasAmount = MAX_GAS,
+  ): StageResult {
+    return runOnVm(this.vmHost(), {
+      script: hexToBytes(encodeScript(methods)),
       caller,
+      provided,
       txId,
       fixedOutputCount,
-      clones: new Map(),
-      assetTouched: [],
-      created: [],
-      order: [],
-      transfers: new Map(),
-      events: [],
-      debugMessages: [],
-      gas: 1_000,
-    };
-    const run = runScript(
-      methods,
-      {
-        caller,
-        callExternal: (contractId, methodIndex, args, returnLength) =>
-          this.stagedCall(st, contractId, methodIndex, args, returnLength),
-        createContract: (spec: CreateSpec) => this.stagedCreate(st, spec),
-        transferAlph: (_from, to, amount) => transferTo(st, to, { alph: amount, tokens: new Map() }),
-      },
-      provided,
-    );
-    st.gas += run.instrCount * 10;
-    transferTo(st, caller, run.leftover);
-    // Generated outputs: contract outputs as the calls finish, then the asset outputs at the end of the tx.
-    const contractOutputs = st.order;
-    const firstAssetIndex = fixedOutputCount + contractOutputs.length;
-    const assetOutputs: Utxo[] = [];
-    for (const [address, a] of st.transfers) {
-      const tokens = [...a.tokens].filter(([, v]) => v > 0n).map(([id, amount]) => ({ id, amount }));
-      if (a.alph === 0n && tokens.length === 0) continue;
-      const lockup = lockupScriptFromAddress(address);
-      assetOutputs.push({
-        hint: scriptHintOfLockupScript(lockup),
-        key: outputKey(txId, firstAssetIndex + assetOutputs.length),
-        address,
-        amount: a.alph,
-        tokens,
-        lockTime: 0,
-        message: '',
-        txId,
-      });
-    }
-    return {
-      run,
-      gas: st.gas,
-      clones: st.clones,
-      assetTouched: st.assetTouched,
-      created: st.created,
-      contractOutputs,
-      assetOutputs,
-      events: st.events,
-      debugMessages: st.debugMessages,
-    };
-  }
-
-  /** The staged copy of a contract (made on first touch), or a contract the script created. */
-  private live(st: Staging, id: string): ContractInstance | undefined {
-    const staged = st.clones.get(id)?.clone ?? st.created.find((c) => c.contractId === id);
-    if (staged) return staged;
-    const orig = [...this.contracts.values()].find((c) => c.contractId === id);
-    if (!orig) return undefined;
-    const clone: ContractInstance = { ...orig, fields: { ...orig.fields }, tokens: new Map(orig.tokens) };
-    st.clones.set(id, {
-      orig,
-      clone,
-      prevAlph: orig.alph,
-      prevTokens: new Map(orig.tokens),
-      prevKey: orig.outputKey,
+      gasAmount,
+      gasPrice: DEFAULT_GAS_PRICE,
     });
-    return clone;
   }
 
-  /** A script's CallExternal: runs the method on the staged contract and records what it moved. */
-  private stagedCall(
-    st: Staging,
-    contractId: string,
-    methodIndex: number,
+  private vmHost(): VmHost {
+    return {
+      contracts: this.contracts,
+      stateOf: (c) => this.contractState(c),
+      defForCode: (code, imm, mut) => this.defForCode(code, imm, mut),
+      pendingEvent: (address, index, fields, txId) => this.pendingEvent(address, index, fields, txId),
+      now: () => this.clock.now(),
+    };
+  }
+
+  private readonly methodsByCode = new Map<string, Method[]>();
+
+  /** The methods of a contract's code, decoded once per code. */
+  private methodsOf(c: ContractInstance): Method[] {
+    const code = c.def.artifact.bytecode;
+    let methods = this.methodsByCode.get(code);
+    if (!methods) this.methodsByCode.set(code, (methods = contractMethods(code)));
+    return methods;
+  }
+
+  /** A sandbox contract tx's run: the caller is lent {@link CALL_LOAN} and its ALPH-only change dropped. */
+  private lentRun(methods: Method[], caller: string, txId: string, fixedOutputCount: number): StageResult {
+    const stage = this.runStaged(
+      methods,
+      caller,
+      { alph: CALL_LOAN, tokens: new Map() },
+      txId,
+      fixedOutputCount,
+    );
+    const loanBack = (o: StageResult['outputs'][number]) =>
+      o.kind === 'asset' && o.u.address === caller && o.u.tokens.length === 0;
+    return { ...stage, outputs: stage.outputs.filter((o) => !loanBack(o)) };
+  }
+
+  /**
+   * A contract call as a script: the arguments, `CallExternal`, and its returns as the script's. Payable,
+   * as a compiled TxScript is by default: the caller's assets are the script's, so a token the method sends
+   * the caller finds its dust there.
+   */
+  protected callMethods(
+    c: ContractInstance,
+    methodRef: string | number,
     args: Val[],
-    returnLength: number,
-  ): Val[] {
-    const c = this.live(st, contractId);
-    const address = addressFromContractId(contractId);
-    if (!c || c.group !== st.group) throw new ScriptVmError(`NonExistContract(${address})`);
-    if (c.def.notExecutable)
-      throw new BadRequest(`contract ${c.address}: bytecode not executable in the sandbox`);
-    const fn = c.def.artifact.functions[methodIndex];
-    const flags = this.flagsOf(c.def)[methodIndex];
-    if (!fn || !flags)
-      throw new ScriptVmError(`InvalidMethodIndex(${methodIndex}, ${c.def.artifact.functions.length})`);
-    if (!flags.isPublic) throw new ScriptVmError(`ExternalPrivateMethodCall(${address}, ${fn.name})`);
-    if (returnLength !== fn.returnTypes.length)
-      throw new ScriptVmError(
-        `InvalidReturnLength(${fn.name}: expected ${fn.returnTypes.length}, got ${returnLength})`,
-      );
-    const alphBefore = c.alph;
-    // execute() moves the contract's output ref when it commits; only a call using the contract's
-    // assets generates a new contract output, so the ref is restored otherwise.
-    const keyBefore = c.outputKey;
-    let r: ReturnType<ScriptLedger['execute']>;
+    approve: Method['instrs'] = [],
+  ): Method[] {
+    const fns = c.def.artifact.functions;
+    const methodIndex =
+      typeof methodRef === 'number' ? methodRef : fns.findIndex((f) => f.name === methodRef);
+    if (methodIndex < 0) throw new VmError(`VM execution error: InvalidMethod(${String(methodRef)})`);
+    // The code's own method header says how many values come back (code without an artifact too).
+    const returnLength = this.methodsOf(c)[methodIndex]?.returnLength ?? 0;
+    return [
+      {
+        isPublic: true,
+        usePreapprovedAssets: true,
+        useContractAssets: false,
+        usePayToContractOnly: false,
+        argsLength: 0,
+        localsLength: 0,
+        returnLength,
+        instrs: [
+          ...approve,
+          ...args.map((a) => constInstr(a)),
+          codec.toU256(BigInt(args.length)),
+          codec.toU256(BigInt(returnLength)),
+          codec.BytesConst(hexToBinUnsafe(c.contractId)),
+          codec.CallExternal(methodIndex),
+          codec.Return,
+        ],
+      },
+    ];
+  }
+
+  /**
+   * A contract call: with commit=false (call-contract, the check before queueing) nothing is kept. A VM
+   * failure throws {@link VmError} in the node's words.
+   */
+  execute(c: ContractInstance, methodRef: string | number, args: Val[], caller: string, txId?: string) {
+    const methods = this.callMethods(c, methodRef, args);
+    const id = txId ?? bytesToHex(blake2b256(new TextEncoder().encode(`call ${this.nonceCounter++}`)));
     try {
-      r = this.execute(c, methodIndex, args, st.caller, true, st.txId, 0);
+      return this.lentRun(methods, caller, id, 0);
     } catch (e) {
-      if (e instanceof VmError) throw new ScriptVmError(e.message.replace(/^VM execution error: /, ''));
+      if (e instanceof ScriptVmError) throw new VmError(`VM execution error: ${e.message}`);
       throw e;
     }
-    c.outputKey = keyBefore;
-    st.gas += r.gasUsed;
-    st.events.push(...r.events);
-    st.debugMessages.push(...r.debugMessages);
-    for (const u of r.generated) {
-      transferTo(st, u.address, { alph: u.amount, tokens: new Map(u.tokens.map((t) => [t.id, t.amount])) });
-    }
-    const usedAssets = flags.useContractAssets || c.alph !== alphBefore || r.generated.length > 0;
-    if (usedAssets && !st.assetTouched.includes(contractId) && !st.created.includes(c)) {
-      c.outputKey = outputKey(st.txId, contractOutputIndex(st));
-      st.assetTouched.push(contractId);
-      st.order.push(c);
-    }
-    return r.returns;
   }
 
-  /** A script's createContract!: a new staged contract at the node's id and output index. */
-  private stagedCreate(st: Staging, spec: CreateSpec): string {
-    const { group, txId } = st;
-    const index = contractOutputIndex(st);
-    const contractId = nodeContractId(txId, index, group);
-    const address = addressFromContractId(contractId);
-    if (this.contracts.has(address)) throw new ScriptVmError(`ContractAlreadyExists(${address})`);
-    if (spec.initial.alph < MINIMAL_CONTRACT_DEPOSIT)
-      throw new ScriptVmError(`LowerThanContractMinimalBalance(${address}, ${spec.initial.alph})`);
-    const { def, fields } = this.defForCode(spec.code, spec.immFields, spec.mutFields);
-    const tokens = new Map(spec.initial.tokens);
-    if (spec.issueTokenAmount !== undefined && spec.issueTokenAmount > 0n) {
-      if (spec.issueTokenTo !== undefined)
-        transferTo(st, spec.issueTokenTo, {
-          alph: 0n,
-          tokens: new Map([[contractId, spec.issueTokenAmount]]),
-        });
-      else tokens.set(contractId, spec.issueTokenAmount);
-    }
-    const inst: ContractInstance = {
-      def,
-      address,
-      contractId,
-      group,
-      deployTxId: txId,
-      fields,
-      alph: spec.initial.alph,
-      tokens,
-      initialStateHash: bytesToHex(
-        blake2b256(hexToBytes(spec.code + encodeFields(spec.immFields) + encodeFields(spec.mutFields))),
-      ),
-      outputKey: outputKey(txId, index),
-    };
-    st.created.push(inst);
-    st.order.push(inst);
-    // Creation costs a base plus the stored bytes, as the VM charges it (order of magnitude).
-    st.gas += 32_000 + 10 * (spec.code.length / 2);
-    st.events.push(
-      this.pendingEvent(
-        systemEventAddress(-1, group),
-        -1,
-        [
-          { type: 'Address', value: address },
-          { type: 'ByteVec', value: '' },
-          { type: 'ByteVec', value: def.artifact.stdInterfaceId ?? '' },
-        ],
-        txId,
-      ),
-    );
-    return contractId;
+  /** Queues a contract call as a transaction (mined with the next block). Runs it once first. */
+  queueCall(
+    c: ContractInstance,
+    method: string | number,
+    args: Val[],
+    caller: string,
+  ): { tx: TxRecord; returns: Val[] } {
+    const dry = this.execute(c, method, args, caller);
+    const fns = c.def.artifact.functions;
+    const name = typeof method === 'number' ? (fns[method]?.name ?? String(method)) : method;
+    const tx = this.scriptTx(c.group, `call ${c.address} ${name}`, callScriptOf(c, name, args));
+    tx.call = { contract: c, method: name, args, caller };
+    this.mempool.push(tx);
+    return { tx, returns: dry.returns };
   }
 
   private commitStage(stage: StageResult): void {
-    for (const { orig, clone } of stage.clones.values()) {
-      orig.fields = clone.fields;
-      orig.alph = clone.alph;
-      orig.tokens = clone.tokens;
-      orig.outputKey = clone.outputKey;
+    for (const address of stage.removed) this.contracts.delete(address);
+    for (const [address, next] of stage.updated) {
+      const orig = this.contracts.get(address);
+      if (!orig) continue;
+      orig.def = next.def;
+      orig.fields = next.fields;
+      orig.alph = next.alph;
+      orig.tokens = next.tokens;
+      orig.outputKey = next.outputKey;
     }
     for (const c of stage.created) {
       this.contracts.set(c.address, c);
       this.codes.set(c.def.artifact.codeHash, c.def.artifact.bytecode);
+    }
+  }
+
+  /** What a run leaves on its mined tx: state, events, contract inputs, generated outputs, new UTXOs. */
+  private applyStage(tx: TxRecord, stage: StageResult): void {
+    const prevKeys = stage.contractInputs.map((c) => ({
+      hint: contractHint(c.contractId),
+      key: c.outputKey,
+    }));
+    this.commitStage(stage);
+    tx.events.push(...stage.events);
+    tx.contractInputs.push(...prevKeys);
+    for (const o of stage.outputs) {
+      if (o.kind === 'contract')
+        tx.generatedOutputs.push(this.contractOutputJson(this.contracts.get(o.c.address) ?? o.c));
+      else {
+        tx.generatedOutputs.push(this.assetOutputJson(o.u));
+        tx.creates.push(o.u);
+      }
     }
   }
 
@@ -408,17 +343,7 @@ export abstract class ScriptLedger extends ContractLedger {
       }
       return;
     }
-    this.commitStage(stage);
-    tx.events.push(...stage.events);
-    for (const id of stage.assetTouched) {
-      const prev = stage.clones.get(id);
-      if (prev) tx.contractInputs.push({ hint: contractHint(id), key: prev.prevKey });
-    }
-    tx.generatedOutputs.push(
-      ...stage.contractOutputs.map((c) => this.contractOutputJson(c)),
-      ...stage.assetOutputs.map((u) => this.assetOutputJson(u)),
-    );
-    tx.creates.push(...stage.assetOutputs);
+    this.applyStage(tx, stage);
   }
 
   private static assetState(address: string, alph: bigint, tokens: Map<string, bigint> | TokenAmount[]) {
@@ -430,18 +355,12 @@ export abstract class ScriptLedger extends ContractLedger {
   /** The node's SimulationResult: contracts' previous outputs, then every generated output. */
   protected simulationResult(stage: StageResult) {
     return {
-      contractInputs: stage.assetTouched.map((id) => {
-        const p = stage.clones.get(id) as {
-          orig: ContractInstance;
-          prevAlph: bigint;
-          prevTokens: Map<string, bigint>;
-        };
-        return ScriptLedger.assetState(p.orig.address, p.prevAlph, p.prevTokens);
-      }),
-      generatedOutputs: [
-        ...stage.contractOutputs.map((c) => ScriptLedger.assetState(c.address, c.alph, c.tokens)),
-        ...stage.assetOutputs.map((u) => ScriptLedger.assetState(u.address, u.amount, u.tokens)),
-      ],
+      contractInputs: stage.contractInputs.map((c) => ScriptLedger.assetState(c.address, c.alph, c.tokens)),
+      generatedOutputs: stage.outputs.map((o) =>
+        o.kind === 'contract'
+          ? ScriptLedger.assetState(o.c.address, o.c.alph, o.c.tokens)
+          : ScriptLedger.assetState(o.u.address, o.u.amount, o.u.tokens),
+      ),
     };
   }
 
@@ -505,17 +424,17 @@ export abstract class ScriptLedger extends ContractLedger {
     const txId =
       options.txId ?? bytesToHex(blake2b256(new TextEncoder().encode(`simulation ${this.nonceCounter++}`)));
     const stage = this.runStaged(methods, caller, provided, txId, 0);
-    const touched = [...stage.clones.values()].map((c) => c.clone).concat(stage.created);
+    const after = (c: ContractInstance) => stage.updated.get(c.address) ?? c;
+    const touched = stage.touched.map(after).concat(stage.created);
     const untouched = (options.interested ?? []).filter((a) => !touched.some((c) => c.address === a));
     return {
-      returns: stage.run.returns,
+      returns: stage.returns,
       gasUsed: stage.gas,
       contracts: touched.map((c) => this.contractState(c)).concat(this.statesOf(untouched)),
       txInputs,
-      txOutputs: [
-        ...stage.contractOutputs.map((c) => this.contractOutputJson(c)),
-        ...stage.assetOutputs.map((u) => this.assetOutputJson(u)),
-      ],
+      txOutputs: stage.outputs.map((o) =>
+        o.kind === 'contract' ? this.contractOutputJson(o.c) : this.assetOutputJson(o.u),
+      ),
       events: this.simulatedEvents(stage.events, group),
       debugMessages: stage.debugMessages,
     };
@@ -542,8 +461,6 @@ export abstract class ScriptLedger extends ContractLedger {
     inputAssets: unknown,
     options: SimulationOptions = {},
   ) {
-    const fn = c.def.artifact.functions[methodIndex];
-    const returnLength = fn?.returnTypes.length ?? 0;
     const callerAddress = this.callerOf(c.group, caller);
     const { provided } = this.inputAssetsOf(callerAddress, inputAssets);
     // Everything the caller brings is approved, ALPH first, as the node's mockup script does.
@@ -561,26 +478,7 @@ export abstract class ScriptLedger extends ContractLedger {
         codec.toU256(amount),
         codec.ApproveToken,
       );
-    const methods: Method[] = [
-      {
-        isPublic: true,
-        usePreapprovedAssets: approve.length > 0,
-        useContractAssets: false,
-        usePayToContractOnly: false,
-        argsLength: 0,
-        localsLength: 0,
-        returnLength,
-        instrs: [
-          ...approve,
-          ...args.map((a) => constInstr(a)),
-          codec.toU256(BigInt(args.length)),
-          codec.toU256(BigInt(returnLength)),
-          codec.BytesConst(hexToBinUnsafe(c.contractId)),
-          codec.CallExternal(methodIndex),
-          codec.Return,
-        ],
-      },
-    ];
+    const methods = this.callMethods(c, methodIndex, args, approve);
     return this.simulateScript(methods, c.group, caller, inputAssets, options);
   }
 }

@@ -1,8 +1,7 @@
 /**
- * The sandbox's contracts: their artifacts (read from project/artifacts, the same files the extension
- * decodes with) and TypeScript implementations of their methods. The sandbox does not run bytecode; what
- * matters to the extension is that state, returns and events have exactly the shapes and types the
- * artifacts declare, so decoding against the artifact is exercised for real.
+ * The sandbox project's contracts as the sandbox deploys them at genesis: their artifacts (read from
+ * project/artifacts, the same files the extension decodes with), their debug builds, initial fields and
+ * assets. Their methods are the artifacts' bytecode, run on the project's VM like any other contract's.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -85,41 +84,21 @@ export function fieldsByMutability(
 /** A VM failure, reported as the node does: a CallContractFailed error string. */
 export class VmError extends Error {}
 
-/** What a method sees while it runs; effects are collected and applied by the caller (or discarded). */
-export interface ExecContext {
-  address: string;
-  caller: string;
-  /** Flattened field values by name, mutable ones writable. */
-  fields: Record<string, Val>;
-  emit(eventName: string, fields: Val[]): void;
-  debug(message: string): void;
-  /** Moves `amount` of the contract's own token (id = contract id) to the caller, with dust ALPH. */
-  transferSelfTokenToCaller(amount: bigint): void;
-  fail(errorCode: number): never;
-}
-
-export type MethodImpl = (ctx: ExecContext, args: Val[]) => Val[];
-
 export interface ContractDef {
   name: string;
   artifact: Artifact;
   artifactPath: string;
-  methods: Record<string, { impl: MethodImpl; gas: number }>;
   /** Initial field values by name, given the deployer's address. */
   initialFields(deployer: string): Record<string, Val>;
   initialAlph: bigint;
   /** Initial amount of the contract's own token it holds (a token id equals the contract id). */
   initialSelfTokens: bigint;
-  /**
-   * Deployed code the sandbox has no implementation for (a deploy of unknown bytecode): its state is
-   * stored and readable, but calls answer 400 instead of pretending to run it.
-   */
-  notExecutable?: boolean;
   /** The debug build `.project.json` records (release code plus its patch), when there is one. */
   debugBuild?: DebugBuild;
   /**
-   * This definition runs the debug code ({@link debugVariant}): its `emit Debug` statements emit. The
-   * release code has no Debug instructions, so a release deploy emits none, as on a real devnet.
+   * This definition holds the debug code ({@link debugVariant}): its `emit Debug` statements emit when
+   * the VM runs it. The release code has no Debug instructions, so a release deploy emits none, as on a
+   * real devnet.
    */
   runsDebugCode?: boolean;
 }
@@ -128,7 +107,6 @@ const u256 = (v: bigint | number): Val => ({ type: 'U256', value: String(v) });
 const addr = (a: string): Val => ({ type: 'Address', value: a });
 const bytes = (s: string): Val => ({ type: 'ByteVec', value: Buffer.from(s, 'utf8').toString('hex') });
 const bool = (b: boolean): Val => ({ type: 'Bool', value: b });
-const big = (v: Val | undefined): bigint => BigInt(String(v?.value ?? '0'));
 
 export function counterDef(): ContractDef {
   const { artifact, path } = loadArtifact('Counter');
@@ -140,57 +118,7 @@ export function counterDef(): ContractDef {
     initialAlph: 10n ** 17n,
     initialSelfTokens: 0n,
     initialFields: (deployer) => ({ owner: addr(deployer), count: u256(0), paused: bool(false) }),
-    methods: {
-      get: { gas: 2_301, impl: (ctx) => [ctx.fields.count as Val] },
-      // The assert on `paused` costs each increment 11 gas more than it did without it.
-      increment: {
-        gas: 5_754,
-        impl: (ctx) => {
-          failWhenPaused(ctx);
-          const next = big(ctx.fields.count) + 1n;
-          ctx.fields.count = u256(next);
-          ctx.debug(`count is now ${next}`);
-          ctx.emit('Incremented', [addr(ctx.caller), u256(next)]);
-          return [];
-        },
-      },
-      incrementBy: {
-        gas: 5_923,
-        impl: (ctx, args) => {
-          failWhenPaused(ctx);
-          const step = big(args[0]);
-          if (step > 100n) ctx.fail(1);
-          const next = big(ctx.fields.count) + step;
-          ctx.fields.count = u256(next);
-          ctx.emit('Incremented', [addr(ctx.caller), u256(next)]);
-          return [];
-        },
-      },
-      reset: {
-        gas: 5_120,
-        impl: (ctx) => {
-          if (ctx.caller !== ctx.fields.owner?.value) ctx.fail(0);
-          ctx.emit('Reset', [addr(ctx.caller), ctx.fields.count as Val]);
-          ctx.fields.count = u256(0);
-          return [];
-        },
-      },
-      pause: { gas: 5_030, impl: (ctx) => setPaused(ctx, true) },
-      unpause: { gas: 5_030, impl: (ctx) => setPaused(ctx, false) },
-    },
   };
-}
-
-/** Counter's `assert!(!paused, ErrorCodes.Paused)`. */
-function failWhenPaused(ctx: ExecContext): void {
-  if (ctx.fields.paused?.value === true) ctx.fail(COUNTER_PAUSED_ERROR);
-}
-
-/** Counter's owner-only pause and unpause. */
-function setPaused(ctx: ExecContext, paused: boolean): Val[] {
-  if (ctx.caller !== ctx.fields.owner?.value) ctx.fail(0);
-  ctx.fields.paused = bool(paused);
-  return [];
 }
 
 /** Counter's `ErrorCodes.Paused`. */
@@ -216,25 +144,6 @@ export function tokenFaucetDef(): ContractDef {
       // Std interface id with its "ALPH" prefix, as the compiler stores it in the hidden field.
       __stdInterfaceId: { type: 'ByteVec', value: '414c50480001' },
     }),
-    methods: {
-      getSymbol: { gas: 2_280, impl: (ctx) => [ctx.fields.symbol as Val] },
-      getName: { gas: 2_280, impl: (ctx) => [ctx.fields.name as Val] },
-      getDecimals: { gas: 2_280, impl: (ctx) => [ctx.fields.decimals as Val] },
-      getTotalSupply: { gas: 2_280, impl: (ctx) => [ctx.fields.supply as Val] },
-      balance: { gas: 2_301, impl: (ctx) => [ctx.fields.balance as Val] },
-      withdraw: {
-        gas: 17_645,
-        impl: (ctx, args) => {
-          ctx.debug(`The current balance is ${big(ctx.fields.balance)}`);
-          const amount = big(args[0]);
-          if (amount > 2n) ctx.fail(0);
-          ctx.transferSelfTokenToCaller(amount);
-          ctx.fields.balance = u256(big(ctx.fields.balance) - amount);
-          ctx.emit('Withdraw', [addr(ctx.caller), u256(amount)]);
-          return [];
-        },
-      },
-    },
   };
 }
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildScriptByteCode, transactionSign } from '@alephium/web3';
 import { stateBeforeBlock } from '../../src/core/debugging/scriptReproduction';
-import { ARTIFACTS_DIR, COUNTER_PAUSED_ERROR } from './sampleContracts';
+import { ARTIFACTS_DIR, COUNTER_PAUSED_ERROR } from './projectContracts';
 import { control, newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';
 
@@ -131,7 +131,7 @@ describe('sandbox gateway: fail-in-block is a race the state explains', () => {
     const error = ((await reproduced.json()) as { detail: string }).detail;
     assert.match(
       error,
-      new RegExp(`AssertionFailedWithErrorCode\\(${counter().address},${COUNTER_PAUSED_ERROR}\\)`),
+      new RegExp(`Assertion Failed in Contract @ ${counter().address}, Error Code: ${COUNTER_PAUSED_ERROR}`),
     );
     // Error code 2 is ErrorCodes.Paused, the first assert of incrementBy in counter.ral.
     assert.match(counterSource, /Paused = 2/);
@@ -163,7 +163,10 @@ describe('sandbox gateway: fail-in-block is a race the state explains', () => {
       body: JSON.stringify({ method: 'pause', caller: stranger.address }),
     });
     assert.equal(res.status, 400);
-    assert.match(await res.text(), new RegExp(`AssertionFailedWithErrorCode\\(${counter().address},0\\)`));
+    assert.match(
+      await res.text(),
+      new RegExp(`Assertion Failed in Contract @ ${counter().address}, Error Code: 0`),
+    );
     assert.equal((await mutFields())[1]!.value, false);
   });
 });

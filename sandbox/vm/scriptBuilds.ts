@@ -23,7 +23,7 @@ import {
   type Account,
 } from '../ledger/types';
 import { ScriptLedger } from './execution';
-import { debugVariant, type ContractDef, type Val } from './sampleContracts';
+import { debugVariant, type ContractDef, type Val } from './projectContracts';
 import {
   NODE_ESTIMATE_PREFIX,
   buildDeployScript,

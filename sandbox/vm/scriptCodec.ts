@@ -1,15 +1,14 @@
 /**
- * TxScripts in the sandbox: decoding and interpreting the bytecode of call and deploy scripts, building
- * deploy scripts as the node does, and splitting a deploy request's bytecode into code and fields.
+ * TxScripts in the sandbox: decoding and encoding call and deploy scripts, building deploy scripts as the
+ * node does, and splitting a deploy request's bytecode into code and fields. (Running them is the VM's:
+ * `vmRun.ts`.)
  *
- * This is the sandbox's independent implementation: it decodes with @alephium/web3's codec and never
- * imports the extension's protocol core (src/core), so a bug in the extension's script verification cannot
- * be mirrored here and go unnoticed. Only the subset of instructions that real call and deploy scripts use
- * is interpreted; anything else is refused with a 400 that names the instruction.
+ * Decoded and built with @alephium/web3's codec, never with the extension's protocol core (src/core), so a
+ * bug in the extension's script building or verification cannot be mirrored here and go unnoticed.
  */
 import { addressFromLockupScript, base58ToBytes, binToHex, codec, hexToBinUnsafe } from '@alephium/web3';
 import { blake2b } from '@noble/hashes/blake2.js';
-import type { Val } from './sampleContracts';
+import type { Val } from './projectContracts';
 
 type Instr = codec.Instr;
 export type Method = codec.Method;
@@ -19,7 +18,7 @@ type LockupScript = codec.lockupScript.LockupScript;
 /** A request the sandbox refuses as the node would: a 400 with this detail. */
 export class ScriptRejected extends Error {}
 
-/** A VM failure during execution; the message is the VM error (e.g. `AssertionFailedWithErrorCode(a,1)`). */
+/** A VM failure during execution; the message is the VM's words (e.g. `Assertion Failed in Contract @ a, Error Code: 1`). */
 export class ScriptVmError extends Error {}
 
 export const NODE_ESTIMATE_PREFIX = 'Execution error when estimating gas for tx script or contract: ';
@@ -34,40 +33,6 @@ export const noAssets = (): Assets => ({ alph: 0n, tokens: new Map() });
 export function addAssets(to: Assets, from: Assets): void {
   to.alph += from.alph;
   for (const [id, a] of from.tokens) to.tokens.set(id, (to.tokens.get(id) ?? 0n) + a);
-}
-
-export interface CreateSpec {
-  /** The contract code (hex), without fields. */
-  code: string;
-  immFields: Val[];
-  mutFields: Val[];
-  /** Assets approved by the caller at this point: they become the contract's initial assets. */
-  initial: Assets;
-  issueTokenAmount?: bigint;
-  issueTokenTo?: string;
-}
-
-/** What the interpreter needs from the chain: contract calls and creation on a staged world state. */
-export interface ScriptHost {
-  /** The tx's caller (the signer), as callerAddress!() returns it. */
-  caller: string;
-  callExternal(contractId: string, methodIndex: number, args: Val[], returnLength: number): Val[];
-  /** Creates a contract; returns its contract id (hex). */
-  createContract(spec: CreateSpec): string;
-  /** transferAlph! from the caller's remaining balance to an address. */
-  transferAlph(from: string, to: string, amount: bigint): void;
-}
-
-export interface ScriptRun {
-  /** What the script's method returned (only scripts that end in Return with a return length). */
-  returns: Val[];
-  /** Assets approved by the caller that no contract took: they go back to the caller. */
-  leftover: Assets;
-  /** Everything the caller approved over the whole script. */
-  approvedTotal: Assets;
-  instrCount: number;
-  calls: number;
-  creates: number;
 }
 
 // ------------------------------------------------------------------ conversions
@@ -321,160 +286,6 @@ export function nodeContractId(txId: string, outputIndex: number, group: number)
 }
 
 // ------------------------------------------------------------------ interpreting
-
-const U256_MAX = (1n << 256n) - 1n;
-
-/**
- * Runs a script's first method on the host. Stack semantics follow the VM for the interpreted subset:
- * CallExternal pops the contract id, then the return count and the argument count (pushed as U256
- * constants before the id, as compiled Ralph does), then the arguments.
- */
-export function runScript(methods: Method[], host: ScriptHost, provided: Assets): ScriptRun {
-  const main = methods[0] as Method;
-  const stack: Val[] = [];
-  const approved = noAssets();
-  const approvedTotal = noAssets();
-  // What the caller still has to approve or transfer: the assets the tx provides for the script.
-  const remaining: Assets = { alph: provided.alph, tokens: new Map(provided.tokens) };
-  let calls = 0;
-  let creates = 0;
-  const pop = (what: string, type?: Val['type']): Val => {
-    const v = stack.pop();
-    if (!v) throw new ScriptVmError(`StackUnderflow (${what})`);
-    if (type && v.type !== type)
-      throw new ScriptVmError(`InvalidType(${what}: expected ${type}, got ${v.type})`);
-    return v;
-  };
-  const popU256 = (what: string) => BigInt(String(pop(what, 'U256').value));
-  const popInt = (what: string) => {
-    const n = popU256(what);
-    if (n > 255n) throw new ScriptVmError(`InvalidLength(${what}: ${n})`);
-    return Number(n);
-  };
-  const checkApprover = (address: string) => {
-    if (address !== host.caller)
-      throw new ScriptRejected(
-        `The script approves assets of ${address}, which is not the signer ${host.caller}: the sandbox only executes scripts signed by the asset owner`,
-      );
-  };
-  const notEnough = (token: string, expected: bigint, got: bigint) =>
-    new ScriptVmError(
-      `Not enough approved balance for address ${host.caller}, tokenId: ${token}, expected: ${expected}, got: ${got}`,
-    );
-  const takeApproved = (): Assets => {
-    const taken = { alph: approved.alph, tokens: new Map(approved.tokens) };
-    approved.alph = 0n;
-    approved.tokens.clear();
-    return taken;
-  };
-  let returns: Val[] = [];
-  let count = 0;
-  for (const instr of main.instrs) {
-    count++;
-    const c = constValue(instr);
-    if (c) {
-      stack.push(c);
-      continue;
-    }
-    switch (instr.name) {
-      case 'CallerAddress':
-        stack.push({ type: 'Address', value: host.caller });
-        break;
-      case 'Pop':
-        pop('Pop');
-        break;
-      case 'Dup': {
-        const v = pop('Dup');
-        stack.push(v, v);
-        break;
-      }
-      case 'ApproveAlph': {
-        const amount = popU256('ApproveAlph amount');
-        const address = String(pop('ApproveAlph address', 'Address').value);
-        checkApprover(address);
-        if (amount > remaining.alph) throw notEnough('ALPH', amount, remaining.alph);
-        remaining.alph -= amount;
-        approved.alph += amount;
-        approvedTotal.alph += amount;
-        break;
-      }
-      case 'ApproveToken': {
-        const amount = popU256('ApproveToken amount');
-        const id = String(pop('ApproveToken token id', 'ByteVec').value);
-        const address = String(pop('ApproveToken address', 'Address').value);
-        checkApprover(address);
-        const have = remaining.tokens.get(id) ?? 0n;
-        if (amount > have) throw notEnough(id, amount, have);
-        remaining.tokens.set(id, have - amount);
-        approved.tokens.set(id, (approved.tokens.get(id) ?? 0n) + amount);
-        approvedTotal.tokens.set(id, (approvedTotal.tokens.get(id) ?? 0n) + amount);
-        break;
-      }
-      case 'TransferAlph': {
-        const amount = popU256('TransferAlph amount');
-        const to = String(pop('TransferAlph to', 'Address').value);
-        const from = String(pop('TransferAlph from', 'Address').value);
-        checkApprover(from);
-        if (amount > remaining.alph) throw notEnough('ALPH', amount, remaining.alph);
-        remaining.alph -= amount;
-        host.transferAlph(from, to, amount);
-        break;
-      }
-      case 'CallExternal': {
-        const id = pop('CallExternal contract id', 'ByteVec');
-        if (String(id.value).length !== 64) throw new ScriptVmError(`InvalidContractId(${String(id.value)})`);
-        const returnLength = popInt('CallExternal return length');
-        const argsLength = popInt('CallExternal args length');
-        if (stack.length < argsLength) throw new ScriptVmError('StackUnderflow (CallExternal args)');
-        const args = stack.splice(stack.length - argsLength, argsLength);
-        const rets = host.callExternal(String(id.value), instr.index, args, returnLength);
-        stack.push(...rets);
-        calls++;
-        break;
-      }
-      case 'CreateContract':
-      case 'CreateContractWithToken':
-      case 'CreateContractAndTransferToken': {
-        let issueTokenTo: string | undefined;
-        let issueTokenAmount: bigint | undefined;
-        if (instr.name === 'CreateContractAndTransferToken')
-          issueTokenTo = String(pop('issueTokenTo', 'Address').value);
-        if (instr.name !== 'CreateContract') {
-          issueTokenAmount = popU256('issueTokenAmount');
-          if (issueTokenAmount > U256_MAX) throw new ScriptVmError('U256Overflow');
-        }
-        const mutHex = String(pop('mutFields', 'ByteVec').value);
-        const immHex = String(pop('immFields', 'ByteVec').value);
-        const code = String(pop('code', 'ByteVec').value);
-        const parsed = splitDeployBytecode(code + immHex + mutHex);
-        if (parsed.code !== code.toLowerCase()) throw new ScriptVmError('SerdeErrorCreateContract');
-        const contractId = host.createContract({
-          code: parsed.code,
-          immFields: parsed.imm,
-          mutFields: parsed.mut,
-          initial: takeApproved(),
-          ...(issueTokenAmount !== undefined ? { issueTokenAmount } : {}),
-          ...(issueTokenTo !== undefined ? { issueTokenTo } : {}),
-        });
-        stack.push({ type: 'ByteVec', value: contractId });
-        creates++;
-        break;
-      }
-      case 'Return':
-        returns = stack.splice(stack.length - main.returnLength, main.returnLength);
-        break;
-      default:
-        throw new ScriptRejected(`instruction ${instr.name} is not executable in the sandbox`);
-    }
-    if (instr.name === 'Return') break;
-  }
-  // Whatever was approved and not taken, and whatever was provided and not approved, goes back.
-  const leftover = takeApproved();
-  addAssets(leftover, remaining);
-  return { returns, leftover, approvedTotal, instrCount: count, calls, creates };
-}
-
-// ------------------------------------------------------------------ tampering helpers
 
 /** Index of the first instruction named `name`, or -1. */
 export function findInstr(methods: Method[], name: string): number {

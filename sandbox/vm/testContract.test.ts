@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, NodeProvider, testMethod, web3, type ContractFactory } from '@alephium/web3';
-import { ARTIFACTS_DIR } from './sampleContracts';
+import { ARTIFACTS_DIR } from './projectContracts';
 import { newSandbox, type Api } from '../testing/helpers';
 import type { Sandbox } from '../http/server';
 
