@@ -22,9 +22,11 @@ import {
   decodeUnsignedTx,
   encodeUnsignedTx,
   groupOfAddress,
+  hexToBytes,
   outputKey,
   type DecodedUnsignedTx,
 } from '../../src/core/protocol';
+import { initialStateHashOf, valFromNode } from '../../src/core/vm';
 import type { Clock } from '../clock';
 import { debugVariant, fieldsByMutability, type ContractDef, type Val } from '../vm/projectContracts';
 import { buildDeployScript, encodeFields } from '../vm/scriptCodec';
@@ -258,7 +260,7 @@ export abstract class Ledger {
       fields,
       alph: def.initialAlph,
       tokens: new Map(def.initialSelfTokens > 0n ? [[contractId, def.initialSelfTokens]] : []),
-      initialStateHash: bytesToHex(blake2b256(new TextEncoder().encode(`${address} initial state`))),
+      initialStateHash: initialStateHashOfFields(def, fields),
       outputKey: outputKey(tx.txId, 0),
     };
     tx.deploy = inst;
@@ -845,6 +847,13 @@ function chainGroup(value: unknown, field: string): number {
 }
 
 /** The deploy script of one of the sandbox's own contracts, as the node builds it for a deploy request. */
+/** The node's initial state hash of a contract created with these fields (what its state reports). */
+function initialStateHashOfFields(def: ContractDef, fields: Record<string, Val>): string {
+  const { imm, mut } = fieldsByMutability(def.artifact.fieldsSig, fields);
+  const codeHash = blake2b256(hexToBytes(def.artifact.bytecode));
+  return bytesToHex(initialStateHashOf(codeHash, imm.map(valFromNode), mut.map(valFromNode)));
+}
+
 function deployScriptOf(def: ContractDef, deployer: string, fields: Record<string, Val>): string {
   const { imm, mut } = fieldsByMutability(def.artifact.fieldsSig, fields);
   return buildDeployScript({

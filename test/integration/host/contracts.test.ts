@@ -303,7 +303,7 @@ describe('Watched contracts against the sandbox gateway', function () {
         show: 'none',
       }),
       // Named from the artifact, with the node's own text kept after it.
-      /incrementBy\(1000\) \(simulate\) failed — .*ErrorCodes\.StepTooLarge = 1 · node: .*AssertionFailedWithErrorCode/,
+      /incrementBy\(1000\) \(simulate\) failed — .*ErrorCodes\.StepTooLarge = 1 · node: .*Assertion Failed in Contract @ \w+, Error Code: 1/,
     );
   });
 
