@@ -1,13 +1,22 @@
 /**
- * A Ralph project's own artifacts deploy to the sandbox and run there, through @alephium/web3's own flow
- * (the wallet builds with the sandbox, signs and submits, as against a devnet node): Counter deployed from
- * its artifact, then the IncrementBy script of the project run against it, on the project's VM. A failing
- * call (a step over MaxStep) is refused with the contract's error code before anything is signed.
+ * A Ralph project's own artifacts deploy to the sandbox and run there, through @alephium/web3's own calls
+ * (`ContractFactory.deploy` and `ExecutableScript.execute`, what a project's generated code calls, over a
+ * wallet that builds with the sandbox, signs and submits as against a devnet node): Counter deployed from
+ * its artifact (the debug code, as on a devnet), then the project's IncrementBy script against it, on the
+ * project's VM. A step over MaxStep is refused with the contract's error code before anything is signed.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Contract, NodeProvider, Script, binToHex, contractIdFromAddress } from '@alephium/web3';
+import {
+  Contract,
+  ContractFactory,
+  ContractInstance,
+  ExecutableScript,
+  NodeProvider,
+  Script,
+  web3,
+} from '@alephium/web3';
 import { ARTIFACTS_DIR } from './projectContracts';
 import { control, newSandbox } from '../testing/helpers';
 import { TestWallet } from '../testing/testWallet';
@@ -15,6 +24,25 @@ import type { Sandbox } from '../http/server';
 
 const artifact = (name: string): unknown =>
   JSON.parse(readFileSync(join(ARTIFACTS_DIR, `${name}.ral.json`), 'utf8'));
+/** What @alephium/cli records of a contract's debug build (`.project.json`), which a devnet deploy uses. */
+const debugBuild = (name: string) => {
+  const project = JSON.parse(readFileSync(join(ARTIFACTS_DIR, '.project.json'), 'utf8')) as {
+    infos: Record<string, { bytecodeDebugPatch: string; codeHashDebug: string }>;
+  };
+  const info = project.infos[name]!;
+  return [info.bytecodeDebugPatch, info.codeHashDebug] as const;
+};
+
+/** What the SDK's codegen writes for a contract: a factory over its artifact, an instance per address. */
+class CounterInstance extends ContractInstance {}
+class CounterFactory extends ContractFactory<
+  CounterInstance,
+  { owner: string; count: bigint; paused: boolean }
+> {
+  at(address: string): CounterInstance {
+    return new CounterInstance(address);
+  }
+}
 
 describe("sandbox gateway: a project's artifacts deploy and run on the VM (@alephium/web3)", () => {
   let sb: Sandbox;
@@ -34,29 +62,33 @@ describe("sandbox gateway: a project's artifacts deploy and run on the VM (@alep
   });
   after(() => sb.close());
 
-  it('deploys Counter from its artifact, runs IncrementBy on it, and the state and event are the VM’s', async () => {
-    const counter = Contract.fromJson(artifact('Counter'));
+  it("Counter.deploy and IncrementBy.execute, as a project's codegen calls them: state and event are the VM's", async () => {
+    web3.setCurrentNodeProvider(provider);
+    const counter = Contract.fromJson(artifact('Counter'), ...debugBuild('Counter'));
     const owner = sb.accounts[0]!.address;
-    const deploy = await wallet.signAndSubmitDeployContractTx({
-      signerAddress: owner,
-      bytecode: counter.buildByteCodeToDeploy({ owner, count: 40n, paused: false }, false),
+    const deployed = await new CounterFactory(counter).deploy(wallet, {
+      initialFields: { owner, count: 40n, paused: false },
       initialAttoAlphAmount: 10n ** 17n,
     });
     await control(sb, 'POST', '/mine');
-    const address = deploy.contractAddress;
-    const deployed = await provider.contracts.getContractsAddressState(address);
-    assert.equal(deployed.codeHash, counter.codeHash);
-    assert.deepEqual(deployed.mutFields, [
+    const address = deployed.contractInstance.address;
+    const state = await provider.contracts.getContractsAddressState(address);
+    // On a devnet (the sandbox's network id is 4) the SDK deploys the debug code, as the CLI does.
+    assert.equal(state.codeHash, counter.codeHashDebug);
+    assert.deepEqual(state.mutFields, [
       { type: 'U256', value: '40' },
       { type: 'Bool', value: false },
     ]);
 
-    const incrementBy = Script.fromJson(artifact('IncrementBy'));
-    const bytecode = incrementBy.buildByteCodeToDeploy({
-      counter: binToHex(contractIdFromAddress(address)),
-      step: 2n,
+    const incrementBy = new ExecutableScript<{ counter: string; step: bigint }>(
+      Script.fromJson(artifact('IncrementBy')),
+      () => counter,
+    );
+    const contractId = deployed.contractInstance.contractId;
+    const run = await incrementBy.execute({
+      signer: wallet,
+      initialFields: { counter: contractId, step: 2n },
     });
-    const run = await wallet.signAndSubmitExecuteScriptTx({ signerAddress: owner, bytecode });
     await control(sb, 'POST', '/mine');
     const after = await provider.contracts.getContractsAddressState(address);
     assert.deepEqual(after.mutFields[0], { type: 'U256', value: '42' });
@@ -77,12 +109,8 @@ describe("sandbox gateway: a project's artifacts deploy and run on the VM (@alep
     // The build's gas is the VM's script gas on top of the transfer's: more than a bare transfer's 20,000.
     assert.ok(run.gasAmount > 20_000, String(run.gasAmount));
 
-    const tooLarge = incrementBy.buildByteCodeToDeploy({
-      counter: binToHex(contractIdFromAddress(address)),
-      step: 101n,
-    });
     await assert.rejects(
-      wallet.signAndSubmitExecuteScriptTx({ signerAddress: owner, bytecode: tooLarge }),
+      incrementBy.execute({ signer: wallet, initialFields: { counter: contractId, step: 101n } }),
       new RegExp(`Assertion Failed in Contract @ ${address}, Error Code: 1`),
     );
   });
