@@ -11,7 +11,7 @@ import { Balances, BalancesPerLockup } from './balances';
 import { decodeContract, type Instr, type Method, type Operand } from './decode';
 import { VmFailure } from './failure';
 import { DEVNET_FORKS, forkActivationsOf, hardForkAt, isForkEnabled } from './forks';
-import { VirtualMachine } from './machine';
+import { VirtualMachine, type VmOptions } from './machine';
 import { valFromNode, type NodeContractState, type NodeToken, type NodeVal } from './nodeJson';
 import { opcodeByName } from './opcodes';
 import { lowerThanMinimalText, minimalContractDeposit } from './settlement';
@@ -176,10 +176,31 @@ function balancesOf(inputs: readonly Input[]): Balances {
   return balances;
 }
 
+/** A test run started and not yet run: a debugger steps `vm`, then `finish` reads the result. */
+export interface StartedTestContract {
+  readonly vm: VirtualMachine;
+  /** The id the contract under test runs at. */
+  readonly contractId: string;
+  finish(outcome: ReturnType<VirtualMachine['run']>): { result: TestContractResult; shortBy?: bigint };
+}
+
 function attempt(
   request: TestContractRequest,
   dust: bigint,
 ): { result: TestContractResult; shortBy?: bigint } {
+  const started = startTestContract(request, dust);
+  return started.finish(started.vm.run());
+}
+
+/**
+ * `testContract` without running and without the dust retries: the VM is started on the generated caller,
+ * paused before its first instruction. Throws for a request the node would refuse before running.
+ */
+export function startTestContract(
+  request: TestContractRequest,
+  dust = 0n,
+  options: VmOptions = {},
+): StartedTestContract {
   const networkId = request.networkId ?? DEVNET_ID;
   const timeStamp = request.blockTimeStamp ?? Date.now();
   const forks = networkId === DEVNET_ID ? DEVNET_FORKS : forkActivationsOf(networkId);
@@ -219,17 +240,23 @@ function attempt(
   const args = (request.args ?? []).map(valFromNode);
   const caller = callerMethod(inputs, args, target, methodIndex, contractId);
   const callerId = request.callerContractAddress;
-  const vm = new VirtualMachine(ctx);
+  const vm = new VirtualMachine(ctx, options);
   const entry = {
     methods: [caller],
     ...(callerId === undefined ? {} : { contractId: hexToBytes(contractIdFromAddress(callerId)) }),
   };
   vm.start({ code: entry, methodIndex: 0, args: [], collectReturns: true });
-  const outcome = checkContractOutputs(vm.run(), ctx);
-  const shortBy = outcome.status === 'failed' ? outcome.failure.required : undefined;
   const meta = { contractId, original, code, existing: request.existingContracts ?? [] };
-  const result = testResultOf(outcome, ctx, world, meta);
-  return shortBy === undefined ? { result } : { result, shortBy };
+  return {
+    vm,
+    contractId,
+    finish: (ran) => {
+      const outcome = checkContractOutputs(ran, ctx);
+      const shortBy = outcome.status === 'failed' ? outcome.failure.required : undefined;
+      const result = testResultOf(outcome, ctx, world, meta);
+      return shortBy === undefined ? { result } : { result, shortBy };
+    },
+  };
 }
 
 /** `VM.checkContractAttoAlphAmounts` of `prepareResult`: no contract output under the deposit. */

@@ -15,7 +15,7 @@ import type { DebugMessage, LogEntry } from './context';
 import { decodeScript } from './decode';
 import { VmFailure } from './failure';
 import type { HardFork } from './forks';
-import { VirtualMachine, type Outcome } from './machine';
+import { VirtualMachine, type Outcome, type VmOptions } from './machine';
 import { StatefulContext, type GeneratedOutput } from './statefulContext';
 import type { Val } from './values';
 import type { ContractAsset, MemoryWorldState } from './worldState';
@@ -58,12 +58,52 @@ export interface TxRunResult {
 const TARGET = (1n << 224n) - 1n;
 
 export function runTxScript(request: TxRunRequest): TxRunResult {
+  const run = startTxScript(request);
+  return run.result(run.vm?.run());
+}
+
+/** A started run: step or run its VM (a debugger pauses it between instructions), then read its result. */
+export interface StartedTxRun {
+  /** Undefined when the run failed before its first instruction (the code-size charge, a bad script). */
+  readonly vm: VirtualMachine | undefined;
+  /** What the run left, once `vm` has completed, failed or been aborted (or failed before it started). */
+  result(outcome?: Outcome): TxRunResult;
+}
+
+/** {@link runTxScript} without running: the VM is started on the script, paused before its first step. */
+export function startTxScript(request: TxRunRequest, options: VmOptions = {}): StartedTxRun {
+  const ctx = contextOf(request);
+  const resultOf = (outcome: Outcome): TxRunResult => ({
+    outcome,
+    gasUsed: outcome.gasUsed,
+    returns: outcome.status === 'completed' ? outcome.returns : [],
+    generatedOutputs: ctx.generatedOutputs,
+    contractInputs: ctx.contractInputs,
+    createdContracts: ctx.createdContracts,
+    loadedContracts: [...ctx.contractPool.keys()],
+    logs: ctx.logs,
+    debugMessages: ctx.debugMessages,
+  });
+  try {
+    ctx.chargeContractCodeSize(request.script.length);
+    const methods = decodeScript(request.script);
+    const vm = new VirtualMachine(ctx, options);
+    const started = vm.start({ code: { methods }, methodIndex: 0, args: [], collectReturns: true });
+    return { vm, result: (outcome = started) => resultOf(outcome) };
+  } catch (error) {
+    if (!(error instanceof VmFailure)) throw error;
+    const failed: Outcome = { status: 'failed', failure: error, gasUsed: ctx.gasUsed };
+    return { vm: undefined, result: () => resultOf(failed) };
+  }
+}
+
+function contextOf(request: TxRunRequest): StatefulContext {
   const balances = new Balances();
   balances.add(
     bytesToHex(request.caller),
     BalancesPerLockup.of(request.callerAssets.alph, request.callerAssets.tokens),
   );
-  const ctx = new StatefulContext({
+  return new StatefulContext({
     blockEnv: {
       networkId: request.networkId,
       timeStamp: BigInt(request.timeStamp),
@@ -85,25 +125,4 @@ export function runTxScript(request: TxRunRequest): TxRunResult {
     initialBalances: balances,
     gasFee: 0n,
   });
-  const resultOf = (outcome: Outcome): TxRunResult => ({
-    outcome,
-    gasUsed: outcome.gasUsed,
-    returns: outcome.status === 'completed' ? outcome.returns : [],
-    generatedOutputs: ctx.generatedOutputs,
-    contractInputs: ctx.contractInputs,
-    createdContracts: ctx.createdContracts,
-    loadedContracts: [...ctx.contractPool.keys()],
-    logs: ctx.logs,
-    debugMessages: ctx.debugMessages,
-  });
-  try {
-    ctx.chargeContractCodeSize(request.script.length);
-    const methods = decodeScript(request.script);
-    const vm = new VirtualMachine(ctx);
-    vm.start({ code: { methods }, methodIndex: 0, args: [], collectReturns: true });
-    return resultOf(vm.run());
-  } catch (error) {
-    if (!(error instanceof VmFailure)) throw error;
-    return resultOf({ status: 'failed', failure: error, gasUsed: ctx.gasUsed });
-  }
 }
