@@ -134,7 +134,18 @@ const pageTargets = [
   tsconfig: 'src/tsconfig.page.json',
 }));
 
-const targets = [hostTarget, undiciTarget, ...pageTargets];
+/** The Ralph debug adapter on its own (`node dist/debugAdapter.js`): DAP over stdin and stdout. */
+const debugAdapterTarget = {
+  ...common,
+  entryPoints: ['src/debugAdapter.ts'],
+  outfile: `${outDir}/debugAdapter.js`,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  plugins: [...common.plugins, zodWithoutJsonSchema],
+};
+
+const targets = [hostTarget, undiciTarget, debugAdapterTarget, ...pageTargets];
 
 /** Every file a build wrote, with the entry point or lazily imported module it stands for. */
 function printSizes(results) {

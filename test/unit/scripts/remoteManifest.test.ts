@@ -31,7 +31,9 @@ describe('package.json: Remote and virtual workspaces', () => {
   it('reads workspace files only through VS Code: node:fs is used by the deployments writer (disk only) and for local files', () => {
     // A new node:fs reader of workspace files would not work in a virtual workspace, and the declaration
     // above would no longer be true. The deployments writer refuses a folder that is not on disk
-    // (src/contracts/deploymentsWriter.ts); the others read the machine's own files, not the workspace's.
+    // (src/contracts/deploymentsWriter.ts); the others read the machine's own files, not the workspace's,
+    // and the standalone debug adapter is a process of its own, outside VS Code, that reads the files its
+    // DAP client names.
     const usingNodeFs = sourceFiles(path.join(ROOT, 'src'))
       .filter((file) =>
         /from 'node:fs(\/promises)?'|require\('(node:)?fs'\)/.test(readFileSync(file, 'utf8')),
@@ -40,6 +42,7 @@ describe('package.json: Remote and virtual workspaces', () => {
       .sort();
     assert.deepEqual(usingNodeFs, [
       'src/core/artifacts/deploymentsFile.ts',
+      'src/debugAdapter.ts',
       'src/platform/devSecrets.ts',
       'src/platform/network.ts',
     ]);

@@ -1,0 +1,462 @@
+/**
+ * A Ralph debug session (issue 31): one contract method run on the project's VM as the node's
+ * test-contract runs it (`startTestContract`), paused between instructions where a breakpoint, a step,
+ * an event or a failure says. It knows nothing of the Debug Adapter Protocol (`dap.ts` speaks it): it
+ * answers where the run is, what each frame holds, and runs on when told.
+ *
+ * Stepping: `next` and `stepIn` stop at the next placed line (a statement the source map placed, or a
+ * function's first instruction when a call enters one) or, with instruction granularity, at the next
+ * instruction; `stepOut` when the frame has returned.
+ */
+import { addressFromContractId } from '../protocol';
+import type { ContractArtifact } from '../artifacts';
+import type { RalphScan } from '../ralph/scanner';
+import type { VmFailure } from '../vm';
+import {
+  decodeContract,
+  startTestContract,
+  valToNode,
+  type FrameView,
+  type Instr,
+  type NodeVal,
+  type StartedTestContract,
+  type TestContractRequest,
+  type TestContractResult,
+  type Val,
+  type VirtualMachine,
+} from '../vm';
+import { lineOf, placeLines, unplacedReason, type CodePlace, type Placement } from './placement';
+
+export interface MethodLaunch {
+  readonly artifact: ContractArtifact;
+  /** The code to run (default: the artifact's release code; a devnet deploy runs the debug code). */
+  readonly bytecode?: string;
+  readonly method: string;
+  readonly args: readonly NodeVal[];
+  readonly immFields: readonly NodeVal[];
+  readonly mutFields: readonly NodeVal[];
+  /** The contract's own assets (default: 1 ALPH). */
+  readonly attoAlphAmount?: string;
+  readonly tokens?: ReadonlyArray<{ id: string; amount: string }>;
+  /** The address the contract runs at (default: the zero id's, as the node's test-contract). */
+  readonly address?: string;
+  /** The tx's signer (`callerAddress!()` in the method). */
+  readonly caller: string;
+  /** ALPH the caller brings (approved to a payable method; default 1 ALPH). */
+  readonly callerAttoAlph?: string;
+  /** The contract's source, for breakpoints and lines. */
+  readonly source?: { readonly path: string; readonly scan: RalphScan };
+  readonly blockTimeStamp?: number;
+}
+
+export type StopReason = 'entry' | 'breakpoint' | 'step' | 'exception' | 'event';
+
+export type RunState =
+  | { readonly kind: 'stopped'; readonly reason: StopReason; readonly description: string }
+  | { readonly kind: 'ended'; readonly result: TestContractResult };
+
+export interface FrameInfo {
+  readonly id: number;
+  readonly name: string;
+  /** The contract's address, when the frame is a contract's. */
+  readonly address?: string;
+  readonly methodIndex: number;
+  readonly pc: number;
+  /** 0-based line in the launch's source, where known. */
+  readonly line?: number;
+  readonly instruction?: string;
+}
+
+export interface Variable {
+  readonly name: string;
+  readonly value: string;
+  readonly type?: string;
+}
+
+export interface Scope {
+  readonly name: string;
+  readonly variables: readonly Variable[];
+}
+
+export interface SessionOutput {
+  /** An event the run emitted, or a debug message, as the Debug Console shows it. */
+  output(text: string): void;
+}
+
+type StepMode =
+  | { readonly kind: 'continue' }
+  | { readonly kind: 'line'; readonly depth: number; readonly into: boolean }
+  | { readonly kind: 'instruction'; readonly depth: number; readonly into: boolean }
+  | { readonly kind: 'out'; readonly depth: number };
+
+const DEBUG_EVENT_INDEX = -3n;
+
+export class RalphDebugSession {
+  private readonly started: StartedTestContract;
+  private readonly placement: Placement | undefined;
+  private readonly methodIndex: number;
+  private breakpoints = new Set<string>();
+  private breakOnFailure = true;
+  private breakOnEvent = false;
+  private mode: StepMode = { kind: 'continue' };
+  private logsSeen = 0;
+  private eventStop: string | undefined;
+  private ended: TestContractResult | undefined;
+
+  constructor(
+    readonly launch: MethodLaunch,
+    private readonly out: SessionOutput,
+  ) {
+    const { artifact } = launch;
+    this.methodIndex = artifact.functions.findIndex((f) => f.name === launch.method);
+    if (this.methodIndex < 0) throw new Error(`${artifact.name} has no method ${launch.method}`);
+    const bytecode = launch.bytecode ?? artifact.bytecode;
+    const request: TestContractRequest = {
+      bytecode,
+      methodIndex: this.methodIndex,
+      args: launch.args,
+      initialImmFields: launch.immFields,
+      initialMutFields: launch.mutFields,
+      initialAsset: {
+        attoAlphAmount: launch.attoAlphAmount ?? (10n ** 18n).toString(),
+        ...(launch.tokens ? { tokens: launch.tokens } : {}),
+      },
+      inputAssets: [
+        {
+          address: launch.caller,
+          asset: { attoAlphAmount: launch.callerAttoAlph ?? (10n ** 18n).toString() },
+        },
+      ],
+      ...(launch.address ? { address: launch.address } : {}),
+      ...(launch.blockTimeStamp !== undefined ? { blockTimeStamp: launch.blockTimeStamp } : {}),
+    };
+    this.started = startTestContract(request, 0n, { beforeInstruction: (vm) => this.before(vm) });
+    const methods = decodeContract(hexBytes(bytecode)).methods;
+    this.placement = launch.source ? placeLines(artifact, methods, launch.source.scan) : undefined;
+  }
+
+  private get vm(): VirtualMachine {
+    return this.started.vm;
+  }
+
+  /** Breakpoints on lines of the launch's source: each verified, or unverified with the reason. */
+  setBreakpoints(
+    path: string,
+    lines: readonly number[],
+  ): Array<{ line: number; verified: boolean; message?: string }> {
+    this.breakpoints = new Set();
+    return lines.map((line) => {
+      if (!this.placement || path !== this.launch.source?.path)
+        return {
+          line,
+          verified: false,
+          message: `Not placed: ${path} is not the source of ${this.launch.artifact.name}`,
+        };
+      const place = this.placement.lines.get(line);
+      if (!place)
+        return { line, verified: false, message: unplacedReason(this.placement, line) ?? 'Not placed' };
+      this.breakpoints.add(key(place));
+      return { line, verified: true };
+    });
+  }
+
+  /** `failure`: stop at a VM failure (on by default); `event`: stop after each event emitted. */
+  setExceptionFilters(filters: readonly string[]): void {
+    this.breakOnFailure = filters.includes('failure');
+    this.breakOnEvent = filters.includes('event');
+  }
+
+  /** Runs to the first stop: the method's first instruction with `stopOnEntry`, else a breakpoint. */
+  start(stopOnEntry: boolean): RunState {
+    if (!stopOnEntry) return this.continue();
+    this.mode = { kind: 'line', depth: Infinity, into: true };
+    const state = this.resume();
+    return state.kind === 'stopped' && state.reason === 'step'
+      ? { ...state, reason: 'entry', description: this.describe('entry') }
+      : state;
+  }
+
+  continue(): RunState {
+    this.mode = { kind: 'continue' };
+    return this.resume();
+  }
+
+  next(instruction = false): RunState {
+    const depth = this.depth();
+    this.mode = instruction
+      ? { kind: 'instruction', depth, into: false }
+      : { kind: 'line', depth, into: false };
+    return this.resume();
+  }
+
+  stepIn(instruction = false): RunState {
+    const depth = this.depth();
+    this.mode = instruction
+      ? { kind: 'instruction', depth, into: true }
+      : { kind: 'line', depth, into: true };
+    return this.resume();
+  }
+
+  stepOut(): RunState {
+    this.mode = { kind: 'out', depth: this.depth() };
+    return this.resume();
+  }
+
+  /** Ends the run where it is (a debugger's stop). */
+  terminate(): void {
+    this.vm.abort();
+  }
+
+  get result(): TestContractResult | undefined {
+    return this.ended;
+  }
+
+  private depth(): number {
+    return this.vm.frameViews().length;
+  }
+
+  private resume(): RunState {
+    if (this.ended) return { kind: 'ended', result: this.ended };
+    this.originDepth = this.depth();
+    const outcome = this.vm.run();
+    if (outcome.status === 'paused') {
+      const reason = this.pauseReason ?? 'step';
+      this.pauseReason = undefined;
+      return { kind: 'stopped', reason, description: this.describe(reason) };
+    }
+    if (outcome.status === 'failed' && this.breakOnFailure && !this.failureShown) {
+      this.failureShown = true;
+      return { kind: 'stopped', reason: 'exception', description: this.failureText(outcome.failure) };
+    }
+    this.ended = this.started.finish(outcome).result;
+    this.flushLogs();
+    return { kind: 'ended', result: this.ended };
+  }
+
+  private pauseReason: StopReason | undefined;
+  private failureShown = false;
+  /** How deep the frames were when the run was resumed (a step that returns from them stops). */
+  private originDepth = 0;
+
+  /** The VM's hook before each instruction: whether to pause here. */
+  private before(vm: VirtualMachine): 'pause' | 'continue' {
+    this.flushLogs();
+    if (this.eventStop !== undefined) {
+      this.eventStop = undefined;
+      this.pauseReason = 'event';
+      return 'pause';
+    }
+    const frames = vm.frameViews();
+    const top = frames[frames.length - 1];
+    if (top === undefined) return 'continue';
+    const depth = frames.length;
+    const place = this.isLaunched(top) ? { methodIndex: top.methodIndex, pc: top.pc } : undefined;
+    const atBreakpoint = place !== undefined && this.breakpoints.has(key(place));
+    const mode = this.mode;
+    if (atBreakpoint && mode.kind !== 'instruction') return this.pause('breakpoint');
+    switch (mode.kind) {
+      case 'continue':
+        return 'continue';
+      case 'instruction':
+        return depth <= mode.depth || mode.into ? this.pause('step') : 'continue';
+      case 'out':
+        return depth < mode.depth ? this.pause('step') : 'continue';
+      case 'line': {
+        if (!place || !this.placement || (!mode.into && depth > mode.depth)) return 'continue';
+        if (depth < this.originDepth) return this.pause('step');
+        const placed = [...this.placement.lines.values()].some(
+          (p) => p.methodIndex === place.methodIndex && p.pc === place.pc,
+        );
+        return placed ? this.pause('step') : 'continue';
+      }
+    }
+  }
+
+  private pause(reason: StopReason): 'pause' {
+    this.pauseReason = reason;
+    return 'pause';
+  }
+
+  /** New logs since the last look: events and debug messages to the console, and an event stop. */
+  private flushLogs(): void {
+    const logs = this.vm.ctx.logs;
+    for (; this.logsSeen < logs.length; this.logsSeen++) {
+      const log = logs[this.logsSeen];
+      if (log === undefined || log.contractId === undefined) continue;
+      const [index, ...fields] = log.fields;
+      if (index?.type !== 'I256') continue;
+      const address = addressFromContractId(log.contractId);
+      if (index.value === DEBUG_EVENT_INDEX) continue;
+      const name = this.eventName(log.contractId, Number(index.value));
+      this.out.output(`event ${name} @ ${address}: ${fields.map(valText).join(', ')}\n`);
+      if (this.breakOnEvent) this.eventStop = name;
+    }
+    const messages = this.vm.ctx.debugMessages;
+    for (; this.debugSeen < messages.length; this.debugSeen++) {
+      const m = messages[this.debugSeen];
+      if (m)
+        this.out.output(
+          `> Contract @ ${addressFromContractId(m.contractId ?? '00'.repeat(32))} - ${m.message}\n`,
+        );
+    }
+  }
+
+  private debugSeen = 0;
+
+  private eventName(contractId: string, index: number): string {
+    if (contractId !== this.started.contractId) return `#${index}`;
+    return this.launch.artifact.eventsSig[index]?.name ?? `#${index}`;
+  }
+
+  private isLaunched(frame: FrameView): boolean {
+    return frame.contractId === this.started.contractId;
+  }
+
+  private describe(reason: StopReason): string {
+    const top = this.stackFrames()[0];
+    return `${reason} in ${top?.name ?? 'the script'}`;
+  }
+
+  /** The failure as the node words it, with the error code's name where the artifact has one. */
+  private failureText(failure: VmFailure): string {
+    const code = failure.errorCode;
+    const named =
+      code === undefined
+        ? undefined
+        : this.launch.artifact.enums
+            .flatMap((e) =>
+              e.fields
+                .filter((f) => String(f.value.value) === String(code))
+                .map((f) => `${e.name}.${f.name}`),
+            )
+            .join(' or ');
+    return `${failure.failure}${named ? ` (${named})` : ''}: ${failure.message}`;
+  }
+
+  /** The frames, the running one first (DAP's order). */
+  stackFrames(): FrameInfo[] {
+    const views = this.vm.frameViews();
+    return views
+      .map((view, i): FrameInfo => {
+        const base = { id: i + 1, methodIndex: view.methodIndex, pc: view.pc };
+        const instruction = view.nextInstr?.name;
+        const withInstr = instruction === undefined ? base : { ...base, instruction };
+        if (view.contractId === undefined)
+          return {
+            ...withInstr,
+            name: `TxScript (calls ${this.launch.artifact.name}.${this.launch.method})`,
+          };
+        const address = addressFromContractId(view.contractId);
+        if (!this.isLaunched(view))
+          return { ...withInstr, name: `${address} method ${view.methodIndex}`, address };
+        const fn = this.launch.artifact.functions[view.methodIndex];
+        const line = this.placement ? lineOf(this.placement, view) : undefined;
+        const named = {
+          ...withInstr,
+          name: `${this.launch.artifact.name}.${fn?.name ?? view.methodIndex}`,
+          address,
+        };
+        return line === undefined ? named : { ...named, line };
+      })
+      .reverse();
+  }
+
+  /** What a frame holds: arguments and locals, fields, assets, the op stack and gas. */
+  scopes(frameId: number): Scope[] {
+    const view = this.vm.frameViews()[frameId - 1];
+    if (view === undefined) return [];
+    const fn = this.isLaunched(view) ? this.launch.artifact.functions[view.methodIndex] : undefined;
+    const params = fn?.paramNames ?? [];
+    const args = view.locals.slice(0, params.length).map((v, i) => variable(params[i] ?? `arg #${i}`, v));
+    const locals = view.locals.slice(params.length).map((v, i) => variable(`local #${params.length + i}`, v));
+    const scopes: Scope[] = [
+      { name: 'Arguments', variables: args },
+      { name: 'Locals', variables: locals },
+    ];
+    if (view.immFields || view.mutFields) scopes.push({ name: 'Fields', variables: this.fields(view) });
+    if (view.balances) {
+      const assets = [
+        ...view.balances.remaining.map((b) => assetVariable('remaining', b)),
+        ...view.balances.approved.map((b) => assetVariable('approved', b)),
+      ];
+      scopes.push({ name: 'Assets', variables: assets });
+    }
+    scopes.push({ name: 'Stack', variables: view.opStack.map((v, i) => variable(`#${i}`, v)) });
+    scopes.push({
+      name: 'Gas',
+      variables: [{ name: 'used by the tx so far', value: String(this.vm.gasUsed) }],
+    });
+    return scopes;
+  }
+
+  private fields(view: FrameView): Variable[] {
+    const sig = this.isLaunched(view) ? this.launch.artifact.fieldsSig : undefined;
+    const names = (mutable: boolean) =>
+      sig ? sig.names.filter((_, i) => (sig.isMutable[i] ?? false) === mutable) : [];
+    const imm = names(false);
+    const mut = names(true);
+    return [
+      ...(view.immFields ?? []).map((v, i) => variable(imm[i] ?? `imm #${i}`, v)),
+      ...(view.mutFields ?? []).map((v, i) => variable(mut[i] ?? `mut #${i}`, v)),
+    ];
+  }
+
+  /** The instructions of a frame's method, with the pc, gas tier and source line where known. */
+  disassemble(frameId: number): Array<{ pc: number; instruction: string; line?: number; current: boolean }> {
+    const view = this.vm.frameViews()[frameId - 1];
+    if (view === undefined || !this.isLaunched(view)) return [];
+    const bytecode = this.launch.bytecode ?? this.launch.artifact.bytecode;
+    const method = decodeContract(hexBytes(bytecode)).methods[view.methodIndex];
+    return (method?.instrs ?? []).map((instr, pc) => {
+      const placed = this.placement
+        ? [...this.placement.lines.values()].find((p) => p.methodIndex === view.methodIndex && p.pc === pc)
+        : undefined;
+      const entry = { pc, instruction: instrText(instr), current: pc === view.pc };
+      return placed ? { ...entry, line: placed.line } : entry;
+    });
+  }
+}
+
+const key = (p: CodePlace): string => `${p.methodIndex}:${p.pc}`;
+
+function hexBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+function valText(v: Val): string {
+  const node = valToNode(v);
+  return String(node.value);
+}
+
+function variable(name: string, v: Val): Variable {
+  return { name, value: valText(v), type: v.type };
+}
+
+function assetVariable(
+  kind: string,
+  b: { lockupScript: string; attoAlphAmount: bigint; tokens: ReadonlyArray<readonly [string, bigint]> },
+): Variable {
+  const tokens = b.tokens.map(([id, amount]) => `${amount} of ${id.slice(0, 8)}…`).join(', ');
+  return {
+    name: `${kind} ${b.lockupScript.slice(0, 10)}…`,
+    value: `${b.attoAlphAmount} atto ALPH${tokens ? `, ${tokens}` : ''}`,
+  };
+}
+
+function instrText(instr: Instr): string {
+  const op = instr.operand;
+  if (op.kind === 'none') return instr.name;
+  const hex = (b: Uint8Array) => `0x${[...b].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+  const value = op.value;
+  const shown =
+    value instanceof Uint8Array
+      ? hex(value)
+      : Array.isArray(value)
+        ? value.map((v) => (v instanceof Uint8Array ? hex(v) : String(v))).join(' ')
+        : typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean'
+          ? String(value)
+          : '';
+  return `${instr.name} ${shown}`.trimEnd();
+}

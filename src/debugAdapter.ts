@@ -1,0 +1,41 @@
+/**
+ * The Ralph debug adapter on its own (`node dist/debugAdapter.js`): the Debug Adapter Protocol over stdin
+ * and stdout, so any DAP client (another editor, a test) drives the project's VM with launch arguments
+ * that carry what the run needs (an artifact and a source file, the method, its arguments, the fields).
+ * Nothing here decides anything: `src/core/ralphDebug` answers every request.
+ */
+import { readFile } from 'node:fs/promises';
+import { DapReader, RalphDebugAdapter, frameMessage } from './core/ralphDebug/dap';
+import { methodLaunchOf } from './core/ralphDebug/launchConfig';
+
+/** A launch file larger than this is refused (an artifact is a few hundred KB at most). */
+const MAX_LAUNCH_FILE_BYTES = 8 * 1024 * 1024;
+
+async function readText(path: string): Promise<string> {
+  const bytes = await readFile(path);
+  if (bytes.length > MAX_LAUNCH_FILE_BYTES) throw new Error(`${path} is larger than 8 MB`);
+  return bytes.toString('utf8');
+}
+
+const adapter = new RalphDebugAdapter(
+  (message) => process.stdout.write(frameMessage(message)),
+  (args) => methodLaunchOf(args, { readText }),
+);
+let queue = Promise.resolve();
+const reader = new DapReader((message) => {
+  // One request at a time, in order: a step must not start before the launch before it has loaded.
+  queue = queue.then(() => adapter.handle(message));
+});
+process.stdin.on('data', (chunk: Buffer) => {
+  try {
+    reader.push(chunk);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+});
+// A client that closes its end while an answer is being written has gone: nothing is left to say.
+process.stdout.on('error', () => process.exit(0));
+process.stdin.on('end', () => {
+  void queue.then(() => process.exit(0));
+});

@@ -1,0 +1,80 @@
+/**
+ * The issue-31 journey spoken as a DAP client speaks it, shared by the in-process test and the one that
+ * runs `dist/debugAdapter.js`: launch Counter.incrementBy(101) from the sandbox project's artifact and
+ * source, a breakpoint on `assert!(step <= MaxStep, ErrorCodes.StepTooLarge)`, stop there with step = 101
+ * and the fields, continue to the failure at the same line, named StepTooLarge, then the end.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const PROJECT = join(import.meta.dirname, '..', '..', '..', 'sandbox', 'project');
+export const SOURCE = join(PROJECT, 'contracts', 'counter.ral');
+export const ARTIFACT = join(PROJECT, 'artifacts', 'Counter.ral.json');
+const OWNER = '1DrDyTr9RpRsQnDnXo2YRiPzPW4ooHX5LLoqXrqfMrpQH';
+
+export interface DapClient {
+  request(command: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The next event of this name (events already received count). */
+  event(name: string): Promise<Record<string, unknown>>;
+}
+
+export async function runJourney(client: DapClient): Promise<void> {
+  const line =
+    readFileSync(SOURCE, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('step <= MaxStep')) + 1;
+  const init = await client.request('initialize', { adapterID: 'ralph', linesStartAt1: true });
+  assert.equal((init.body as { supportsDisassembleRequest?: boolean }).supportsDisassembleRequest, true);
+  await client.event('initialized');
+  await client.request('launch', {
+    artifact: ARTIFACT,
+    source: SOURCE,
+    method: 'incrementBy',
+    args: ['101'],
+    fields: { owner: OWNER, count: '7', paused: false },
+    caller: OWNER,
+  });
+  const set = await client.request('setBreakpoints', { source: { path: SOURCE }, breakpoints: [{ line }] });
+  assert.deepEqual((set.body as { breakpoints: unknown[] }).breakpoints, [{ verified: true, line }]);
+  await client.request('configurationDone');
+  const stop = await client.event('stopped');
+  assert.equal((stop.body as { reason: string }).reason, 'breakpoint');
+  const trace = (await client.request('stackTrace', { threadId: 1 })).body as {
+    stackFrames: Array<{ id: number; name: string; line: number; source?: { path: string } }>;
+  };
+  assert.deepEqual(
+    trace.stackFrames.map((f) => f.name),
+    ['Counter.incrementBy', 'TxScript (calls Counter.incrementBy)'],
+  );
+  assert.equal(trace.stackFrames[0]?.line, line);
+  assert.equal(trace.stackFrames[0]?.source?.path, SOURCE);
+  const scopes = (await client.request('scopes', { frameId: trace.stackFrames[0].id })).body as {
+    scopes: Array<{ name: string; variablesReference: number }>;
+  };
+  const vars = async (name: string) =>
+    (
+      (
+        await client.request('variables', {
+          variablesReference: scopes.scopes.find((s) => s.name === name)!.variablesReference,
+        })
+      ).body as { variables: Array<{ name: string; value: string }> }
+    ).variables.map((v) => `${v.name} = ${v.value}`);
+  assert.deepEqual(await vars('Arguments'), ['step = 101']);
+  assert.deepEqual(await vars('Fields'), [`owner = ${OWNER}`, 'count = 7', 'paused = false']);
+  await client.request('continue', { threadId: 1 });
+  const failure = await client.event('stopped');
+  assert.equal((failure.body as { reason: string }).reason, 'exception');
+  assert.match(
+    String((failure.body as { text?: string }).text),
+    /^AssertionFailedWithErrorCode \(ErrorCodes\.StepTooLarge\)/,
+  );
+  const atFailure = (await client.request('stackTrace', { threadId: 1 })).body as {
+    stackFrames: Array<{ line: number }>;
+  };
+  assert.equal(atFailure.stackFrames[0]?.line, line);
+  const info = (await client.request('exceptionInfo', { threadId: 1 })).body as { exceptionId: string };
+  assert.equal(info.exceptionId, 'AssertionFailedWithErrorCode');
+  await client.request('continue', { threadId: 1 });
+  await client.event('terminated');
+}
