@@ -6,7 +6,7 @@
  *   npm run bench                       everything (about 13 minutes on 2 cores)
  *   npm run bench -- --only cache,backfill
  *
- * Benches: bundle, activation, cache, backfill, economy, session, month, ratelimit, burst, sdk, webview, ralph, hostile, vm. A subset keeps
+ * Benches: bundle, activation, cache, backfill, economy, session, month, ratelimit, burst, sdk, webview, ralph, hostile, vm, debugger. A subset keeps
  * the other benches' figures of the previous bench/results.json, so the file (and README's table, which
  * scripts/perfTable.mjs regenerates from it at the end) always covers every bench.
  */
@@ -27,6 +27,7 @@ import { rateLimitBench } from './rateLimit';
 import { sdkCompareBench } from './sdkCompare';
 import { sessionBench } from './session';
 import { vmBench } from './vm';
+import { debuggerBench } from './debugger';
 import { webviewBench } from './webview';
 import { log, renderTable, type Figure } from './lib/stats';
 
@@ -46,6 +47,7 @@ export const RUNS = {
   ralph: 5,
   hostile: 3,
   vm: 7,
+  debugger: 10,
 } as const;
 
 const ALL = [
@@ -63,6 +65,7 @@ const ALL = [
   'ralph',
   'hostile',
   'vm',
+  'debugger',
 ] as const;
 type BenchName = (typeof ALL)[number];
 
@@ -286,6 +289,15 @@ async function runBenches(
       ...r.notes,
     );
     return Promise.resolve(r.figures);
+  });
+  await step('debugger', async () => {
+    const r = await debuggerBench(RUNS.debugger);
+    raw.debugger = r.raw;
+    notes.push(
+      "debugger: the Ralph debug adapter in process on the sandbox project's Counter (artifact and source read from " +
+        'disk): launch to the stopped event at a breakpoint, and each step of a run to its stopped event.',
+    );
+    return r.figures;
   });
 }
 
