@@ -71,7 +71,8 @@ export interface EventRecord {
 
 export interface PendingCall {
   contract: ContractInstance;
-  method: string;
+  /** The method's name in the artifact, or its index (code without an artifact). */
+  method: string | number;
   args: Val[];
   caller: string;
 }

@@ -27,7 +27,7 @@ import {
   type Utxo,
 } from '../ledger/types';
 import { ContractLedger, callScriptOf } from './contractState';
-import { VmError, type Val } from './projectContracts';
+import { VmError, checkVal, type Val } from './projectContracts';
 import {
   NODE_ESTIMATE_PREFIX,
   ScriptRejected,
@@ -66,12 +66,13 @@ export abstract class ScriptLedger extends ContractLedger {
   protected override applyContractEffects(tx: TxRecord): void {
     if (tx.call) {
       const { contract, method, args, caller } = tx.call;
-      const methods = this.callMethods(contract, method, args);
       try {
+        const methods = this.callMethods(contract, method, args);
         const stage = this.lentRun(methods, caller, tx.txId, tx.creates.length);
         this.applyStage(tx, stage);
       } catch (e) {
-        if (!(e instanceof ScriptVmError)) throw e;
+        // A call that fails when its block is mined (the state moved since it was queued) is kept as failed.
+        if (!(e instanceof ScriptVmError) && !(e instanceof VmError)) throw e;
         tx.scriptExecutionOk = false;
       }
     }
@@ -195,7 +196,10 @@ export abstract class ScriptLedger extends ContractLedger {
     return methods;
   }
 
-  /** A sandbox contract tx's run: the caller is lent {@link CALL_LOAN} and its ALPH-only change dropped. */
+  /**
+   * A sandbox contract tx's run: the caller is lent {@link CALL_LOAN}, repaid from its ALPH-only change
+   * (what a method paid it stays), and the outputs left are numbered again without gaps.
+   */
   private lentRun(methods: Method[], caller: string, txId: string, fixedOutputCount: number): StageResult {
     const stage = this.runStaged(
       methods,
@@ -204,9 +208,20 @@ export abstract class ScriptLedger extends ContractLedger {
       txId,
       fixedOutputCount,
     );
-    const loanBack = (o: StageResult['outputs'][number]) =>
-      o.kind === 'asset' && o.u.address === caller && o.u.tokens.length === 0;
-    return { ...stage, outputs: stage.outputs.filter((o) => !loanBack(o)) };
+    let owed = CALL_LOAN;
+    const outputs = stage.outputs.filter((o) => {
+      if (owed === 0n || o.kind !== 'asset' || o.u.address !== caller || o.u.tokens.length > 0) return true;
+      const repaid = o.u.amount < owed ? o.u.amount : owed;
+      owed -= repaid;
+      o.u.amount -= repaid;
+      return o.u.amount > 0n;
+    });
+    outputs.forEach((o, i) => {
+      const key = outputKey(txId, fixedOutputCount + i);
+      if (o.kind === 'contract') o.c.outputKey = key;
+      else o.u.key = key;
+    });
+    return { ...stage, outputs };
   }
 
   /**
@@ -223,7 +238,16 @@ export abstract class ScriptLedger extends ContractLedger {
     const fns = c.def.artifact.functions;
     const methodIndex =
       typeof methodRef === 'number' ? methodRef : fns.findIndex((f) => f.name === methodRef);
-    if (methodIndex < 0) throw new VmError(`VM execution error: InvalidMethod(${String(methodRef)})`);
+    const count = this.methodsOf(c).length;
+    // A method index is one byte of the script; the VM names one past the code's methods itself.
+    if (!Number.isInteger(methodIndex) || methodIndex < 0 || methodIndex > 255)
+      throw new VmError(
+        `VM execution error: Invalid method index ${String(methodRef)}, method length: ${count}`,
+      );
+    args.forEach((a, i) => {
+      const problem = valProblem(a);
+      if (problem) throw new VmError(`VM execution error: Invalid argument ${i}: ${problem}`);
+    });
     // The code's own method header says how many values come back (code without an artifact too).
     const returnLength = this.methodsOf(c)[methodIndex]?.returnLength ?? 0;
     return [
@@ -253,6 +277,7 @@ export abstract class ScriptLedger extends ContractLedger {
    * failure throws {@link VmError} in the node's words.
    */
   execute(c: ContractInstance, methodRef: string | number, args: Val[], caller: string, txId?: string) {
+    if (!isAddress(caller)) throw new VmError(`VM execution error: Invalid caller address ${caller}`);
     const methods = this.callMethods(c, methodRef, args);
     const id = txId ?? bytesToHex(blake2b256(new TextEncoder().encode(`call ${this.nonceCounter++}`)));
     try {
@@ -273,8 +298,12 @@ export abstract class ScriptLedger extends ContractLedger {
     const dry = this.execute(c, method, args, caller);
     const fns = c.def.artifact.functions;
     const name = typeof method === 'number' ? (fns[method]?.name ?? String(method)) : method;
-    const tx = this.scriptTx(c.group, `call ${c.address} ${name}`, callScriptOf(c, name, args));
-    tx.call = { contract: c, method: name, args, caller };
+    // The script a client would send (as the compiler writes it) where the artifact names the method; the
+    // one that runs otherwise.
+    const known = fns.some((f) => f.name === name);
+    const script = known ? callScriptOf(c, name, args) : encodeScript(this.callMethods(c, method, args));
+    const tx = this.scriptTx(c.group, `call ${c.address} ${name}`, script);
+    tx.call = { contract: c, method: known ? name : method, args, caller };
     this.mempool.push(tx);
     return { tx, returns: dry.returns };
   }
@@ -290,10 +319,10 @@ export abstract class ScriptLedger extends ContractLedger {
       orig.tokens = next.tokens;
       orig.outputKey = next.outputKey;
     }
-    for (const c of stage.created) {
-      this.contracts.set(c.address, c);
+    // Created contracts, and migrated ones (new code under the same address), serve their code by hash.
+    for (const c of [...stage.created, ...stage.updated.values()])
       this.codes.set(c.def.artifact.codeHash, c.def.artifact.bytecode);
-    }
+    for (const c of stage.created) this.contracts.set(c.address, c);
   }
 
   /** What a run leaves on its mined tx: state, events, contract inputs, generated outputs, new UTXOs. */
@@ -480,5 +509,30 @@ export abstract class ScriptLedger extends ContractLedger {
       );
     const methods = this.callMethods(c, methodIndex, args, approve);
     return this.simulateScript(methods, c.group, caller, inputAssets, options);
+  }
+}
+
+const U256_LIMIT = 1n << 256n;
+
+/** What is wrong with a value of a call's arguments before it is encoded (its own type's shape and range). */
+function valProblem(v: Val): string | undefined {
+  const shape = checkVal(v, typeof v === 'object' && v !== null ? String(v.type) : '');
+  if (shape) return shape;
+  if (v.type === 'U256' && BigInt(String(v.value)) >= U256_LIMIT) return 'U256 value out of range';
+  if (v.type === 'I256') {
+    const n = BigInt(String(v.value));
+    if (n >= U256_LIMIT / 2n || n < -(U256_LIMIT / 2n)) return 'I256 value out of range';
+  }
+  if (v.type === 'Address' && !isAddress(String(v.value)))
+    return `not an address: ${String(v.value).slice(0, 64)}`;
+  return undefined;
+}
+
+function isAddress(address: string): boolean {
+  try {
+    lockupScriptFromAddress(address);
+    return true;
+  } catch {
+    return false;
   }
 }

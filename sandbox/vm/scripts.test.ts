@@ -538,6 +538,74 @@ describe('sandbox gateway: execute scripts and deploy contracts', () => {
     assert.deepEqual(call.returns, [{ type: 'U256', value: '6' }]);
   });
 
+  it('a contract that pays its caller ALPH, called through the control API: the payout reaches the caller and output keys follow on', async () => {
+    const s = signer();
+    const payout = 10n ** 17n;
+    // pay(): transferTokenFromSelf!(callerAddress!(), ALPH, 0.1 ALPH), from the contract's own assets.
+    const code = binToHex(
+      codec.contract.contractCodec.encodeContract({
+        fieldLength: 0,
+        methods: [
+          {
+            isPublic: true,
+            usePreapprovedAssets: false,
+            useContractAssets: true,
+            usePayToContractOnly: false,
+            argsLength: 0,
+            localsLength: 0,
+            returnLength: 0,
+            instrs: [codec.CallerAddress, codec.toU256(payout), codec.TransferAlphFromSelf, codec.Return],
+          },
+        ],
+      }),
+    );
+    const b = await api.json<BuildDeploy>('/contracts/unsigned-tx/deploy-contract', {
+      fromPublicKey: s.publicKey,
+      bytecode: code + '0000',
+      initialAttoAlphAmount: String(10n ** 18n),
+    });
+    await signAndSubmit(b);
+    await control(sb, 'POST', '/mine');
+    const payee = sb.accounts.find((a) => a.group === s.group && a.address !== s.address) ?? sb.accounts[4]!;
+    const balance = async () =>
+      BigInt((await api.json<{ balance: string }>(`/addresses/${payee.address}/balance`)).balance);
+    const before = await balance();
+    const r = await control<{ txId: string }>(sb, 'POST', `/contracts/${b.contractAddress}/call`, {
+      method: 0,
+      caller: payee.address,
+    });
+    assert.equal(await balance(), before + payout, 'the 1 ALPH lent for the run is repaid, the payout kept');
+    const details = await api.json<{ generatedOutputs: { type: string; key: string }[] }>(
+      `/transactions/details/${r.txId}`,
+    );
+    const keyAt = (i: number) =>
+      binToHex(blake2b(new Uint8Array([...hexToBinUnsafe(r.txId), 0, 0, 0, i]), { dkLen: 32 }));
+    assert.deepEqual(
+      details.generatedOutputs.map((o) => o.key),
+      details.generatedOutputs.map((_, i) => keyAt(i)),
+    );
+  });
+
+  it('call-contract arguments that are not values of their type are refused as a failed call, not a 500', async () => {
+    const c = counter();
+    for (const [args, methodIndex, why] of [
+      [[{ type: 'U256', value: '-1' }], 2, /Invalid argument 0: U256 value must be a decimal string/],
+      [[{ type: 'U256', value: 'abc' }], 2, /Invalid argument 0/],
+      [[{ type: 'U256', value: (1n << 256n).toString() }], 2, /U256 value out of range/],
+      [[], 300, /Invalid method index 300/],
+    ] as const) {
+      const r = await post('/contracts/call-contract', {
+        group: c.groupIndex,
+        address: c.address,
+        methodIndex,
+        args,
+      });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.type, 'CallContractFailed');
+      assert.match(String(r.body.error), why);
+    }
+  });
+
   it('deploy of bytecode without an artifact is stored and readable, and its methods run on the VM', async () => {
     const s = signer();
     const code = binToHex(
