@@ -24,7 +24,11 @@ const adapter = new RalphDebugAdapter(
 let queue = Promise.resolve();
 const reader = new DapReader((message) => {
   // One request at a time, in order: a step must not start before the launch before it has loaded.
-  queue = queue.then(() => adapter.handle(message));
+  queue = queue
+    .then(() => adapter.handle(message))
+    .catch((error: unknown) => {
+      process.stderr.write(`${(error as Error).message}\n`);
+    });
 });
 process.stdin.on('data', (chunk: Buffer) => {
   try {

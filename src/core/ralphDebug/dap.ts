@@ -11,6 +11,11 @@ export const MAX_DAP_MESSAGE_BYTES = 16 * 1024 * 1024;
 const THREAD_ID = 1;
 /** Scope references: frame id × this + the scope's index + 1. */
 const SCOPES_PER_FRAME = 100;
+/** An instruction's address, as a number a client can count with: method index × this + pc. */
+const PCS_PER_METHOD = 0x10000;
+
+const instructionAddress = (methodIndex: number, pc: number): string =>
+  `0x${(methodIndex * PCS_PER_METHOD + pc).toString(16)}`;
 
 export interface DapMessage {
   readonly seq: number;
@@ -18,31 +23,61 @@ export interface DapMessage {
   readonly [key: string]: unknown;
 }
 
-/** Splits a byte stream into DAP messages. */
-export class DapReader {
-  private buffer: Buffer = Buffer.alloc(0);
+const MAX_HEADER_BYTES = 1024;
 
-  constructor(private readonly onMessage: (message: DapMessage) => void) {}
+/**
+ * Splits a byte stream into DAP messages in linear time: chunks are kept until a whole message has come
+ * (joined once, not at every chunk), a header is at most 1 KB and a body at most {@link MAX_DAP_MESSAGE_BYTES}.
+ */
+export class DapReader {
+  private chunks: Buffer[] = [];
+  private length = 0;
+  /** The body length the header in front said, once read. */
+  private bodyLength: number | undefined;
+
+  constructor(private readonly onMessage: (message: unknown) => void) {}
 
   push(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.chunks.push(chunk);
+    this.length += chunk.length;
     for (;;) {
-      const headerEnd = this.buffer.indexOf('\r\n\r\n');
-      if (headerEnd < 0) {
-        if (this.buffer.length > 1024) throw new Error('DAP: a header longer than 1 KB');
-        return;
-      }
-      const header = this.buffer.subarray(0, headerEnd).toString('ascii');
-      const match = /Content-Length: *(\d+)/i.exec(header);
-      if (!match) throw new Error('DAP: a message without Content-Length');
-      const length = Number(match[1]);
-      if (length > MAX_DAP_MESSAGE_BYTES) throw new Error(`DAP: a message of ${length} bytes is too large`);
-      const start = headerEnd + 4;
-      if (this.buffer.length < start + length) return;
-      const body = this.buffer.subarray(start, start + length).toString('utf8');
-      this.buffer = this.buffer.subarray(start + length);
-      this.onMessage(JSON.parse(body) as DapMessage);
+      if (this.bodyLength === undefined && !this.readHeader()) return;
+      const need = this.bodyLength as number;
+      if (this.length < need) return;
+      const all = this.take(this.length);
+      this.bodyLength = undefined;
+      this.keep(all.subarray(need));
+      this.onMessage(JSON.parse(all.subarray(0, need).toString('utf8')) as unknown);
     }
+  }
+
+  /** Reads the header in front, if it has come whole; false when more bytes are needed. */
+  private readHeader(): boolean {
+    const head = this.take(Math.min(this.length, MAX_HEADER_BYTES + 4));
+    const headerEnd = head.indexOf('\r\n\r\n');
+    if (headerEnd < 0) {
+      if (this.length > MAX_HEADER_BYTES) throw new Error('DAP: a header longer than 1 KB');
+      return false;
+    }
+    const match = /Content-Length: *(\d+)/i.exec(head.subarray(0, headerEnd).toString('ascii'));
+    if (!match) throw new Error('DAP: a message without Content-Length');
+    const length = Number(match[1]);
+    if (length > MAX_DAP_MESSAGE_BYTES) throw new Error(`DAP: a message of ${length} bytes is too large`);
+    const rest = this.take(this.length).subarray(headerEnd + 4);
+    this.keep(rest);
+    this.bodyLength = length;
+    return true;
+  }
+
+  /** The first `n` bytes, the chunks joined into one where they were several. */
+  private take(n: number): Buffer {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks)];
+    return (this.chunks[0] ?? Buffer.alloc(0)).subarray(0, n);
+  }
+
+  private keep(rest: Buffer): void {
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.length = rest.length;
   }
 }
 
@@ -69,16 +104,26 @@ export class RalphDebugAdapter {
     private readonly load: (args: Args) => Promise<MethodLaunch>,
   ) {}
 
-  async handle(message: DapMessage): Promise<void> {
-    if (message.type !== 'request') return;
+  async handle(raw: unknown): Promise<void> {
+    if (typeof raw !== 'object' || raw === null || (raw as { type?: unknown }).type !== 'request') return;
+    const message = raw as DapMessage;
     const command = String(message.command);
-    const args = (message.arguments ?? {}) as Args;
+    const given = message.arguments;
+    const args = (typeof given === 'object' && given !== null ? given : {}) as Args;
+    let answered = false;
     try {
       const body = await this.answer(command, args);
       this.respond(message, true, body);
-      this.after(command);
+      answered = true;
     } catch (error) {
       this.respond(message, false, undefined, (error as Error).message);
+    }
+    if (!answered) return;
+    try {
+      this.after(command);
+    } catch (error) {
+      this.output(`The Ralph debugger stopped: ${(error as Error).message}\n`, 'stderr');
+      this.event('terminated');
     }
   }
 
@@ -147,7 +192,7 @@ export class RalphDebugAdapter {
       case 'exceptionInfo':
         return this.exceptionInfo();
       case 'disassemble':
-        return this.disassemble();
+        return this.disassemble(args);
       case 'disconnect':
       case 'terminate':
         this.session?.terminate();
@@ -160,7 +205,9 @@ export class RalphDebugAdapter {
   /** What runs once a request is answered: the VM runs after configurationDone and each step. */
   private after(command: string): void {
     const session = this.session;
-    if (command === 'initialize') this.event('initialized');
+    // Configuration (breakpoints, exception filters, configurationDone) is asked for once the run is
+    // loaded, so that it always finds the session it configures.
+    if (command === 'launch') this.event('initialized');
     if (!session) return;
     const instruction = this.byInstruction;
     const run: Record<string, () => RunState> = {
@@ -218,7 +265,7 @@ export class RalphDebugAdapter {
         line: f.line === undefined ? 0 : f.line + 1,
         column: f.line === undefined ? 0 : 1,
         ...(f.line !== undefined && path ? { source: { path } } : {}),
-        instructionPointerReference: `${f.methodIndex}:${f.pc}`,
+        instructionPointerReference: instructionAddress(f.methodIndex, f.pc),
         ...(f.address ? { presentationHint: 'normal' } : { presentationHint: 'subtle' }),
       })),
       totalFrames: frames.length,
@@ -259,16 +306,35 @@ export class RalphDebugAdapter {
     return { exceptionId: description.split(/[ :(]/)[0] ?? 'VmFailure', description, breakMode: 'always' };
   }
 
-  private disassemble(): unknown {
-    const top = this.session?.stackFrames()[0];
-    const lines = top ? (this.session?.disassemble(top.id) ?? []) : [];
+  /**
+   * The instructions around a reference (an instruction pointer of a frame): exactly `instructionCount`
+   * of them from `instructionOffset`, those outside the method marked invalid, as DAP asks.
+   */
+  private disassemble(args: Args): unknown {
+    const given = args.memoryReference;
+    const reference = Number.parseInt(typeof given === 'string' ? given : '0', 16);
+    const methodIndex = Number.isFinite(reference) ? Math.floor(reference / PCS_PER_METHOD) : 0;
+    const pc = Number.isFinite(reference) ? reference % PCS_PER_METHOD : 0;
+    const offset = Number.isInteger(args.instructionOffset) ? Number(args.instructionOffset) : 0;
+    const count = Math.min(Math.max(0, Number(args.instructionCount) || 0), 10_000);
+    const frame = this.session?.stackFrames().find((f) => f.methodIndex === methodIndex && f.address);
+    const lines = frame ? (this.session?.disassemble(frame.id) ?? []) : [];
     const path = this.sourcePath();
-    return {
-      instructions: lines.map((l) => ({
-        address: `${top?.methodIndex ?? 0}:${l.pc}`,
+    const instructions = Array.from({ length: count }, (_, i) => {
+      const at = pc + offset + i;
+      const l = lines[at];
+      if (at < 0 || l === undefined)
+        return {
+          address: instructionAddress(methodIndex, Math.max(0, at)),
+          instruction: '',
+          presentationHint: 'invalid',
+        };
+      return {
+        address: instructionAddress(methodIndex, at),
         instruction: l.instruction,
         ...(l.line !== undefined && path ? { line: l.line + 1, location: { path } } : {}),
-      })),
-    };
+      };
+    });
+    return { instructions };
   }
 }

@@ -30,6 +30,10 @@ export function typedValue(raw: unknown, type: string, what: string): NodeVal {
       const pattern = type === 'U256' ? /^\d{1,78}$/ : /^-?\d{1,77}$/;
       if (typeof text !== 'string' || !pattern.test(text))
         throw new Error(`${what}: a ${type} is a whole number`);
+      const n = BigInt(text);
+      const limit = 1n << 256n;
+      if (type === 'U256' ? n >= limit : n >= limit / 2n || n < -(limit / 2n))
+        throw new Error(`${what}: out of the range of a ${type}`);
       return { type, value: text };
     }
     case 'ByteVec':

@@ -27,8 +27,10 @@ export interface PlacedLine extends CodePlace {
 }
 
 export interface Placement {
-  /** Every line placed, by line. */
+  /** Every line placed, by line: where a breakpoint on it stops (the first of its places). */
   readonly lines: ReadonlyMap<number, PlacedLine>;
+  /** Every place, several on one line too (two checks on one line, a one-line function's check). */
+  readonly sites: readonly PlacedLine[];
   /** Why the statements of a function could not be placed, by its method index. */
   readonly unplaced: ReadonlyMap<number, string>;
   /** The line of each method's function, by method index. */
@@ -139,6 +141,12 @@ export function placeLines(
   scan: RalphScan,
 ): Placement {
   const lines = new Map<number, PlacedLine>();
+  const sites: PlacedLine[] = [];
+  const place = (p: PlacedLine) => {
+    sites.push(p);
+    const first = lines.get(p.line);
+    if (first === undefined || (first.methodIndex === p.methodIndex && p.pc < first.pc)) lines.set(p.line, p);
+  };
   const unplaced = new Map<number, string>();
   const functionLines = new Map<number, number>();
   const fns = scan.decls.filter(
@@ -149,7 +157,7 @@ export function placeLines(
     const method = methods[methodIndex];
     if (methodIndex < 0 || method === undefined) continue;
     functionLines.set(methodIndex, fn.span.start.line);
-    lines.set(fn.span.start.line, { methodIndex, pc: 0, line: fn.span.start.line, kind: 'function' });
+    place({ methodIndex, pc: 0, line: fn.span.start.line, kind: 'function' });
     const inFn = <T extends { container?: string; functionName?: string }>(xs: readonly T[]) =>
       xs.filter((x) => x.container === artifact.name && x.functionName === fn.name);
     const checks = checkPlaces(method, inFn(scan.checks), artifact);
@@ -159,10 +167,9 @@ export function placeLines(
       unplaced.set(methodIndex, problem);
       continue;
     }
-    for (const place of [...(checks as PlacedLine[]), ...(emits as PlacedLine[])])
-      lines.set(place.line, { ...place, methodIndex });
+    for (const p of [...(checks as PlacedLine[]), ...(emits as PlacedLine[])]) place({ ...p, methodIndex });
   }
-  return { lines, unplaced, functionLines };
+  return { lines, sites, unplaced, functionLines };
 }
 
 /** Why a line cannot hold a breakpoint (undefined when it can). */
@@ -181,7 +188,7 @@ export function unplacedReason(placement: Placement, line: number): string | und
 
 /** The source line of a place: the statement placed there, else its function's line. */
 export function lineOf(placement: Placement, place: CodePlace): number | undefined {
-  for (const p of placement.lines.values())
+  for (const p of placement.sites)
     if (p.methodIndex === place.methodIndex && p.pc === place.pc && p.kind !== 'function') return p.line;
   return placement.functionLines.get(place.methodIndex);
 }

@@ -253,7 +253,8 @@ export class RalphDebugSession {
     const place = this.isLaunched(top) ? { methodIndex: top.methodIndex, pc: top.pc } : undefined;
     const atBreakpoint = place !== undefined && this.breakpoints.has(key(place));
     const mode = this.mode;
-    if (atBreakpoint && mode.kind !== 'instruction') return this.pause('breakpoint');
+    // A breakpoint stops every kind of run, a step over a call too (the callee's breakpoints hold).
+    if (atBreakpoint) return this.pause('breakpoint');
     switch (mode.kind) {
       case 'continue':
         return 'continue';
@@ -264,7 +265,7 @@ export class RalphDebugSession {
       case 'line': {
         if (!place || !this.placement || (!mode.into && depth > mode.depth)) return 'continue';
         if (depth < this.originDepth) return this.pause('step');
-        const placed = [...this.placement.lines.values()].some(
+        const placed = this.placement.sites.some(
           (p) => p.methodIndex === place.methodIndex && p.pc === place.pc,
         );
         return placed ? this.pause('step') : 'continue';
@@ -409,7 +410,7 @@ export class RalphDebugSession {
     const method = decodeContract(hexBytes(bytecode)).methods[view.methodIndex];
     return (method?.instrs ?? []).map((instr, pc) => {
       const placed = this.placement
-        ? [...this.placement.lines.values()].find((p) => p.methodIndex === view.methodIndex && p.pc === pc)
+        ? this.placement.sites.find((p) => p.methodIndex === view.methodIndex && p.pc === pc)
         : undefined;
       const entry = { pc, instruction: instrText(instr), current: pc === view.pc };
       return placed ? { ...entry, line: placed.line } : entry;

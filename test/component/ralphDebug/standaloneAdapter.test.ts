@@ -18,7 +18,7 @@ function processClient(child: ChildProcessWithoutNullStreams): DapClient {
   const received: DapMessage[] = [];
   const waiters: Array<() => void> = [];
   const reader = new DapReader((m) => {
-    received.push(m);
+    received.push(m as DapMessage);
     for (const w of waiters.splice(0)) w();
   });
   child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));

@@ -14,7 +14,7 @@ function inProcessClient(): DapClient {
   const received: DapMessage[] = [];
   const waiters: Array<() => void> = [];
   const reader = new DapReader((m) => {
-    received.push(m);
+    received.push(m as DapMessage);
     for (const w of waiters.splice(0)) w();
   });
   const adapter = new RalphDebugAdapter(
@@ -54,6 +54,25 @@ function inProcessClient(): DapClient {
 describe('Ralph debug adapter (DAP, in process)', () => {
   it('stops at the assert! line with step = 101, then on StepTooLarge at the same line, then ends', async () => {
     await runJourney(inProcessClient());
+  });
+
+  it('reads a message that arrives a byte at a time, and ignores one that is not a request object', async () => {
+    const got: unknown[] = [];
+    const reader = new DapReader((m) => got.push(m));
+    const bytes = Buffer.concat([
+      frameMessage({ seq: 1, type: 'request', command: 'threads' }),
+      frameMessage({ n: 2 }),
+    ]);
+    for (const b of bytes) reader.push(Buffer.from([b]));
+    assert.deepEqual(got, [{ seq: 1, type: 'request', command: 'threads' }, { n: 2 }]);
+    const sent: unknown[] = [];
+    const adapter = new RalphDebugAdapter(
+      (m) => sent.push(m),
+      () => Promise.reject(new Error('no launch')),
+    );
+    await adapter.handle(null);
+    await adapter.handle('x');
+    assert.deepEqual(sent, []);
   });
 
   it('refuses a message without Content-Length, and one over the cap, before parsing it', () => {

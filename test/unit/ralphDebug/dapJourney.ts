@@ -26,7 +26,6 @@ export async function runJourney(client: DapClient): Promise<void> {
       .findIndex((l) => l.includes('step <= MaxStep')) + 1;
   const init = await client.request('initialize', { adapterID: 'ralph', linesStartAt1: true });
   assert.equal((init.body as { supportsDisassembleRequest?: boolean }).supportsDisassembleRequest, true);
-  await client.event('initialized');
   await client.request('launch', {
     artifact: ARTIFACT,
     source: SOURCE,
@@ -35,6 +34,8 @@ export async function runJourney(client: DapClient): Promise<void> {
     fields: { owner: OWNER, count: '7', paused: false },
     caller: OWNER,
   });
+  // Configuration is asked for once the run is loaded: breakpoints always find the session.
+  await client.event('initialized');
   const set = await client.request('setBreakpoints', { source: { path: SOURCE }, breakpoints: [{ line }] });
   assert.deepEqual((set.body as { breakpoints: unknown[] }).breakpoints, [{ verified: true, line }]);
   await client.request('configurationDone');
@@ -62,6 +63,23 @@ export async function runJourney(client: DapClient): Promise<void> {
     ).variables.map((v) => `${v.name} = ${v.value}`);
   assert.deepEqual(await vars('Arguments'), ['step = 101']);
   assert.deepEqual(await vars('Fields'), [`owner = ${OWNER}`, 'count = 7', 'paused = false']);
+  // The Disassembly view's request: exactly the instructions asked for, the current one at its line.
+  const pointer = (trace.stackFrames[0] as { instructionPointerReference?: string })
+    .instructionPointerReference;
+  const dis = (
+    await client.request('disassemble', {
+      memoryReference: pointer,
+      instructionOffset: -2,
+      instructionCount: 5,
+    })
+  ).body as { instructions: Array<{ address: string; instruction: string; line?: number }> };
+  assert.equal(dis.instructions.length, 5);
+  assert.equal(dis.instructions[2]?.address, pointer);
+  assert.deepEqual(
+    [dis.instructions[2]?.instruction, dis.instructions[2]?.line],
+    ['AssertWithErrorCode', line],
+  );
+  assert.equal(dis.instructions[1]?.instruction, 'U256Const1', 'the error code StepTooLarge = 1 before it');
   await client.request('continue', { threadId: 1 });
   const failure = await client.event('stopped');
   assert.equal((failure.body as { reason: string }).reason, 'exception');
