@@ -10,51 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { DapReader, frameMessage, type DapMessage } from '../../../src/core/ralphDebug/dap';
-import { runJourney, type DapClient } from '../../unit/ralphDebug/dapJourney';
+import { messageClient, runJourney, type DapClient } from '../../unit/ralphDebug/dapJourney';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 function processClient(child: ChildProcessWithoutNullStreams): DapClient {
-  const received: DapMessage[] = [];
-  const waiters: Array<() => void> = [];
-  const reader = new DapReader((m) => {
-    received.push(m as DapMessage);
-    for (const w of waiters.splice(0)) w();
-  });
+  const { client, receive, wake } = messageClient(
+    (request) => void child.stdin.write(frameMessage(request)),
+    () => child.exitCode !== null,
+  );
+  const reader = new DapReader((m) => receive(m as DapMessage));
   child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
-  child.on('exit', () => {
-    for (const w of waiters.splice(0)) w();
-  });
-  let seq = 1;
-  let eventsRead = 0;
-  const next = async (test: (m: DapMessage) => boolean, what: string): Promise<DapMessage> => {
-    // Bounded: each wait ends with a message or the process's exit.
-    for (let tries = 0; tries < 200; tries++) {
-      const found = received.find(test);
-      if (found) return found;
-      if (child.exitCode !== null) break;
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-    throw new Error(`no ${what} from the adapter`);
-  };
-  return {
-    async request(command, args = {}) {
-      const request = { seq: seq++, type: 'request', command, arguments: args };
-      child.stdin.write(frameMessage(request));
-      const response = await next((m) => m.type === 'response' && m.request_seq === request.seq, command);
-      assert.equal(response.success, true, `${command}: ${String(response.message)}`);
-      return response;
-    },
-    async event(name) {
-      const events = () => received.filter((m) => m.type === 'event');
-      const found = await next(
-        (m) => m.type === 'event' && m.event === name && events().indexOf(m) >= eventsRead,
-        name,
-      );
-      eventsRead = events().indexOf(found) + 1;
-      return found;
-    },
-  };
+  child.on('exit', wake);
+  return client;
 }
 
 describe('the standalone Ralph debug adapter (node dist/debugAdapter.js, DAP over stdio)', function () {

@@ -8,47 +8,18 @@ import {
   type DapMessage,
 } from '../../../src/core/ralphDebug/dap';
 import { methodLaunchOf } from '../../../src/core/ralphDebug/launchConfig';
-import { runJourney, type DapClient } from './dapJourney';
+import { messageClient, runJourney, type DapClient } from './dapJourney';
 
 function inProcessClient(): DapClient {
-  const received: DapMessage[] = [];
-  const waiters: Array<() => void> = [];
-  const reader = new DapReader((m) => {
-    received.push(m as DapMessage);
-    for (const w of waiters.splice(0)) w();
-  });
-  const adapter = new RalphDebugAdapter(
+  const holder: { adapter?: RalphDebugAdapter } = {};
+  const { client, receive } = messageClient((request) => holder.adapter?.handle(request));
+  // The adapter's messages go through the framing and back, as they would over a pipe.
+  const reader = new DapReader((m) => receive(m as DapMessage));
+  holder.adapter = new RalphDebugAdapter(
     (m) => reader.push(frameMessage(m)),
     (args) => methodLaunchOf(args, { readText: (p) => readFile(p, 'utf8') }),
   );
-  let seq = 1;
-  let eventsRead = 0;
-  const next = async (test: (m: DapMessage) => boolean, what: string, from = 0): Promise<DapMessage> => {
-    for (let tries = 0; tries < 100; tries++) {
-      const found = received.slice(from).find(test);
-      if (found) return found;
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-    throw new Error(`no ${what}`);
-  };
-  return {
-    async request(command, args = {}) {
-      const request = { seq: seq++, type: 'request', command, arguments: args };
-      await adapter.handle(request);
-      const response = await next((m) => m.type === 'response' && m.request_seq === request.seq, command);
-      assert.equal(response.success, true, `${command}: ${String(response.message)}`);
-      return response;
-    },
-    async event(name) {
-      const events = () => received.filter((m) => m.type === 'event');
-      const found = await next(
-        (m) => m.type === 'event' && m.event === name && events().indexOf(m) >= eventsRead,
-        name,
-      );
-      eventsRead = events().indexOf(found) + 1;
-      return found;
-    },
-  };
+  return client;
 }
 
 describe('Ralph debug adapter (DAP, in process)', () => {

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DapMessage } from '../../../src/core/ralphDebug/dap';
 
 export const PROJECT = join(import.meta.dirname, '..', '..', '..', 'sandbox', 'project');
 export const SOURCE = join(PROJECT, 'contracts', 'counter.ral');
@@ -17,6 +18,58 @@ export interface DapClient {
   request(command: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The next event of this name (events already received count). */
   event(name: string): Promise<Record<string, unknown>>;
+}
+
+/**
+ * A DAP client over any transport: `write` sends a request, `receive` is called with each message the
+ * adapter sends; `ended` says the adapter can send nothing more (its process exited). Waits are bounded.
+ */
+export function messageClient(
+  write: (request: DapMessage) => void | Promise<void>,
+  ended: () => boolean = () => false,
+): { client: DapClient; receive: (message: DapMessage) => void; wake: () => void } {
+  const received: DapMessage[] = [];
+  const waiters: Array<() => void> = [];
+  const wake = () => {
+    for (const w of waiters.splice(0)) w();
+  };
+  let seq = 1;
+  let eventsRead = 0;
+  const next = async (test: (m: DapMessage) => boolean, what: string): Promise<DapMessage> => {
+    for (let tries = 0; tries < 200; tries++) {
+      const found = received.find(test);
+      if (found) return found;
+      if (ended()) break;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+    throw new Error(`no ${what} from the adapter`);
+  };
+  const client: DapClient = {
+    async request(command, args = {}) {
+      const request = { seq: seq++, type: 'request', command, arguments: args };
+      await write(request);
+      const response = await next((m) => m.type === 'response' && m.request_seq === request.seq, command);
+      assert.equal(response.success, true, `${command}: ${String(response.message)}`);
+      return response;
+    },
+    async event(name) {
+      const events = () => received.filter((m) => m.type === 'event');
+      const found = await next(
+        (m) => m.type === 'event' && m.event === name && events().indexOf(m) >= eventsRead,
+        name,
+      );
+      eventsRead = events().indexOf(found) + 1;
+      return found;
+    },
+  };
+  return {
+    client,
+    receive: (message) => {
+      received.push(message);
+      wake();
+    },
+    wake,
+  };
 }
 
 export async function runJourney(client: DapClient): Promise<void> {
