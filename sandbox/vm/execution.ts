@@ -11,10 +11,12 @@ import {
   contractHint,
   groupOfAddress,
   hexToBytes,
+  isValidAddress,
   lockupScriptFromAddress,
   outputKey,
   scriptHintOfLockupScript,
 } from '../../src/core/protocol';
+import { checkPrimitive, isPrimitiveType } from '../../src/core/artifacts';
 import { checkAddress, parseIntStrict, parseTokens } from '../ledger/bodyFields';
 import {
   BadRequest,
@@ -33,11 +35,12 @@ import {
   ScriptRejected,
   ScriptVmError,
   addAssets,
-  constInstr,
   contractMethods,
   decodeScript,
   encodeScript,
+  externalCall,
   lockupOfAddress as lockupOf,
+  mainMethod,
   noAssets,
   type Assets,
   type Method,
@@ -251,24 +254,10 @@ export abstract class ScriptLedger extends ContractLedger {
     // The code's own method header says how many values come back (code without an artifact too).
     const returnLength = this.methodsOf(c)[methodIndex]?.returnLength ?? 0;
     return [
-      {
-        isPublic: true,
-        usePreapprovedAssets: true,
-        useContractAssets: false,
-        usePayToContractOnly: false,
-        argsLength: 0,
-        localsLength: 0,
+      mainMethod(
+        [...approve, ...externalCall(c.contractId, methodIndex, args, returnLength), codec.Return],
         returnLength,
-        instrs: [
-          ...approve,
-          ...args.map((a) => constInstr(a)),
-          codec.toU256(BigInt(args.length)),
-          codec.toU256(BigInt(returnLength)),
-          codec.BytesConst(hexToBinUnsafe(c.contractId)),
-          codec.CallExternal(methodIndex),
-          codec.Return,
-        ],
-      },
+      ),
     ];
   }
 
@@ -277,7 +266,7 @@ export abstract class ScriptLedger extends ContractLedger {
    * failure throws {@link VmError} in the node's words.
    */
   execute(c: ContractInstance, methodRef: string | number, args: Val[], caller: string, txId?: string) {
-    if (!isAddress(caller)) throw new VmError(`VM execution error: Invalid caller address ${caller}`);
+    if (!isValidAddress(caller)) throw new VmError(`VM execution error: Invalid caller address ${caller}`);
     const methods = this.callMethods(c, methodRef, args);
     const id = txId ?? bytesToHex(blake2b256(new TextEncoder().encode(`call ${this.nonceCounter++}`)));
     try {
@@ -512,27 +501,15 @@ export abstract class ScriptLedger extends ContractLedger {
   }
 }
 
-const U256_LIMIT = 1n << 256n;
-
-/** What is wrong with a value of a call's arguments before it is encoded (its own type's shape and range). */
+/**
+ * What is wrong with a value of a call's arguments before it is encoded: its shape (the sandbox's check),
+ * then its range and address form (the core's one check of values against their types).
+ */
 function valProblem(v: Val): string | undefined {
   const shape = checkVal(v, typeof v === 'object' && v !== null ? String(v.type) : '');
   if (shape) return shape;
-  if (v.type === 'U256' && BigInt(String(v.value)) >= U256_LIMIT) return 'U256 value out of range';
-  if (v.type === 'I256') {
-    const n = BigInt(String(v.value));
-    if (n >= U256_LIMIT / 2n || n < -(U256_LIMIT / 2n)) return 'I256 value out of range';
-  }
-  if (v.type === 'Address' && !isAddress(String(v.value)))
-    return `not an address: ${String(v.value).slice(0, 64)}`;
-  return undefined;
-}
-
-function isAddress(address: string): boolean {
-  try {
-    lockupScriptFromAddress(address);
-    return true;
-  } catch {
-    return false;
-  }
+  if (!isPrimitiveType(v.type) || checkPrimitive(v.type, v.value).ok) return undefined;
+  return v.type === 'Address'
+    ? `not an address: ${String(v.value).slice(0, 64)}`
+    : `${v.type} value out of range`;
 }

@@ -88,20 +88,37 @@ export function constInstr(v: Val): Instr {
   }
 }
 
-/** A TxScript of one `main` as the Ralph compiler emits it: public, preapproved assets, no arguments. */
-function mainScript(instrs: Instr[]): string {
-  return encodeScript([
-    {
-      isPublic: true,
-      usePreapprovedAssets: true,
-      useContractAssets: false,
-      usePayToContractOnly: false,
-      argsLength: 0,
-      localsLength: 0,
-      returnLength: 0,
-      instrs,
-    },
-  ]);
+/** A TxScript's `main` as the Ralph compiler emits it: public, preapproved assets, no arguments. */
+export function mainMethod(instrs: Instr[], returnLength = 0): Method {
+  return {
+    isPublic: true,
+    usePreapprovedAssets: true,
+    useContractAssets: false,
+    usePayToContractOnly: false,
+    argsLength: 0,
+    localsLength: 0,
+    returnLength,
+    instrs,
+  };
+}
+
+/**
+ * `contract.method(args)` as compiled Ralph calls it: the arguments, their count and the count of returned
+ * values (U256 constants), the contract id, then `CallExternal`.
+ */
+export function externalCall(
+  contractId: string,
+  methodIndex: number,
+  args: Val[],
+  returnLength: number,
+): Instr[] {
+  return [
+    ...args.map(constInstr),
+    codec.toU256(BigInt(args.length)),
+    codec.toU256(BigInt(returnLength)),
+    codec.BytesConst(hexToBinUnsafe(contractId)),
+    codec.CallExternal(methodIndex),
+  ];
 }
 
 /**
@@ -117,13 +134,11 @@ export function callScript(
   args: Val[],
   returnLength: number,
 ): string {
-  return mainScript([
-    ...args.map(constInstr),
-    codec.toU256(BigInt(args.length)),
-    codec.toU256(BigInt(returnLength)),
-    codec.BytesConst(hexToBinUnsafe(contractId)),
-    codec.CallExternal(methodIndex),
-    ...Array.from({ length: returnLength }, () => codec.Pop),
+  return encodeScript([
+    mainMethod([
+      ...externalCall(contractId, methodIndex, args, returnLength),
+      ...Array.from({ length: returnLength }, () => codec.Pop),
+    ]),
   ]);
 }
 
@@ -272,7 +287,7 @@ export function buildDeployScript(p: {
       codec.TransferAlph,
     ];
   }
-  return mainScript([...approvals, ...create]);
+  return encodeScript([mainMethod([...approvals, ...create])]);
 }
 
 /** The node's contract id (Leman+): Blake2b(txId ‖ 4-byte BE output index) with the last byte set to the group. */

@@ -27,6 +27,7 @@ import {
   type NodeContractState,
   type TxRunResult,
 } from '../../src/core/vm';
+import { copyInstance } from '../ledger/history';
 import { NETWORK_ID, type ContractInstance, type EventRecord, type Utxo } from '../ledger/types';
 import type { ContractDef, Val } from './projectContracts';
 import { ScriptVmError, type Assets } from './scriptCodec';
@@ -125,7 +126,7 @@ function stageOf(host: VmHost, request: VmRunRequest, run: TxRunResult, world: M
     const key = outputKey(request.txId, request.fixedOutputCount + i);
     if (o.lockupScript[0] === 3) {
       const id = bytesToHex(o.lockupScript.subarray(1));
-      const c = live.get(id) ?? copyAsIs(byId.get(id) as ContractInstance);
+      const c = live.get(id) ?? copyInstance(byId.get(id) as ContractInstance);
       c.outputKey = key;
       if (!live.has(id)) {
         live.set(id, c);
@@ -166,10 +167,6 @@ function stageOf(host: VmHost, request: VmRunRequest, run: TxRunResult, world: M
       message: d.message,
     })),
   };
-}
-
-function copyAsIs(c: ContractInstance): ContractInstance {
-  return { ...c, fields: { ...c.fields }, tokens: new Map(c.tokens) };
 }
 
 function fieldsOf(host: VmHost, record: ContractRecord) {
