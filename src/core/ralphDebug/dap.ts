@@ -174,8 +174,9 @@ export class RalphDebugAdapter {
         this.session?.setExceptionFilters(this.exceptionFilters);
         return undefined;
       case 'configurationDone':
+        return undefined;
       case 'threads':
-        return command === 'threads' ? { threads: [{ id: THREAD_ID, name: 'Ralph' }] } : undefined;
+        return { threads: [{ id: THREAD_ID, name: 'Ralph' }] };
       case 'stackTrace':
         return this.stackTrace();
       case 'scopes':

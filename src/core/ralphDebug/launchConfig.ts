@@ -3,7 +3,7 @@
  * artifact and source read through `readText`, the arguments and fields typed by the artifact. Every
  * problem is a clear error before anything runs.
  */
-import { parseContractArtifact, type ContractArtifact } from '../artifacts';
+import { encodeArgs, parseContractArtifact, type ContractArtifact } from '../artifacts';
 import { scanRalph } from '../ralph/scanner';
 import type { NodeVal } from '../vm';
 import type { MethodLaunch } from './session';
@@ -12,39 +12,20 @@ export interface LaunchFiles {
   readText(path: string): Promise<string>;
 }
 
-const SCALARS = new Set(['U256', 'I256', 'Bool', 'ByteVec', 'Address']);
-
-/** A value of `type` from what a launch configuration holds (a string, number, boolean or `{type, value}`). */
-export function typedValue(raw: unknown, type: string, what: string): NodeVal {
-  if (!SCALARS.has(type))
-    throw new Error(`${what}: the Ralph debugger takes values of scalar types, not ${type}`);
-  const given = typeof raw === 'object' && raw !== null && 'value' in raw ? raw.value : raw;
-  switch (type) {
-    case 'Bool':
-      if (given === true || given === 'true') return { type, value: true };
-      if (given === false || given === 'false') return { type, value: false };
-      throw new Error(`${what}: a Bool is true or false`);
-    case 'U256':
-    case 'I256': {
-      const text = typeof given === 'number' ? String(given) : given;
-      const pattern = type === 'U256' ? /^\d{1,78}$/ : /^-?\d{1,77}$/;
-      if (typeof text !== 'string' || !pattern.test(text))
-        throw new Error(`${what}: a ${type} is a whole number`);
-      const n = BigInt(text);
-      const limit = 1n << 256n;
-      if (type === 'U256' ? n >= limit : n >= limit / 2n || n < -(limit / 2n))
-        throw new Error(`${what}: out of the range of a ${type}`);
-      return { type, value: text };
-    }
-    case 'ByteVec':
-      if (typeof given !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(given))
-        throw new Error(`${what}: a ByteVec is hex`);
-      return { type, value: given.toLowerCase() };
-    default:
-      if (typeof given !== 'string' || given.length === 0)
-        throw new Error(`${what}: an Address is a base58 string`);
-      return { type, value: given };
-  }
+/**
+ * Values typed by the artifact with the extension's one encoder of user input (`encodeArgs`: ranges, hex,
+ * addresses, structs flattened), each error naming the argument or field. An array has a Val the VM does
+ * not take as an argument here: refused with its name.
+ */
+function typedValues(
+  types: readonly string[],
+  inputs: readonly unknown[],
+  names: readonly string[],
+): NodeVal[] {
+  const vals = encodeArgs(types, inputs, { paramNames: names });
+  if (vals.some((v) => v.type === 'Array'))
+    throw new Error(`${names.join(', ')}: the Ralph debugger does not take array values yet`);
+  return vals;
 }
 
 /** The default a field takes when the configuration leaves it out (an Address defaults to the caller). */
@@ -80,25 +61,29 @@ export async function methodLaunchOf(
     throw new Error(
       `${artifact.name}.${method} takes ${fn.paramTypes.length} argument(s), ${given.length} given`,
     );
-  const callArgs = fn.paramTypes.map((t, i) => typedValue(given[i], t, `argument ${fn.paramNames[i] ?? i}`));
+  const callArgs = typedValues(fn.paramTypes, given, fn.paramNames);
   const fields = (typeof args.fields === 'object' && args.fields !== null ? args.fields : {}) as Record<
     string,
     unknown
   >;
   const sig = artifact.fieldsSig;
-  const valueOf = (i: number) => {
-    const name = sig.names[i] as string;
-    const type = sig.types[i] as string;
-    return typedValue(fields[name] ?? defaultOf(type, caller), type, `field ${name}`);
+  const valuesOf = (mutable: boolean) => {
+    const at = sig.names.flatMap((_, i) => ((sig.isMutable[i] ?? false) === mutable ? [i] : []));
+    const names = at.map((i) => sig.names[i] as string);
+    const types = at.map((i) => sig.types[i] as string);
+    return typedValues(
+      types,
+      names.map((n, k) => fields[n] ?? defaultOf(types[k] as string, caller)),
+      names,
+    );
   };
-  const indexes = sig.names.map((_, i) => i);
   const sourcePath = text(args, 'source');
   const launch: MethodLaunch = {
     artifact,
     method,
     args: callArgs,
-    immFields: indexes.filter((i) => !sig.isMutable[i]).map(valueOf),
-    mutFields: indexes.filter((i) => sig.isMutable[i]).map(valueOf),
+    immFields: valuesOf(false),
+    mutFields: valuesOf(true),
     caller,
     ...(sourcePath
       ? { source: { path: sourcePath, scan: scanRalph(await files.readText(sourcePath)) } }

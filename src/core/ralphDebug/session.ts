@@ -8,7 +8,8 @@
  * function's first instruction when a call enters one) or, with instruction granularity, at the next
  * instruction; `stepOut` when the frame has returned.
  */
-import { addressFromContractId } from '../protocol';
+import { addressFromContractId, bytesToHex, hexToBytes } from '../protocol';
+import { errorCodeNames } from '../debugging/failureExplanation';
 import type { ContractArtifact } from '../artifacts';
 import type { RalphScan } from '../ralph/scanner';
 import type { VmFailure } from '../vm';
@@ -18,6 +19,7 @@ import {
   valToNode,
   type FrameView,
   type Instr,
+  type Method,
   type NodeVal,
   type StartedTestContract,
   type TestContractRequest,
@@ -94,6 +96,8 @@ const DEBUG_EVENT_INDEX = -3n;
 export class RalphDebugSession {
   private readonly started: StartedTestContract;
   private readonly placement: Placement | undefined;
+  /** The methods of the code that runs, decoded once. */
+  private readonly methods: readonly Method[];
   private readonly methodIndex: number;
   private breakpoints = new Set<string>();
   private breakOnFailure = true;
@@ -131,8 +135,8 @@ export class RalphDebugSession {
       ...(launch.blockTimeStamp !== undefined ? { blockTimeStamp: launch.blockTimeStamp } : {}),
     };
     this.started = startTestContract(request, 0n, { beforeInstruction: (vm) => this.before(vm) });
-    const methods = decodeContract(hexBytes(bytecode)).methods;
-    this.placement = launch.source ? placeLines(artifact, methods, launch.source.scan) : undefined;
+    this.methods = decodeContract(hexToBytes(bytecode)).methods;
+    this.placement = launch.source ? placeLines(artifact, this.methods, launch.source.scan) : undefined;
   }
 
   private get vm(): VirtualMachine {
@@ -212,7 +216,7 @@ export class RalphDebugSession {
   }
 
   private depth(): number {
-    return this.vm.frameViews().length;
+    return this.vm.position()?.depth ?? 0;
   }
 
   private resume(): RunState {
@@ -246,10 +250,10 @@ export class RalphDebugSession {
       this.pauseReason = 'event';
       return 'pause';
     }
-    const frames = vm.frameViews();
-    const top = frames[frames.length - 1];
+    // Read at every instruction: the position only, no frame copied.
+    const top = vm.position();
     if (top === undefined) return 'continue';
-    const depth = frames.length;
+    const depth = top.depth;
     const place = this.isLaunched(top) ? { methodIndex: top.methodIndex, pc: top.pc } : undefined;
     const atBreakpoint = place !== undefined && this.breakpoints.has(key(place));
     const mode = this.mode;
@@ -309,7 +313,7 @@ export class RalphDebugSession {
     return this.launch.artifact.eventsSig[index]?.name ?? `#${index}`;
   }
 
-  private isLaunched(frame: FrameView): boolean {
+  private isLaunched(frame: { readonly contractId?: string }): boolean {
     return frame.contractId === this.started.contractId;
   }
 
@@ -321,16 +325,8 @@ export class RalphDebugSession {
   /** The failure as the node words it, with the error code's name where the artifact has one. */
   private failureText(failure: VmFailure): string {
     const code = failure.errorCode;
-    const named =
-      code === undefined
-        ? undefined
-        : this.launch.artifact.enums
-            .flatMap((e) =>
-              e.fields
-                .filter((f) => String(f.value.value) === String(code))
-                .map((f) => `${e.name}.${f.name}`),
-            )
-            .join(' or ');
+    // Named as Problems name it (the enum constants and constants of that value).
+    const named = code === undefined ? undefined : errorCodeNames(code, this.launch.artifact).join(' or ');
     return `${failure.failure}${named ? ` (${named})` : ''}: ${failure.message}`;
   }
 
@@ -406,8 +402,7 @@ export class RalphDebugSession {
   disassemble(frameId: number): Array<{ pc: number; instruction: string; line?: number; current: boolean }> {
     const view = this.vm.frameViews()[frameId - 1];
     if (view === undefined || !this.isLaunched(view)) return [];
-    const bytecode = this.launch.bytecode ?? this.launch.artifact.bytecode;
-    const method = decodeContract(hexBytes(bytecode)).methods[view.methodIndex];
+    const method = this.methods[view.methodIndex];
     return (method?.instrs ?? []).map((instr, pc) => {
       const placed = this.placement
         ? this.placement.sites.find((p) => p.methodIndex === view.methodIndex && p.pc === pc)
@@ -419,12 +414,6 @@ export class RalphDebugSession {
 }
 
 const key = (p: CodePlace): string => `${p.methodIndex}:${p.pc}`;
-
-function hexBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
 
 function valText(v: Val): string {
   const node = valToNode(v);
@@ -449,7 +438,7 @@ function assetVariable(
 function instrText(instr: Instr): string {
   const op = instr.operand;
   if (op.kind === 'none') return instr.name;
-  const hex = (b: Uint8Array) => `0x${[...b].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+  const hex = (b: Uint8Array) => `0x${bytesToHex(b)}`;
   const value = op.value;
   const shown =
     value instanceof Uint8Array

@@ -218,6 +218,18 @@ export class VirtualMachine {
     return this.outcome();
   }
 
+  /**
+   * Where the run is, without copying any frame (what a `beforeInstruction` hook reads at every step):
+   * how many frames there are and the running one's method, pc and contract; undefined with none.
+   */
+  position(): { depth: number; methodIndex: number; pc: number; contractId?: string } | undefined {
+    const top = this.frames[this.frames.length - 1];
+    if (top === undefined) return undefined;
+    const at = { depth: this.frames.length, methodIndex: top.methodIndex, pc: top.pc };
+    const contractId = top.contractIdHex;
+    return contractId === undefined ? at : { ...at, contractId };
+  }
+
   /** The frames from the entry method (first) to the running one (last). */
   frameViews(): FrameView[] {
     return this.frames.map((frame) => {

@@ -201,6 +201,8 @@ describe('VM stepping for a debugger', () => {
     vm.step();
     const third = vm.frameViews()[0];
     assert.equal(third?.pc, 2);
+    // The position a hook reads at every step says the same as the frame views, without copying them.
+    assert.deepEqual(vm.position(), { depth: 1, methodIndex: third?.methodIndex, pc: 2 });
     assert.deepEqual(third?.opStack, []);
     assert.deepEqual(third?.locals, [vU256(2n), vBool(false), vU256(0n)]);
     assert.equal(vm.gasUsed, 5);
