@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ui } from './hooks';
-import { uiSandbox } from './sandbox';
+import { UI_PROFILE, uiSandbox } from './sandbox';
 import { answerInput, rowText, watchUntil } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
@@ -21,10 +21,26 @@ describe('UI journey: Add Profile with the Local devnet preset', () => {
     settingsBefore = fs.existsSync(settingsFile()) ? fs.readFileSync(settingsFile(), 'utf8') : undefined;
   });
 
-  after(() => {
+  after(async function () {
+    this.timeout(90_000);
     fs.rmSync(configFile(), { force: true });
     if (settingsBefore === undefined) fs.rmSync(settingsFile(), { force: true });
     else fs.writeFileSync(settingsFile(), settingsBefore);
+    // The restored settings reach the extension host a moment later: until the status bar names the
+    // suite's profile again, a spec after this one could track a transaction into the devnet profile
+    // (where its Transactions row is not shown once the suite's profile is back).
+    if (!settingsBefore?.includes(UI_PROFILE)) return;
+    await watchUntil(
+      ui.page,
+      "the suite's profile active again",
+      () =>
+        ui.page
+          .locator('.statusbar .statusbar-item', { hasText: 'Alephium' })
+          .first()
+          .innerText({ timeout: 2_000 }),
+      (t) => t.includes(`${UI_PROFILE} · `),
+      60_000,
+    );
   });
 
   it("offers the project's devnet node, and the new profile is the active one in the Node view", async function () {
