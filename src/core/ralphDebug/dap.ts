@@ -17,6 +17,18 @@ const PCS_PER_METHOD = 0x10000;
 const instructionAddress = (methodIndex: number, pc: number): string =>
   `0x${(methodIndex * PCS_PER_METHOD + pc).toString(16)}`;
 
+/** A launch configuration's own words are capped: they come from a workspace file. */
+const MAX_STATE_FROM_CHARS = 300;
+
+/** The Debug Console's first line: what runs, where, and whose state it starts from. */
+function launchLine(launch: MethodLaunch, stateFrom: unknown): string {
+  const from =
+    typeof stateFrom === 'string' && stateFrom.length > 0
+      ? stateFrom.slice(0, MAX_STATE_FROM_CHARS)
+      : "the launch configuration's fields";
+  return `Running ${launch.artifact.name}.${launch.method} on the project's VM (a local run, not the node's), from ${from}`;
+}
+
 export interface DapMessage {
   readonly seq: number;
   readonly type: string;
@@ -164,6 +176,7 @@ export class RalphDebugAdapter {
       case 'launch':
         this.stopOnEntry = args.stopOnEntry === true;
         this.session = new RalphDebugSession(await this.load(args), { output: (t) => this.output(t) });
+        this.output(`${launchLine(this.session.launch, args.stateFrom)}\n`);
         this.session.setExceptionFilters(this.exceptionFilters);
         for (const [path, lines] of this.pendingBreakpoints) this.session.setBreakpoints(path, lines);
         return undefined;

@@ -5,8 +5,23 @@
  */
 import { encodeArgs, parseContractArtifact, type ContractArtifact } from '../artifacts';
 import { scanRalph } from '../ralph/scanner';
-import type { NodeVal } from '../vm';
+import { valFromNode, type NodeVal } from '../vm';
 import type { MethodLaunch } from './session';
+
+/**
+ * A contract's state as the node's `test-contract` takes it (and `/contracts/{address}/state` returns it):
+ * the code that runs, both field lists flattened in the node's value shape, and the contract's assets.
+ * Given in a launch configuration, it replaces the artifact's code and the `fields` by name.
+ */
+export interface LaunchState {
+  readonly bytecode: string;
+  readonly immFields: readonly NodeVal[];
+  readonly mutFields: readonly NodeVal[];
+  readonly asset: {
+    readonly attoAlphAmount: string;
+    readonly tokens?: ReadonlyArray<{ id: string; amount: string }>;
+  };
+}
 
 export interface LaunchFiles {
   readText(path: string): Promise<string>;
@@ -41,6 +56,57 @@ function text(args: Record<string, unknown>, key: string, required = false): str
   if (typeof v !== 'string' || v.length === 0)
     throw new Error(`The launch configuration needs "${key}" (a string)`);
   return v;
+}
+
+const HEX = /^([0-9a-fA-F]{2})*$/;
+const AMOUNT = /^\d{1,78}$/;
+
+/** Each value must be one the VM takes (`valFromNode`): the error names the list and the position. */
+function stateValues(list: unknown, name: string): NodeVal[] {
+  if (!Array.isArray(list))
+    throw new Error(`The launch configuration's state.${name} must be a list of values`);
+  return list.map((v: unknown, i) => {
+    const val = (typeof v === 'object' && v !== null ? v : {}) as NodeVal;
+    try {
+      valFromNode(val);
+    } catch (error) {
+      throw new Error(`state.${name}[${i}]: ${(error as Error).message}`, { cause: error });
+    }
+    return { type: val.type, value: val.value };
+  });
+}
+
+/** The `state` of a launch configuration, checked before anything runs. */
+export function launchStateOf(value: unknown): LaunchState {
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const asset = (typeof v.asset === 'object' && v.asset !== null ? v.asset : {}) as Record<string, unknown>;
+  if (typeof v.bytecode !== 'string' || v.bytecode.length === 0 || !HEX.test(v.bytecode))
+    throw new Error("The launch configuration's state.bytecode must be the contract's code in hex");
+  if (typeof asset.attoAlphAmount !== 'string' || !AMOUNT.test(asset.attoAlphAmount))
+    throw new Error("The launch configuration's state.asset.attoAlphAmount must be atto ALPH, in digits");
+  const tokens = asset.tokens === undefined ? [] : asset.tokens;
+  if (
+    !Array.isArray(tokens) ||
+    !tokens.every(
+      (t: unknown) =>
+        typeof t === 'object' &&
+        t !== null &&
+        typeof (t as { id?: unknown }).id === 'string' &&
+        /^[0-9a-fA-F]{64}$/.test((t as { id: string }).id) &&
+        typeof (t as { amount?: unknown }).amount === 'string' &&
+        AMOUNT.test((t as { amount: string }).amount),
+    )
+  )
+    throw new Error("The launch configuration's state.asset.tokens must be { id (64 hex), amount } items");
+  return {
+    bytecode: v.bytecode,
+    immFields: stateValues(v.immFields, 'immFields'),
+    mutFields: stateValues(v.mutFields, 'mutFields'),
+    asset: {
+      attoAlphAmount: asset.attoAlphAmount,
+      ...(tokens.length > 0 ? { tokens: tokens as Array<{ id: string; amount: string }> } : {}),
+    },
+  };
 }
 
 export async function methodLaunchOf(
@@ -78,12 +144,20 @@ export async function methodLaunchOf(
     );
   };
   const sourcePath = text(args, 'source');
+  const state = args.state === undefined ? undefined : launchStateOf(args.state);
   const launch: MethodLaunch = {
     artifact,
     method,
     args: callArgs,
-    immFields: valuesOf(false),
-    mutFields: valuesOf(true),
+    immFields: state ? state.immFields : valuesOf(false),
+    mutFields: state ? state.mutFields : valuesOf(true),
+    ...(state
+      ? {
+          bytecode: state.bytecode,
+          attoAlphAmount: state.asset.attoAlphAmount,
+          ...(state.asset.tokens ? { tokens: state.asset.tokens } : {}),
+        }
+      : {}),
     caller,
     ...(sourcePath
       ? { source: { path: sourcePath, scan: scanRalph(await files.readText(sourcePath)) } }
