@@ -13,7 +13,7 @@ import {
 import { inert } from '../core/text/inert';
 import { showInfo } from '../platform/notify';
 import type { Services } from '../services';
-import { StorageKeys } from '../constants';
+import { EXTENSION_ID, StorageKeys } from '../constants';
 
 export type RalphToolingDeps = Pick<Services, 'log' | 'projects' | 'globalState'>;
 
@@ -111,7 +111,7 @@ async function resolveTask(task: vscode.Task): Promise<vscode.Task | undefined> 
 function offerRalphExtension(deps: RalphToolingDeps, document: vscode.TextDocument): void {
   if (!document.uri.path.endsWith('.ral')) return;
   const offered = deps.globalState.get<boolean>(StorageKeys.ralphExtensionOffered) === true;
-  if (!shouldOfferRalphExtension(vscode.extensions.all, offered)) return;
+  if (!shouldOfferRalphExtension(vscode.extensions.all, offered, EXTENSION_ID)) return;
   void deps.globalState.update(StorageKeys.ralphExtensionOffered, true);
   void showInfo(
     inert`.ral files have no Ralph language support here. Alephium's Ralph extension (${RALPH_EXTENSION_ID}) adds highlighting, diagnostics and go to definition.`,

@@ -71,12 +71,19 @@ function contributesRalph(packageJSON: unknown): boolean {
 
 /**
  * Whether to offer the official Ralph extension: once (never after it was offered), and only while no
- * installed extension gives `.ral` files a language (the official one or any other).
+ * installed extension gives `.ral` files a language (the official one or any other). This extension's
+ * own contribution (`ownId`) is not counted: it names the `ralph` language only so that breakpoints can
+ * be set in `.ral` files, with no highlighting, diagnostics or navigation.
  */
 export function shouldOfferRalphExtension(
   installed: readonly InstalledExtension[],
   alreadyOffered: boolean,
+  ownId: string,
 ): boolean {
   if (alreadyOffered) return false;
-  return !installed.some((e) => e.id.toLowerCase() === RALPH_EXTENSION_ID || contributesRalph(e.packageJSON));
+  return !installed.some(
+    (e) =>
+      e.id.toLowerCase() === RALPH_EXTENSION_ID ||
+      (e.id.toLowerCase() !== ownId.toLowerCase() && contributesRalph(e.packageJSON)),
+  );
 }

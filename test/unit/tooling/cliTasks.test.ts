@@ -9,6 +9,14 @@ import {
   shouldOfferRalphExtension,
 } from '../../../src/core/tooling/cliTasks';
 
+/** This extension's id, read from its manifest: it names the `ralph` language for breakpoints only. */
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as {
+  publisher: string;
+  name: string;
+  contributes: unknown;
+};
+const OWN = `${manifest.publisher}.${manifest.name}`;
+
 describe('beside the CLI and the Ralph extension', () => {
   it('offers compile, test and deploy per project, the pinned CLI without a download', () => {
     assert.deepEqual(
@@ -34,20 +42,24 @@ describe('beside the CLI and the Ralph extension', () => {
     const plain = [
       { id: 'ms-python.python', packageJSON: { contributes: { languages: [{ id: 'python' }] } } },
     ];
-    assert.equal(shouldOfferRalphExtension(plain, false), true);
-    assert.equal(shouldOfferRalphExtension(plain, true), false);
+    assert.equal(shouldOfferRalphExtension(plain, false, OWN), true);
+    assert.equal(shouldOfferRalphExtension(plain, true, OWN), false);
     assert.equal(
-      shouldOfferRalphExtension([...plain, { id: 'Alephium.ralph-lsp', packageJSON: {} }], false),
+      shouldOfferRalphExtension([...plain, { id: 'Alephium.ralph-lsp', packageJSON: {} }], false, OWN),
       false,
     );
     const other = { id: 'someone.ralph', packageJSON: { contributes: { languages: [{ id: 'ralph' }] } } };
-    assert.equal(shouldOfferRalphExtension([other], false), false);
+    assert.equal(shouldOfferRalphExtension([other], false, OWN), false);
     const byExtension = {
       id: 'x.y',
       packageJSON: { contributes: { languages: [{ id: 'r', extensions: ['.ral'] }] } },
     };
-    assert.equal(shouldOfferRalphExtension([byExtension], false), false);
+    assert.equal(shouldOfferRalphExtension([byExtension], false, OWN), false);
     assert.equal(RALPH_EXTENSION_ID, 'alephium.ralph-lsp');
+    // This extension gives `.ral` the `ralph` language (for breakpoints), yet the offer still stands.
+    const own = { id: OWN, packageJSON: manifest };
+    assert.equal(shouldOfferRalphExtension([...plain, own], false, OWN), true);
+    assert.equal(shouldOfferRalphExtension([own], false, 'someone.else'), false);
   });
 
   it('names the task type and the problem matcher package.json contributes', () => {
