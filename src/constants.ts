@@ -43,6 +43,7 @@ export const CommandIds = {
   simulateContractMethod: 'alephium.simulateContractMethod',
   executeContractMethod: 'alephium.executeContractMethod',
   deployContract: 'alephium.deployContract',
+  debugContractMethod: 'alephium.debugContractMethod',
   gasReport: 'alephium.gasReport',
   explainTransaction: 'alephium.explainTransaction',
   eventWhatChanged: 'alephium.eventWhatChanged',

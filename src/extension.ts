@@ -5,6 +5,7 @@ import type { NodeStatus } from './core/node/nodeStatus';
 import { ConnectionManager, originOfProfileNamed } from './platform/connection';
 import { CommandIds, OUTPUT_CHANNEL_NAME, ViewIds } from './constants';
 import { contractActions, registerContractActions } from './contracts/contractActions';
+import { registerRalphDebugger } from './debugging/ralphDebugger';
 import { registerContractsFeature, type ContractsFeatureApi } from './contracts/contractsFeature';
 import { registerContractPanel, type ContractPanelApi } from './contracts/panel/registration';
 import { WorkspaceArtifacts } from './contracts/workspaceArtifacts';
@@ -145,6 +146,8 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   const transactions = registerTransactionsFeature(context, { ...services, explorer: txDetailsExplorer });
   // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
   context.subscriptions.push(...registerContractActions(services));
+  // The Ralph debugger: VS Code's debugger on the project's VM (its code loads when a session starts).
+  context.subscriptions.push(...registerRalphDebugger(log));
   // The contract panel drives the Simulate and Execute commands and follows the tx in Transactions.
   const contractPanel = registerContractPanel({
     ...services,

@@ -18,6 +18,7 @@ const CONTRACT_ACTION_IDS = [
   CommandIds.simulateContractMethod,
   CommandIds.executeContractMethod,
   CommandIds.deployContract,
+  CommandIds.debugContractMethod,
 ] as const;
 
 export function registerContractActions(deps: ContractActionsDeps): vscode.Disposable[] {
@@ -33,5 +34,6 @@ export function contractActions(deps: ContractActionsDeps): ContractActions {
   return {
     simulate: async (request) => (await actionCommands()).contractActions(deps).simulate(request),
     execute: async (request) => (await actionCommands()).contractActions(deps).execute(request),
+    debug: async (request) => (await actionCommands()).contractActions(deps).debug(request),
   };
 }

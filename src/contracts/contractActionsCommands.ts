@@ -55,6 +55,10 @@ import {
 } from './actionPrompts';
 import type { ContractActions } from './panel/host';
 import { writeDeploymentsEntry } from './deploymentsWriter';
+import {
+  deployedLaunchConfiguration,
+  type RalphLaunchConfiguration,
+} from '../core/ralphDebug/deployedLaunch';
 
 /**
  * The services of Simulate, Execute and Deploy: the contracts service resolves artifacts as the Watched
@@ -63,7 +67,7 @@ import { writeDeploymentsEntry } from './deploymentsWriter';
  */
 export type ContractActionsDeps = Pick<
   Services,
-  'log' | 'redactor' | 'connection' | 'secrets' | 'tracked' | 'contracts' | 'failures'
+  'log' | 'redactor' | 'connection' | 'secrets' | 'tracked' | 'contracts' | 'failures' | 'artifacts'
 >;
 
 /** How long a command waits for its transaction to reach a block before returning 'submitted'. */
@@ -152,6 +156,59 @@ async function simulateAsked(deps: ContractActionsDeps, asked: AskedMethodCall):
     `Simulated ${artifact.name}.${prepared.fn.name}: ${view.ok ? `ok, gas ${view.gasUsed ?? '?'}, ${view.events.length} event(s)` : `failed: ${view.error ?? ''}`}`,
   );
   return explained ? { ...view, error: explained } : view;
+}
+
+/** What Debug Contract Method started: the configuration VS Code's debugger runs, or why not. */
+export interface DebugLaunchView {
+  readonly started: boolean;
+  readonly configuration: RalphLaunchConfiguration;
+}
+
+/**
+ * Debug Contract Method (the panel's Debug, the Debug lens, the palette): the method's arguments are asked
+ * and checked as Simulate's are, the contract's state is read from the active profile (one request, said
+ * in the progress and the Debug Console), and VS Code's debugger runs the method on the project's VM.
+ * Nothing is signed or sent beyond that read.
+ */
+async function debugMethod(deps: ContractActionsDeps, args?: unknown): Promise<DebugLaunchView> {
+  const { request, artifact, registry } = await methodRequest(deps, args, 'Debug Contract Method');
+  const signer = await signerAddressIfAny(deps.secrets);
+  const signerAddress =
+    signer !== undefined && groupOfAddress(signer) === groupOfAddress(request.address) ? signer : undefined;
+  const prepared = (await actionsEngine()).prepareMethodCall(request, {
+    artifact,
+    registry,
+    ...(signerAddress ? { signerAddress } : {}),
+  });
+  const artifactUri = deps.artifacts.uriOf(artifact.file);
+  if (!artifactUri || artifactUri.scheme !== 'file')
+    throw new Error(`The debugger needs ${artifact.name}'s artifact as a file of the workspace`);
+  const client = deps.connection.requireClient();
+  const state = await withRequestProgress(
+    client,
+    `Reading ${artifact.name}'s state for the debugger (1 request)…`,
+    () => client.getContractState(request.address),
+  );
+  const sources = await deps.failures.sources.mapFor([artifact.name]).catch(() => undefined);
+  const sourceKey = sources?.contract(artifact.name)?.path;
+  const sourceUri = sourceKey === undefined ? undefined : vscode.Uri.parse(sourceKey);
+  const configuration = deployedLaunchConfiguration({
+    contractName: artifact.name,
+    address: request.address,
+    method: prepared.fn.name,
+    args: request.args ?? [],
+    artifactPath: artifactUri.fsPath,
+    ...(sourceUri?.scheme === 'file' ? { sourcePath: sourceUri.fsPath } : {}),
+    state,
+    codeHashes: prepared.codeHashes,
+    ...(signerAddress ? { signerAddress } : {}),
+    approvedAttoAlph: prepared.approvedAttoAlph,
+    profile: deps.connection.profile?.name ?? 'the active profile',
+  });
+  const folder = vscode.workspace.getWorkspaceFolder(artifactUri);
+  deps.log.info(`Debug ${artifact.name}.${prepared.fn.name}: ${String(configuration.stateFrom)}`);
+  const started = await vscode.debug.startDebugging(folder, configuration);
+  return { started, configuration };
 }
 
 /**
@@ -597,6 +654,7 @@ export const CONTRACT_ACTIONS: CommandTable<ContractActionsDeps> = [
   [CommandIds.simulateContractMethod, simulate],
   [CommandIds.executeContractMethod, execute],
   [CommandIds.deployContract, deploy],
+  [CommandIds.debugContractMethod, debugMethod],
 ];
 
 /** Simulate and Execute for the contract panel: the same functions and wrapper as the commands. */
@@ -609,6 +667,10 @@ export function contractActions(deps: ContractActionsDeps): ContractActions {
       ]),
     execute: (request) =>
       runCommand(deps, CommandIds.executeContractMethod, (args) => execute(deps, args), [
+        fromOwnUi({ ...request }),
+      ]),
+    debug: (request) =>
+      runCommand(deps, CommandIds.debugContractMethod, (args) => debugMethod(deps, args), [
         fromOwnUi({ ...request }),
       ]),
   };

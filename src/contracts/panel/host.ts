@@ -22,6 +22,7 @@ import {
   type HostToWebviewMessage,
   type MethodFormInput,
   type MethodResultView,
+  type PanelAction,
   type WebviewToHostMessage,
 } from '../../core/contracts/panelProtocol';
 import type { WebviewPage } from '../../platform/webview/host';
@@ -36,6 +37,8 @@ import type { Services } from '../../services';
 export interface ContractActions {
   simulate(request: MethodCallRequest): Promise<unknown>;
   execute(request: ExecuteRequest): Promise<unknown>;
+  /** Starts VS Code's debugger on the method (the project's VM, the contract's state from the profile). */
+  debug(request: MethodCallRequest): Promise<unknown>;
 }
 
 /** The Transactions view's tracker, which keeps following a tx after Execute returns. */
@@ -67,7 +70,7 @@ export interface ContractPanelSnapshot {
   readonly posted: readonly string[];
   /** The requests the panel sent to the commands, in order (the last 50). */
   readonly requests: readonly {
-    readonly action: 'simulate' | 'execute';
+    readonly action: PanelAction;
     readonly request: MethodCallRequest;
   }[];
   /** A method is running. */
@@ -150,7 +153,7 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
   private registry: ArtifactRegistry | undefined;
   private text: string | undefined;
   private running = false;
-  private readonly requests: { action: 'simulate' | 'execute'; request: MethodCallRequest }[] = [];
+  private readonly requests: { action: PanelAction; request: MethodCallRequest }[] = [];
   private readonly results = new Map<number, MethodResultView>();
   private readonly followers = new Set<vscode.Disposable>();
 
@@ -232,11 +235,39 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
       case 'execute':
         await this.run(message.type, message.form);
         return;
+      case 'debug':
+        await this.debug(message.form);
+        return;
     }
   }
 
-  private async run(action: 'simulate' | 'execute', form: MethodFormInput): Promise<void> {
-    const deps = this.manager.deps;
+  /**
+   * Debug: the form is checked as Simulate's is, then the debugger takes the method over (the Debug view
+   * and the editor show the run); the panel keeps its results and says in a line what it started.
+   */
+  private async debug(form: MethodFormInput): Promise<void> {
+    const checked = this.checkedForm('debug', form);
+    if (!checked) return;
+    const method = this.model?.methods.find((m) => m.index === form.method)?.name ?? `#${form.method}`;
+    let note: string;
+    this.running = true;
+    this.post({ type: 'busy', method: form.method, action: 'debug' });
+    try {
+      const started = (await this.manager.deps.actions.debug(checked)) as { started?: boolean } | undefined;
+      note =
+        started?.started === true
+          ? `Debugging ${method} in VS Code's debugger (the project's VM, the contract's state from the profile).`
+          : `The debugger did not start ${method}: see the notification or the log.`;
+    } catch (error) {
+      note = `The debugger did not start ${method}: ${this.manager.deps.redactor.redact(errorMessage(error))}`;
+    } finally {
+      this.running = false;
+    }
+    this.post({ type: 'debugged', method: form.method, note });
+  }
+
+  /** A form checked for a run (the model loaded, nothing running, every field valid), or undefined. */
+  private checkedForm(action: PanelAction, form: MethodFormInput): MethodCallRequest | undefined {
     if (!this.model) {
       // The page only offers forms of a model it received, so this is a revived or replayed page: say so
       // rather than leave its buttons waiting for an answer.
@@ -245,7 +276,7 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
         method: form.method,
         errors: { form: "The contract's methods are still loading; try again in a moment." },
       });
-      return;
+      return undefined;
     }
     if (this.running) {
       // One run at a time: a second Execute while a confirmation is open would stack modals.
@@ -254,7 +285,7 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
         method: form.method,
         errors: { form: 'Another method of this contract is running; wait for it to finish.' },
       });
-      return;
+      return undefined;
     }
     const method = this.model.methods.find((m) => m.index === form.method);
     const getterRefusal =
@@ -267,26 +298,33 @@ export class ContractPanel extends PanelHost<HostToWebviewMessage, WebviewToHost
         : undefined;
     if (getterRefusal !== undefined) {
       this.post({ type: 'fieldErrors', method: form.method, errors: { form: getterRefusal } });
-      return;
+      return undefined;
     }
     const checked = checkMethodForm(this.model, form, this.registry);
     if (!checked.ok) {
       this.post({ type: 'fieldErrors', method: form.method, errors: checked.errors });
-      return;
+      return undefined;
     }
     this.post({ type: 'fieldErrors', method: form.method, errors: {} });
-    this.running = true;
     this.requests.push({ action, request: checked.request });
     if (this.requests.length > 50) this.requests.splice(0, this.requests.length - 50);
+    return checked.request;
+  }
+
+  private async run(action: 'simulate' | 'execute', form: MethodFormInput): Promise<void> {
+    const deps = this.manager.deps;
+    const request = this.checkedForm(action, form);
+    if (!request) return;
+    this.running = true;
     this.post({ type: 'busy', method: form.method, action });
     let result: MethodResultView;
     try {
       if (action === 'simulate') {
-        const view = await deps.actions.simulate(checked.request);
+        const view = await deps.actions.simulate(request);
         if (!isSimulationView(view)) throw new Error('the simulate command returned no result');
         result = simulationResult(view);
       } else {
-        const view = await deps.actions.execute(checked.request);
+        const view = await deps.actions.execute(request);
         // A command ends quietly (undefined) when the user dismissed one of its prompts.
         result =
           view === undefined

@@ -9,6 +9,7 @@ import type {
   MethodFormInput,
   MethodResultView,
   MethodView,
+  PanelAction,
   WebviewToHostMessage,
 } from '../../core/contracts/panelProtocol';
 import { el, pageRoot, vsCodeApi } from '../../platform/webview/page';
@@ -24,7 +25,9 @@ const tokenRows = new Map<number, number>();
 const results = new Map<number, MethodResultView>();
 const errors = new Map<number, FieldErrors>();
 /** The method whose run is under way (sent or confirmed by the host), and which action. */
-let running: { method: number; action: 'simulate' | 'execute' } | undefined;
+let running: { method: number; action: PanelAction } | undefined;
+/** A line under a method's buttons: what the last Debug did. */
+const debugNotes = new Map<number, string>();
 
 function table(headers: string[], rows: string[][], parent: HTMLElement): void {
   const t = el('table');
@@ -81,7 +84,7 @@ function formOf(method: MethodView): MethodFormInput {
   };
 }
 
-function submit(methodIndex: number, action: 'simulate' | 'execute', anyway = false): void {
+function submit(methodIndex: number, action: PanelAction, anyway = false): void {
   const method = model?.methods.find((m) => m.index === methodIndex);
   if (!method || running) return;
   running = { method: methodIndex, action };
@@ -207,8 +210,15 @@ function renderMethod(method: MethodView): HTMLElement {
   const execute = method.viewOnly
     ? el('button', 'secondary', executing ? 'Executing…' : (method.executeAnyway ?? 'Execute anyway'))
     : el('button', undefined, executing ? 'Executing…' : 'Execute');
+  // Debug runs the method in VS Code's debugger on the project's VM, from the contract's state on chain.
+  const debug = el(
+    'button',
+    'secondary',
+    mine && running?.action === 'debug' ? 'Starting the debugger…' : 'Debug',
+  );
   for (const [button, action] of [
     [simulate, 'simulate'],
+    [debug, 'debug'],
     [execute, 'execute'],
   ] as const) {
     button.type = 'button';
@@ -231,6 +241,8 @@ function renderMethod(method: MethodView): HTMLElement {
     actions.append(progress);
   }
   form.append(actions);
+  const note = debugNotes.get(method.index);
+  if (note) form.append(el('div', 'muted debug-note', note));
   section.append(form);
 
   const result = results.get(method.index);
@@ -297,6 +309,11 @@ window.addEventListener('message', (event: MessageEvent<HostToWebviewMessage>) =
       errors.set(message.method, message.errors);
       // Errors mean the host ran nothing: the buttons are free again. An empty set precedes a run.
       if (Object.keys(message.errors).length > 0 && running?.method === message.method) running = undefined;
+      render();
+      return;
+    case 'debugged':
+      debugNotes.set(message.method, message.note);
+      if (running?.method === message.method) running = undefined;
       render();
       return;
     case 'result':

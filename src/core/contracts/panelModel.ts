@@ -171,7 +171,8 @@ export function parseWebviewMessage(value: unknown): WebviewToHostMessage | unde
       return { type: 'rendered', text: v.text.slice(0, PANEL_LIMITS.renderedChars) };
     }
     case 'simulate':
-    case 'execute': {
+    case 'execute':
+    case 'debug': {
       const form = parseForm(v.form);
       return form ? { type: v.type, form } : undefined;
     }

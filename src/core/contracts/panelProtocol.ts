@@ -100,9 +100,14 @@ export interface MethodResultView {
   readonly error?: string;
 }
 
+/** What a method's buttons do. */
+export type PanelAction = 'simulate' | 'execute' | 'debug';
+
 export type HostToWebviewMessage =
   | { readonly type: 'model'; readonly model: ContractPanelModel }
-  | { readonly type: 'busy'; readonly method: number; readonly action: 'simulate' | 'execute' }
+  | { readonly type: 'busy'; readonly method: number; readonly action: PanelAction }
+  /** The debugger took the method over (or could not): the buttons are free again, with a line saying so. */
+  | { readonly type: 'debugged'; readonly method: number; readonly note: string }
   | { readonly type: 'fieldErrors'; readonly method: number; readonly errors: FieldErrors }
   | { readonly type: 'result'; readonly method: number; readonly result: MethodResultView }
   | { readonly type: 'error'; readonly message: string };
@@ -111,6 +116,7 @@ export type WebviewToHostMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'simulate'; readonly form: MethodFormInput }
   | { readonly type: 'execute'; readonly form: MethodFormInput }
+  | { readonly type: 'debug'; readonly form: MethodFormInput }
   | { readonly type: 'rendered'; readonly text: string };
 
 /** What the page keeps with getState/setState; the serializer revives a panel from it. */

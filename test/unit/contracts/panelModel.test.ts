@@ -220,6 +220,7 @@ describe('contract panel model', () => {
     it('accepts the page messages with their types', () => {
       assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
       assert.deepEqual(parseWebviewMessage({ type: 'simulate', form: ok }), { type: 'simulate', form: ok });
+      assert.deepEqual(parseWebviewMessage({ type: 'debug', form: ok }), { type: 'debug', form: ok });
       assert.deepEqual(parseWebviewMessage({ type: 'execute', form: { method: 0, args: [] } }), {
         type: 'execute',
         form: { method: 0, args: [], alph: '', tokens: [], gas: '' },
@@ -236,6 +237,8 @@ describe('contract panel model', () => {
         [],
         { type: 'eval', code: 'x' },
         { type: 'simulate' },
+        { type: 'debug' },
+        { type: 'debug', form: { ...ok, args: 'x' } },
         { type: 'simulate', form: { ...ok, method: -1 } },
         { type: 'simulate', form: { ...ok, method: 1.5 } },
         { type: 'simulate', form: { ...ok, method: '2' } },

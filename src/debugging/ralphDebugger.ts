@@ -1,0 +1,96 @@
+/**
+ * VS Code's debugger on the project's VM (issue 31): the `ralph` debug type runs inside the extension
+ * host (an inline adapter speaking DAP to the workbench), the same adapter as `node dist/debugAdapter.js`.
+ * Everything it answers is decided in src/core/ralphDebug; this file only wires it: the adapter's code
+ * (the VM) is loaded when a session starts, never at activation.
+ */
+import * as vscode from 'vscode';
+import { CommandIds } from '../constants';
+import { RALPH_DEBUG_TYPE } from '../core/ralphDebug/deployedLaunch';
+import type { Logger } from '../core/util/log';
+import { lazyModule } from '../platform/lifecycle';
+
+/** A launch file larger than this is refused (an artifact is a few hundred KB at most). */
+const MAX_LAUNCH_FILE_BYTES = 8 * 1024 * 1024;
+
+const adapterCode = lazyModule(async () => {
+  const [dap, launch] = await Promise.all([
+    import('../core/ralphDebug/dap'),
+    import('../core/ralphDebug/launchConfig'),
+  ]);
+  return { ...dap, ...launch };
+});
+
+/** A file a launch configuration names: absolute, or relative to the session's folder. */
+async function readLaunchFile(path: string, folder: vscode.WorkspaceFolder | undefined): Promise<string> {
+  const absolute = path.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(path);
+  const uri =
+    absolute || !folder ? vscode.Uri.file(path) : vscode.Uri.joinPath(folder.uri, ...path.split(/[\\/]/));
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.size > MAX_LAUNCH_FILE_BYTES) throw new Error(`${path} is larger than 8 MB`);
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}
+
+/** The adapter in the extension host: messages in through handleMessage, out through the event. */
+class InlineRalphAdapter implements vscode.DebugAdapter {
+  private readonly sent = new vscode.EventEmitter<vscode.DebugProtocolMessage>();
+  readonly onDidSendMessage = this.sent.event;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly adapter: Promise<{ handle(message: unknown): Promise<void> }>;
+
+  constructor(
+    session: vscode.DebugSession,
+    private readonly log: Logger,
+  ) {
+    this.adapter = adapterCode().then(
+      (code) =>
+        new code.RalphDebugAdapter(
+          (message) => this.sent.fire(message),
+          (args) =>
+            code.methodLaunchOf(args, {
+              readText: (path) => readLaunchFile(path, session.workspaceFolder),
+            }),
+        ),
+    );
+  }
+
+  handleMessage(message: vscode.DebugProtocolMessage): void {
+    // One request at a time, in order: a step must not start before the launch before it has loaded.
+    this.queue = this.queue
+      .then(async () => (await this.adapter).handle(message))
+      .catch((error: unknown) => {
+        this.log.warn(`Ralph debugger: ${error instanceof Error ? error.message : String(error)}`);
+      });
+  }
+
+  dispose(): void {
+    this.sent.dispose();
+  }
+}
+
+/**
+ * F5 on a `.ral` file with no launch.json: the method is asked for (Debug Contract Method's prompts)
+ * rather than a configuration VS Code cannot run; a configuration of launch.json runs as written.
+ */
+class RalphConfigurations implements vscode.DebugConfigurationProvider {
+  resolveDebugConfiguration(
+    _folder: vscode.WorkspaceFolder | undefined,
+    config: vscode.DebugConfiguration,
+  ): vscode.ProviderResult<vscode.DebugConfiguration> {
+    if (config.type === undefined && config.request === undefined && config.name === undefined) {
+      void vscode.commands.executeCommand(CommandIds.debugContractMethod);
+      return undefined;
+    }
+    return config;
+  }
+}
+
+export function registerRalphDebugger(log: Logger): vscode.Disposable[] {
+  return [
+    vscode.debug.registerDebugAdapterDescriptorFactory(RALPH_DEBUG_TYPE, {
+      createDebugAdapterDescriptor: (session) =>
+        new vscode.DebugAdapterInlineImplementation(new InlineRalphAdapter(session, log)),
+    }),
+    vscode.debug.registerDebugConfigurationProvider(RALPH_DEBUG_TYPE, new RalphConfigurations()),
+  ];
+}
