@@ -7,7 +7,14 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import { expandRows, rowAt, runFromContextMenu, unwatchFromPalette, watchUntil } from './journeyHelpers';
+import {
+  expandRows,
+  openFile,
+  rowAt,
+  runFromContextMenu,
+  unwatchFromPalette,
+  watchUntil,
+} from './journeyHelpers';
 import {
   COUNTER_RAL,
   mergeWorkspaceSettings,
@@ -46,34 +53,6 @@ async function injectedText(page: Page): Promise<string> {
     }
     return parts.join('\\n');
   })()`);
-}
-
-async function openFile(page: Page, name: string): Promise<void> {
-  const shown = page
-    .locator('.editor-instance .monaco-editor .view-lines', { hasText: 'Contract Counter' })
-    .first();
-  for (let attempt = 1; ; attempt++) {
-    // An open tab is clicked, as a person would; otherwise Go to File.
-    const tab = page.locator('.tabs-container .tab', { hasText: name }).first();
-    if (await tab.isVisible().catch(() => false)) await tab.click();
-    else {
-      await runCommandByTitle(page, 'Go to File...');
-      const input = page.locator('.quick-input-widget input');
-      await input.fill(name);
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-      await row.waitFor({ state: 'visible', timeout: 30_000 });
-      await row.click();
-    }
-    try {
-      await shown.waitFor({ state: 'visible', timeout: 10_000 });
-      return;
-    } catch (error) {
-      if (attempt === 3) {
-        await page.screenshot({ path: path.join(OUTPUT_DIR, 'debugging-open-failure.png') });
-        throw error;
-      }
-    }
-  }
 }
 
 /** Clicks the lens titled `title` in the `nth` lens row (top to bottom) that has one. */

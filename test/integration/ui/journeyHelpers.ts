@@ -427,3 +427,34 @@ export async function runTask(page: Page, label: string): Promise<void> {
   }
   await task.click();
 }
+
+/**
+ * Opens a workspace file in the editor as a person would (its tab when open, otherwise Go to File) and
+ * waits until the editor shows `shownText` (bounded, three tries, a screenshot on the last).
+ */
+export async function openFile(page: Page, name: string, shownText = 'Contract Counter'): Promise<void> {
+  const shown = page.locator('.editor-instance .monaco-editor .view-lines', { hasText: shownText }).first();
+  for (let attempt = 1; ; attempt++) {
+    const tab = page.locator('.tabs-container .tab', { hasText: name }).first();
+    if (await tab.isVisible().catch(() => false)) await tab.click();
+    else {
+      await runCommandByTitle(page, 'Go to File...');
+      const input = page.locator('.quick-input-widget input');
+      await input.fill(name);
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      await row.click();
+    }
+    try {
+      await shown.waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) {
+        await page.screenshot({
+          path: path.join(OUTPUT_DIR, `open-${name.replace(/\W+/g, '-')}-failure.png`),
+        });
+        throw error;
+      }
+    }
+  }
+}

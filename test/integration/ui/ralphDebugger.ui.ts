@@ -1,0 +1,165 @@
+// Journey (issue 31): a person sets a breakpoint on counter.ral's `assert!(step <= MaxStep, …)` line, types
+// 101 into incrementBy's form in the Contract Panel and presses Debug. VS Code's debugger stops at that
+// line: the Call Stack names the frames, Variables show step = 101 and the fields read from the chain;
+// Continue stops on the failure, named by its enum constant; Continue again ends the session. Every
+// assertion reads the rendered workbench.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { ui } from './hooks';
+import {
+  fillField,
+  openFile,
+  panelFrame,
+  runCommandRetried as run,
+  runFromContextMenu,
+  unwatchFromPalette,
+  watchUntil,
+} from './journeyHelpers';
+import { COUNTER_RAL, removeProject, watchOwnCounter } from './sandbox';
+import { OUTPUT_DIR, runCommandByTitle } from './workbench';
+
+const DEPLOYMENT = 'Counter:debugger';
+const source = fs.readFileSync(COUNTER_RAL, 'utf8');
+/** 1-based line of the first line containing `needle`, as the editor and the Call Stack number it. */
+const lineNo = (needle: string): number => source.split('\n').findIndex((l) => l.includes(needle)) + 1;
+const ASSERT_LINE = lineNo('assert!(step <= MaxStep, ErrorCodes.StepTooLarge)');
+
+const sidebarText = (page: Page) => () => page.locator('.part.sidebar').innerText({ timeout: 2_000 });
+
+/** The breakpoint's dot in the editor's gutter (verified or not yet). */
+const breakpointDot = (page: Page) =>
+  page
+    .locator(
+      '.editor-instance .monaco-editor .codicon-debug-breakpoint, .editor-instance .monaco-editor .codicon-debug-breakpoint-unverified',
+    )
+    .first();
+
+/** The debug toolbar is shown while a session runs. */
+const toolbar = (page: Page) => page.locator('.debug-toolbar');
+
+describe('UI: Ralph debugger (Contract Panel → breakpoint → failure)', () => {
+  let restore: (() => void) | undefined;
+
+  before(async function () {
+    this.timeout(180_000);
+    ({ restore } = await watchOwnCounter(ui.page, DEPLOYMENT));
+    // The source the artifact was compiled from, where the breakpoint goes.
+    fs.mkdirSync(path.join(ui.workspace, 'contracts'), { recursive: true });
+    fs.copyFileSync(COUNTER_RAL, path.join(ui.workspace, 'contracts', 'counter.ral'));
+  });
+
+  after(async function () {
+    this.timeout(90_000);
+    const page = ui.page;
+    if (
+      await toolbar(page)
+        .isVisible()
+        .catch(() => false)
+    )
+      await runCommandByTitle(page, 'Debug: Stop').catch(() => undefined);
+    // Only when the journey stopped before taking its breakpoint off.
+    if (
+      await breakpointDot(page)
+        .isVisible()
+        .catch(() => false)
+    )
+      await runCommandByTitle(page, 'Debug: Remove All Breakpoints').catch(() => undefined);
+    await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
+    await run(page, 'View: Show Alephium');
+    await unwatchFromPalette(page, DEPLOYMENT, { run, strict: true, treeRowGone: true });
+    await runCommandByTitle(page, 'View: Show Explorer').catch(() => undefined);
+    restore?.();
+    removeProject();
+    fs.rmSync(path.join(ui.workspace, 'contracts'), { recursive: true, force: true });
+  });
+
+  it('stops at the assert! line with step = 101, then on StepTooLarge, then ends', async function () {
+    this.timeout(300_000);
+    const page = ui.page;
+
+    // The breakpoint, as a person sets it: Go to Line, then Toggle Breakpoint (F9).
+    await openFile(page, 'counter.ral');
+    await runCommandByTitle(page, 'Go to Line/Column...');
+    await page.locator('.quick-input-widget input').fill(`:${ASSERT_LINE}`);
+    await page.keyboard.press('Enter');
+    await runCommandByTitle(page, 'Debug: Toggle Breakpoint');
+    await breakpointDot(page).waitFor({ state: 'visible', timeout: 20_000 });
+
+    // The Contract Panel from the Watched Contracts row's menu; 101 is over MaxStep (100).
+    await run(page, 'View: Show Alephium');
+    const row = page.locator('.part.sidebar .monaco-list-row', { hasText: DEPLOYMENT }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await runFromContextMenu(page, row, 'Open Contract Panel');
+    const frame = await panelFrame(page, 'incrementBy', 60_000);
+    const section = frame.locator('section[data-method="incrementBy"]');
+    await fillField(section.locator('input[data-field="arg:0"]'), '101');
+    await section.locator('button[data-action="debug"]').click();
+
+    // Stopped at the breakpoint: VS Code opens Run and Debug; the Call Stack names both frames and the
+    // line, Variables the argument.
+    const stopped = await watchUntil(
+      page,
+      'the debugger stopped at the breakpoint',
+      sidebarText(page),
+      (t) => t.includes('Counter.incrementBy') && t.includes(`${ASSERT_LINE}:`) && /step\s*=?\s*101/.test(t),
+      90_000,
+    );
+    assert.match(stopped, /TxScript \(calls Counter\.incrementBy\)/);
+    assert.match(stopped, /breakpoint in Counter\.incrementBy/);
+    // The fields, read from the deployed Counter's state (count starts at 0, the owner is its deployer).
+    await page
+      .locator('.part.sidebar .monaco-list-row', { hasText: /^Fields$/ })
+      .first()
+      .click();
+    const fields = await watchUntil(
+      page,
+      'the Fields scope expanded',
+      sidebarText(page),
+      (t) => /count\s*=?\s*\d+/.test(t) && /paused\s*=?\s*false/.test(t),
+      20_000,
+    );
+    assert.match(fields, /owner\s*=?\s*1\w{40,}/);
+    // The Debug Console says what ran where, first.
+    await runCommandByTitle(page, 'Debug Console: Focus on Debug Console View');
+    const consoleText = await watchUntil(
+      page,
+      'the Debug Console names the local VM',
+      () => page.locator('.repl').innerText({ timeout: 2_000 }),
+      (t) => t.includes("on the project's VM"),
+      20_000,
+    );
+    assert.match(
+      consoleText,
+      /Running Counter\.incrementBy on the project's VM \(a local run, not the node's\), from the state of \w+ read from profile/,
+    );
+
+    // Continue: the assert fails, and VS Code shows the exception at the same line.
+    await runCommandByTitle(page, 'Debug: Continue');
+    const failure = await watchUntil(
+      page,
+      'the exception widget names StepTooLarge',
+      () => page.locator('.exception-widget').first().innerText({ timeout: 2_000 }),
+      (t) => t.includes('StepTooLarge'),
+      30_000,
+    );
+    assert.match(failure, /AssertionFailedWithErrorCode/);
+    // The Call Stack still stands at the assert! line.
+    assert.match(await sidebarText(page)(), new RegExp(`counter\\.ral\\s+${ASSERT_LINE}:`));
+    await page.screenshot({ path: path.join(OUTPUT_DIR, 'ralph-debugger.png') });
+
+    // Continue again: the run ends, the toolbar goes, and the panel says what it started.
+    await runCommandByTitle(page, 'Debug: Continue');
+    await toolbar(page).waitFor({ state: 'hidden', timeout: 30_000 });
+    const note = await frame
+      .locator('section[data-method="incrementBy"] .debug-note')
+      .innerText({ timeout: 10_000 });
+    assert.match(note, /Debugging incrementBy in VS Code's debugger/);
+
+    // The breakpoint off again, as a person takes it off: a click on its dot in the gutter.
+    await page.locator('.tabs-container .tab', { hasText: 'counter.ral' }).first().click();
+    await breakpointDot(page).click();
+    await breakpointDot(page).waitFor({ state: 'detached', timeout: 20_000 });
+  });
+});
