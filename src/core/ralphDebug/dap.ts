@@ -4,7 +4,11 @@
  * {@link RalphDebugSession}. Transport-free: the standalone adapter (`src/debugAdapter.ts`) wires it to
  * stdin and stdout, a test to a buffer. Lines are 1-based on the wire, as DAP clients count by default.
  */
+import { cleanText } from '../text/inert';
 import { RalphDebugSession, type MethodLaunch, type RunState } from './session';
+
+/** The longest line the Debug Console gets from one output event (a debug message can be long). */
+const MAX_CONSOLE_CHARS = 4000;
 
 /** A message larger than this is refused: no launch or answer comes near it. */
 export const MAX_DAP_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -147,7 +151,8 @@ export class RalphDebugAdapter {
       command: request.command,
       success,
       ...(body === undefined ? {} : { body }),
-      ...(errorText === undefined ? {} : { message: errorText }),
+      // An error can name workspace text (an artifact's names, a path): shown as plain text, capped.
+      ...(errorText === undefined ? {} : { message: cleanText(errorText, MAX_CONSOLE_CHARS) }),
     });
   }
 
@@ -155,8 +160,13 @@ export class RalphDebugAdapter {
     this.send({ seq: this.seq++, type: 'event', event, ...(body === undefined ? {} : { body }) });
   }
 
+  /**
+   * Debug messages, event values and names come from the contract and the workspace: the Debug Console
+   * interprets ANSI escapes, so every line goes through the owner of outside text (escapes, controls and
+   * bidi characters removed, capped).
+   */
   private output(text: string, category = 'console'): void {
-    this.event('output', { category, output: text });
+    this.event('output', { category, output: `${cleanText(text, MAX_CONSOLE_CHARS, true)}\n` });
   }
 
   private async answer(command: string, args: Args): Promise<unknown> {

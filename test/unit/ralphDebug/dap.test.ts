@@ -8,7 +8,7 @@ import {
   type DapMessage,
 } from '../../../src/core/ralphDebug/dap';
 import { methodLaunchOf } from '../../../src/core/ralphDebug/launchConfig';
-import { messageClient, runJourney, type DapClient } from './dapJourney';
+import { ARTIFACT, SOURCE, messageClient, runJourney, type DapClient } from './dapJourney';
 
 function inProcessClient(): DapClient {
   const holder: { adapter?: RalphDebugAdapter } = {};
@@ -51,5 +51,40 @@ describe('Ralph debug adapter (DAP, in process)', () => {
     assert.throws(() => reader.push(Buffer.from('X: 1\r\n\r\n{}')), /without Content-Length/);
     const big = new DapReader(() => assert.fail('nothing is parsed'));
     assert.throws(() => big.push(Buffer.from('Content-Length: 999999999\r\n\r\n')), /too large/);
+  });
+
+  it('shows outside text inert: no escape sequence or bidi override from a launch reaches the console or an error', async () => {
+    const sent: DapMessage[] = [];
+    const hostile = '\u001b[2J\u001b[31mred\u202eevil';
+    const adapter = new RalphDebugAdapter(
+      (m) => sent.push(m as DapMessage),
+      (args) => methodLaunchOf(args, { readText: (p) => readFile(p, 'utf8') }),
+    );
+    await adapter.handle({ seq: 1, type: 'request', command: 'initialize', arguments: {} });
+    const launch = {
+      artifact: ARTIFACT,
+      source: SOURCE,
+      method: 'get',
+      args: [],
+      caller: '111111111111111111111111111111115L',
+      stateFrom: hostile,
+    };
+    await adapter.handle({ seq: 2, type: 'request', command: 'launch', arguments: launch });
+    await adapter.handle({
+      seq: 3,
+      type: 'request',
+      command: 'launch',
+      arguments: { ...launch, method: hostile },
+    });
+    const texts = sent.map((m) => JSON.stringify(m));
+    assert.ok(
+      texts.some((t) => t.includes('from redevil')),
+      texts.join('\n'),
+    );
+    assert.ok(
+      texts.some((t) => t.includes('has no method redevil')),
+      texts.join('\n'),
+    );
+    for (const t of texts) assert.doesNotMatch(t, /\\u001b|\\u202e|\u001b|\u202e/);
   });
 });
