@@ -30,11 +30,11 @@ const artifactJson = JSON.parse(readFileSync(ARTIFACT_PATH, 'utf8')) as {
   codeHash: string;
   codeHashDebug?: string;
 };
-const files = { readText: async (path: string) => readFileSync(path, 'utf8') };
+const files = { readText: (path: string) => Promise.resolve(readFileSync(path, 'utf8')) };
 const OWNER = placeholderCaller(0);
 const manifest = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8'),
-);
+) as { contributes: { debuggers: unknown } };
 
 function input(overrides: Partial<DeployedLaunchInput> = {}): DeployedLaunchInput {
   const address = addressFromContractId(contractIdFromTx('00'.repeat(32), 0, 0));
@@ -90,7 +90,7 @@ describe('deployed launch: the Debug button configuration', () => {
       String(config.stateFrom),
       /read from profile "sandbox" \(1 request\); caller: a placeholder/,
     );
-    const launch = await methodLaunchOf(config as unknown as Record<string, unknown>, files);
+    const launch = await methodLaunchOf(config, files);
     const output: string[] = [];
     const session = new RalphDebugSession(launch, { output: (t) => output.push(t) });
     const end = session.start(false);
