@@ -295,7 +295,8 @@ async function runBenches(
     raw.debugger = r.raw;
     notes.push(
       "debugger: the Ralph debug adapter in process on the sandbox project's Counter (artifact and source read from " +
-        'disk): launch to the stopped event at a breakpoint, and each step of a run to its stopped event.',
+        'disk): launch to the stopped event at a breakpoint, and each step of a run to its stopped event; and the ' +
+        "Contract Panel's Debug on the sandbox gateway: the deployed Counter's state read over HTTP, then the same launch.",
     );
     return r.figures;
   });
