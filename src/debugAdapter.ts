@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DapReader, RalphDebugAdapter, frameMessage } from './core/ralphDebug/dap';
-import { methodLaunchOf } from './core/ralphDebug/launchConfig';
+import { debugLaunchOf } from './core/ralphDebug/launchConfig';
 
 /** A launch file larger than this is refused (an artifact is a few hundred KB at most). */
 const MAX_LAUNCH_FILE_BYTES = 8 * 1024 * 1024;
@@ -19,7 +19,7 @@ async function readText(path: string): Promise<string> {
 
 const adapter = new RalphDebugAdapter(
   (message) => process.stdout.write(frameMessage(message)),
-  (args) => methodLaunchOf(args, { readText }),
+  (args) => debugLaunchOf(args, { readText }),
 );
 let queue = Promise.resolve();
 const reader = new DapReader((message) => {

@@ -47,7 +47,7 @@ class InlineRalphAdapter implements vscode.DebugAdapter {
         new code.RalphDebugAdapter(
           (message) => this.sent.fire(message),
           (args) =>
-            code.methodLaunchOf(args, {
+            code.debugLaunchOf(args, {
               readText: (path) => readLaunchFile(path, session.workspaceFolder),
             }),
         ),

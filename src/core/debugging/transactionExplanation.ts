@@ -58,6 +58,11 @@ export type ScriptRun =
   | { readonly ok: true; readonly result: CallTxScriptResult }
   | { readonly ok: false; readonly detail: string };
 
+/** A call-tx-script's refusal as words to show (never branched on), capped. */
+export function refusalText(run: { readonly ok: false; readonly detail: string }, max = 300): string {
+  return cap(run.detail, max);
+}
+
 /** One function per request; the glue builds them from a GatewayClient (`explainFetchersFrom`). */
 export interface ExplainFetchers {
   txStatus(txId: string): Promise<TxStatus>;

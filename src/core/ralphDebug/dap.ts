@@ -5,7 +5,8 @@
  * stdin and stdout, a test to a buffer. Lines are 1-based on the wire, as DAP clients count by default.
  */
 import { cleanText } from '../text/inert';
-import { RalphDebugSession, type MethodLaunch, type RunState } from './session';
+import { comparisonLines, nodeAnswerOf, type NodeAnswer } from './nodeComparison';
+import { RalphDebugSession, type DebugLaunch, type RunState } from './session';
 
 /** The longest line the Debug Console gets from one output event (a debug message can be long). */
 const MAX_CONSOLE_CHARS = 4000;
@@ -25,12 +26,12 @@ const instructionAddress = (methodIndex: number, pc: number): string =>
 const MAX_STATE_FROM_CHARS = 300;
 
 /** The Debug Console's first line: what runs, where, and whose state it starts from. */
-function launchLine(launch: MethodLaunch, stateFrom: unknown): string {
+function launchLine(title: string, stateFrom: unknown): string {
   const from =
     typeof stateFrom === 'string' && stateFrom.length > 0
       ? stateFrom.slice(0, MAX_STATE_FROM_CHARS)
       : "the launch configuration's fields";
-  return `Running ${launch.artifact.name}.${launch.method} on the project's VM (a local run, not the node's), from ${from}`;
+  return `Running ${title} on the project's VM (a local run, not the node's), from ${from}`;
 }
 
 export interface DapMessage {
@@ -111,13 +112,15 @@ export class RalphDebugAdapter {
   private pendingBreakpoints = new Map<string, number[]>();
   private exceptionFilters: string[] = ['failure'];
   private stopOnEntry = false;
+  /** The node's answer to the same question, when the configuration carries one (a replay). */
+  private nodeAnswer: NodeAnswer | undefined;
   private lastStop: RunState | undefined;
   /** The last step asked for instruction granularity (the Disassembly view's steps). */
   private byInstruction = false;
 
   constructor(
     private readonly send: (message: object) => void,
-    private readonly load: (args: Args) => Promise<MethodLaunch>,
+    private readonly load: (args: Args) => Promise<DebugLaunch>,
   ) {}
 
   async handle(raw: unknown): Promise<void> {
@@ -185,8 +188,9 @@ export class RalphDebugAdapter {
         };
       case 'launch':
         this.stopOnEntry = args.stopOnEntry === true;
+        this.nodeAnswer = nodeAnswerOf(args.node);
         this.session = new RalphDebugSession(await this.load(args), { output: (t) => this.output(t) });
-        this.output(`${launchLine(this.session.launch, args.stateFrom)}\n`);
+        this.output(`${launchLine(this.session.title, args.stateFrom)}\n`);
         this.session.setExceptionFilters(this.exceptionFilters);
         for (const [path, lines] of this.pendingBreakpoints) this.session.setBreakpoints(path, lines);
         return undefined;
@@ -258,11 +262,14 @@ export class RalphDebugAdapter {
       return;
     }
     const r = state.result;
+    // Where the node answered the same question, whether it agrees comes first.
+    if (this.nodeAnswer) for (const line of comparisonLines(r, this.nodeAnswer)) this.output(`${line}\n`);
     this.output(
       r.ok
-        ? `The method returned${r.returns.length ? ` ${r.returns.map((v) => String(v.value)).join(', ')}` : ''}, gas ${r.gasUsed} (the project's VM)\n`
+        ? `The run completed${r.returns.length ? ` and returned ${r.returns.map((v) => String(v.value)).join(', ')}` : ''}, gas ${r.gasUsed} (the project's VM)\n`
         : `The run failed: ${r.error} (gas ${r.gasUsed}, the project's VM)\n`,
     );
+    if (r.ok) for (const f of r.fieldsAfter) this.output(`Fields after: ${f.contract}: ${f.fields}\n`);
     this.event('terminated');
   }
 
@@ -281,23 +288,18 @@ export class RalphDebugAdapter {
 
   private stackTrace(): unknown {
     const frames = this.session?.stackFrames() ?? [];
-    const path = this.sourcePath();
     return {
       stackFrames: frames.map((f) => ({
         id: f.id,
         name: f.name,
         line: f.line === undefined ? 0 : f.line + 1,
         column: f.line === undefined ? 0 : 1,
-        ...(f.line !== undefined && path ? { source: { path } } : {}),
+        ...(f.line !== undefined && f.sourcePath ? { source: { path: f.sourcePath } } : {}),
         instructionPointerReference: instructionAddress(f.methodIndex, f.pc),
         ...(f.address ? { presentationHint: 'normal' } : { presentationHint: 'subtle' }),
       })),
       totalFrames: frames.length,
     };
-  }
-
-  private sourcePath(): string | undefined {
-    return this.session?.launch.source?.path;
   }
 
   private scopes(frameId: number): unknown {
@@ -343,7 +345,7 @@ export class RalphDebugAdapter {
     const count = Math.min(Math.max(0, Number(args.instructionCount) || 0), 10_000);
     const frame = this.session?.stackFrames().find((f) => f.methodIndex === methodIndex && f.address);
     const lines = frame ? (this.session?.disassemble(frame.id) ?? []) : [];
-    const path = this.sourcePath();
+    const path = frame?.sourcePath;
     const instructions = Array.from({ length: count }, (_, i) => {
       const at = pc + offset + i;
       const l = lines[at];

@@ -6,7 +6,8 @@
 import { encodeArgs, parseContractArtifact, type ContractArtifact } from '../artifacts';
 import { scanRalph } from '../ralph/scanner';
 import { valFromNode, type NodeVal } from '../vm';
-import type { MethodLaunch } from './session';
+import { isValidAddress } from '../protocol';
+import type { DebugLaunch, MethodLaunch, ReplayLaunch } from './session';
 
 /**
  * A contract's state as the node's `test-contract` takes it (and `/contracts/{address}/state` returns it):
@@ -174,4 +175,77 @@ export async function methodLaunchOf(
     ...optional('callerAttoAlph'),
     ...optional('address'),
   };
+}
+
+const HASH = /^[0-9a-fA-F]{64}$/;
+
+function whole(v: unknown, name: string, min = 0): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min)
+    throw new Error(`The launch configuration's replay.${name} must be a whole number`);
+  return v;
+}
+
+function replayText(
+  v: Record<string, unknown>,
+  name: string,
+  test: (s: string) => boolean,
+  what: string,
+): string {
+  const value = v[name];
+  if (typeof value !== 'string' || !test(value))
+    throw new Error(`The launch configuration's replay.${name} must be ${what}`);
+  return value;
+}
+
+/**
+ * A `replay` launch: a mined transaction's script and what it ran with (its signer, id, gas, block time),
+ * and the contracts of its world as they were before its block, each with the artifact and source that
+ * name it where the workspace has them. Checked before anything runs.
+ */
+async function replayLaunchOf(value: unknown, files: LaunchFiles): Promise<ReplayLaunch> {
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const list = Array.isArray(v.contracts) ? (v.contracts as unknown[]) : undefined;
+  if (!list || list.length > 64)
+    throw new Error("The launch configuration's replay.contracts must be a list of at most 64 contracts");
+  const contracts = await Promise.all(
+    list.map(async (c: unknown, i) => {
+      const o = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
+      if (typeof o.address !== 'string' || !isValidAddress(o.address))
+        throw new Error(`replay.contracts[${i}].address must be a contract address`);
+      const state = launchStateOf(o.state);
+      const artifactPath = typeof o.artifact === 'string' && o.artifact ? o.artifact : undefined;
+      const sourcePath = typeof o.source === 'string' && o.source ? o.source : undefined;
+      const artifact = artifactPath
+        ? parseContractArtifact(JSON.parse(await files.readText(artifactPath)), artifactPath)
+        : undefined;
+      const source =
+        artifact && sourcePath
+          ? { path: sourcePath, scan: scanRalph(await files.readText(sourcePath)) }
+          : undefined;
+      return {
+        address: o.address,
+        state,
+        ...(artifact ? { artifact } : {}),
+        ...(source ? { source } : {}),
+      };
+    }),
+  );
+  return {
+    kind: 'replay',
+    txId: replayText(v, 'txId', (t) => HASH.test(t), 'a transaction id (64 hex)'),
+    script: replayText(v, 'script', (t) => t.length > 0 && HEX.test(t), "the transaction's script in hex"),
+    caller: replayText(v, 'caller', isValidAddress, "the signer's address"),
+    callerAttoAlph: replayText(v, 'callerAttoAlph', (t) => AMOUNT.test(t), 'atto ALPH, in digits'),
+    networkId: whole(v.networkId, 'networkId'),
+    blockTimeStamp: whole(v.blockTimeStamp, 'blockTimeStamp'),
+    gasAmount: whole(v.gasAmount, 'gasAmount', 1),
+    gasPrice: replayText(v, 'gasPrice', (t) => AMOUNT.test(t), 'atto ALPH, in digits'),
+    fixedOutputs: whole(v.fixedOutputs, 'fixedOutputs'),
+    contracts,
+  };
+}
+
+/** A launch configuration's run: a mined transaction's replay (`replay`), else a method's launch. */
+export async function debugLaunchOf(args: Record<string, unknown>, files: LaunchFiles): Promise<DebugLaunch> {
+  return args.replay === undefined ? methodLaunchOf(args, files) : replayLaunchOf(args.replay, files);
 }

@@ -8,54 +8,28 @@
  * function's first instruction when a call enters one) or, with instruction granularity, at the next
  * instruction; `stepOut` when the frame has returned.
  */
-import { addressFromContractId, bytesToHex, hexToBytes } from '../protocol';
+import { addressFromContractId, bytesToHex } from '../protocol';
 import { errorCodeNames } from '../debugging/failureExplanation';
-import type { ContractArtifact } from '../artifacts';
-import type { RalphScan } from '../ralph/scanner';
 import type { VmFailure } from '../vm';
+import { valToNode, type FrameView, type Instr, type Val, type VirtualMachine } from '../vm';
+import { lineOf, unplacedReason, type CodePlace } from './placement';
 import {
-  decodeContract,
-  startTestContract,
-  valToNode,
-  type FrameView,
-  type Instr,
-  type Method,
-  type NodeVal,
-  type StartedTestContract,
-  type TestContractRequest,
-  type TestContractResult,
-  type Val,
-  type VirtualMachine,
-} from '../vm';
-import { lineOf, placeLines, unplacedReason, type CodePlace, type Placement } from './placement';
+  isReplay,
+  methodTarget,
+  replayTarget,
+  type DebugContract,
+  type DebugLaunch,
+  type DebugTarget,
+  type RunEnd,
+} from './target';
 
-export interface MethodLaunch {
-  readonly artifact: ContractArtifact;
-  /** The code to run (default: the artifact's release code; a devnet deploy runs the debug code). */
-  readonly bytecode?: string;
-  readonly method: string;
-  readonly args: readonly NodeVal[];
-  readonly immFields: readonly NodeVal[];
-  readonly mutFields: readonly NodeVal[];
-  /** The contract's own assets (default: 1 ALPH). */
-  readonly attoAlphAmount?: string;
-  readonly tokens?: ReadonlyArray<{ id: string; amount: string }>;
-  /** The address the contract runs at (default: the zero id's, as the node's test-contract). */
-  readonly address?: string;
-  /** The tx's signer (`callerAddress!()` in the method). */
-  readonly caller: string;
-  /** ALPH the caller brings (approved to a payable method; default 1 ALPH). */
-  readonly callerAttoAlph?: string;
-  /** The contract's source, for breakpoints and lines. */
-  readonly source?: { readonly path: string; readonly scan: RalphScan };
-  readonly blockTimeStamp?: number;
-}
+export type { DebugLaunch, MethodLaunch, ReplayLaunch, RunEnd } from './target';
 
 export type StopReason = 'entry' | 'breakpoint' | 'step' | 'exception' | 'event';
 
 export type RunState =
   | { readonly kind: 'stopped'; readonly reason: StopReason; readonly description: string }
-  | { readonly kind: 'ended'; readonly result: TestContractResult };
+  | { readonly kind: 'ended'; readonly result: RunEnd };
 
 export interface FrameInfo {
   readonly id: number;
@@ -64,8 +38,9 @@ export interface FrameInfo {
   readonly address?: string;
   readonly methodIndex: number;
   readonly pc: number;
-  /** 0-based line in the launch's source, where known. */
+  /** 0-based line in the contract's source, and that source, where known. */
   readonly line?: number;
+  readonly sourcePath?: string;
   readonly instruction?: string;
 }
 
@@ -94,74 +69,70 @@ type StepMode =
 const DEBUG_EVENT_INDEX = -3n;
 
 export class RalphDebugSession {
-  private readonly started: StartedTestContract;
-  private readonly placement: Placement | undefined;
-  /** The methods of the code that runs, decoded once. */
-  private readonly methods: readonly Method[];
-  private readonly methodIndex: number;
+  private readonly target: DebugTarget;
   private breakpoints = new Set<string>();
   private breakOnFailure = true;
   private breakOnEvent = false;
   private mode: StepMode = { kind: 'continue' };
   private logsSeen = 0;
   private eventStop: string | undefined;
-  private ended: TestContractResult | undefined;
+  private ended: RunEnd | undefined;
 
   constructor(
-    readonly launch: MethodLaunch,
+    readonly launch: DebugLaunch,
     private readonly out: SessionOutput,
   ) {
-    const { artifact } = launch;
-    this.methodIndex = artifact.functions.findIndex((f) => f.name === launch.method);
-    if (this.methodIndex < 0) throw new Error(`${artifact.name} has no method ${launch.method}`);
-    const bytecode = launch.bytecode ?? artifact.bytecode;
-    const request: TestContractRequest = {
-      bytecode,
-      methodIndex: this.methodIndex,
-      args: launch.args,
-      initialImmFields: launch.immFields,
-      initialMutFields: launch.mutFields,
-      initialAsset: {
-        attoAlphAmount: launch.attoAlphAmount ?? (10n ** 18n).toString(),
-        ...(launch.tokens ? { tokens: launch.tokens } : {}),
-      },
-      inputAssets: [
-        {
-          address: launch.caller,
-          asset: { attoAlphAmount: launch.callerAttoAlph ?? (10n ** 18n).toString() },
-        },
-      ],
-      ...(launch.address ? { address: launch.address } : {}),
-      ...(launch.blockTimeStamp !== undefined ? { blockTimeStamp: launch.blockTimeStamp } : {}),
-    };
-    this.started = startTestContract(request, 0n, { beforeInstruction: (vm) => this.before(vm) });
-    this.methods = decodeContract(hexToBytes(bytecode)).methods;
-    this.placement = launch.source ? placeLines(artifact, this.methods, launch.source.scan) : undefined;
+    const options = { beforeInstruction: (vm: VirtualMachine) => this.before(vm) };
+    this.target = isReplay(launch) ? replayTarget(launch, options) : methodTarget(launch, options);
+  }
+
+  /** What the Debug Console calls the run: `Counter.incrementBy`, `transaction 1a2b…`. */
+  get title(): string {
+    return this.target.title;
   }
 
   private get vm(): VirtualMachine {
-    return this.started.vm;
+    return this.target.vm;
   }
 
-  /** Breakpoints on lines of the launch's source: each verified, or unverified with the reason. */
+  /** Breakpoints on lines of a contract's source: each verified, or unverified with the reason. */
   setBreakpoints(
     path: string,
     lines: readonly number[],
   ): Array<{ line: number; verified: boolean; message?: string }> {
-    this.breakpoints = new Set();
+    for (const k of [...this.breakpoints]) if (k.startsWith(`${path}\n`)) this.breakpoints.delete(k);
+    const withSource = [...this.target.contracts].filter(([, c]) => c.placement && c.sourcePath === path);
     return lines.map((line) => {
-      if (!this.placement || path !== this.launch.source?.path)
+      if (withSource.length === 0)
         return {
           line,
           verified: false,
-          message: `Not placed: ${path} is not the source of ${this.launch.artifact.name}`,
+          message: `Not placed: ${path} is not the source of ${this.namesText()}`,
         };
-      const place = this.placement.lines.get(line);
-      if (!place)
-        return { line, verified: false, message: unplacedReason(this.placement, line) ?? 'Not placed' };
-      this.breakpoints.add(key(place));
+      const placed = withSource.flatMap(([id, c]) => {
+        const place = c.placement?.lines.get(line);
+        return place ? [{ id, place }] : [];
+      });
+      if (placed.length === 0) {
+        const placement = withSource[0]?.[1].placement;
+        const reason = placement ? unplacedReason(placement, line) : undefined;
+        return { line, verified: false, message: reason ?? 'Not placed' };
+      }
+      for (const { id, place } of placed) this.breakpoints.add(`${path}\n${key(id, place)}`);
       return { line, verified: true };
     });
+  }
+
+  private namesText(): string {
+    const names = [...new Set([...this.target.contracts.values()].map((c) => c.artifact.name))];
+    return names.length > 0 ? names.join(' or ') : 'any contract this run knows';
+  }
+
+  /** Whether a breakpoint is set at this place of this contract. */
+  private hasBreakpoint(contractId: string, place: CodePlace): boolean {
+    const k = `\n${key(contractId, place)}`;
+    for (const b of this.breakpoints) if (b.endsWith(k)) return true;
+    return false;
   }
 
   /** `failure`: stop at a VM failure (on by default); `event`: stop after each event emitted. */
@@ -211,7 +182,7 @@ export class RalphDebugSession {
     this.vm.abort();
   }
 
-  get result(): TestContractResult | undefined {
+  get result(): RunEnd | undefined {
     return this.ended;
   }
 
@@ -232,7 +203,7 @@ export class RalphDebugSession {
       this.failureShown = true;
       return { kind: 'stopped', reason: 'exception', description: this.failureText(outcome.failure) };
     }
-    this.ended = this.started.finish(outcome).result;
+    this.ended = this.target.finish(outcome);
     this.flushLogs();
     return { kind: 'ended', result: this.ended };
   }
@@ -254,8 +225,10 @@ export class RalphDebugSession {
     const top = vm.position();
     if (top === undefined) return 'continue';
     const depth = top.depth;
-    const place = this.isLaunched(top) ? { methodIndex: top.methodIndex, pc: top.pc } : undefined;
-    const atBreakpoint = place !== undefined && this.breakpoints.has(key(place));
+    const contract = top.contractId === undefined ? undefined : this.target.contracts.get(top.contractId);
+    const place = contract ? { methodIndex: top.methodIndex, pc: top.pc } : undefined;
+    const atBreakpoint =
+      place !== undefined && top.contractId !== undefined && this.hasBreakpoint(top.contractId, place);
     const mode = this.mode;
     // A breakpoint stops every kind of run, a step over a call too (the callee's breakpoints hold).
     if (atBreakpoint) return this.pause('breakpoint');
@@ -267,9 +240,9 @@ export class RalphDebugSession {
       case 'out':
         return depth < mode.depth ? this.pause('step') : 'continue';
       case 'line': {
-        if (!place || !this.placement || (!mode.into && depth > mode.depth)) return 'continue';
+        if (!place || !contract?.placement || (!mode.into && depth > mode.depth)) return 'continue';
         if (depth < this.originDepth) return this.pause('step');
-        const placed = this.placement.sites.some(
+        const placed = contract.placement.sites.some(
           (p) => p.methodIndex === place.methodIndex && p.pc === place.pc,
         );
         return placed ? this.pause('step') : 'continue';
@@ -309,12 +282,13 @@ export class RalphDebugSession {
   private debugSeen = 0;
 
   private eventName(contractId: string, index: number): string {
-    if (contractId !== this.started.contractId) return `#${index}`;
-    return this.launch.artifact.eventsSig[index]?.name ?? `#${index}`;
+    const contract = this.target.contracts.get(contractId);
+    const name = contract?.artifact.eventsSig[index]?.name;
+    return name ?? `#${index}`;
   }
 
-  private isLaunched(frame: { readonly contractId?: string }): boolean {
-    return frame.contractId === this.started.contractId;
+  private contractOf(frame: { readonly contractId?: string }): DebugContract | undefined {
+    return frame.contractId === undefined ? undefined : this.target.contracts.get(frame.contractId);
   }
 
   private describe(reason: StopReason): string {
@@ -326,7 +300,10 @@ export class RalphDebugSession {
   private failureText(failure: VmFailure): string {
     const code = failure.errorCode;
     // Named as Problems name it (the enum constants and constants of that value).
-    const named = code === undefined ? undefined : errorCodeNames(code, this.launch.artifact).join(' or ');
+    const views = this.vm.frameViews();
+    const failing = [...views].reverse().find((v) => this.contractOf(v)) ?? views[views.length - 1];
+    const artifact = (failing && this.contractOf(failing))?.artifact ?? this.target.primary?.artifact;
+    const named = code === undefined || !artifact ? undefined : errorCodeNames(code, artifact).join(' or ');
     return `${failure.failure}${named ? ` (${named})` : ''}: ${failure.message}`;
   }
 
@@ -338,20 +315,17 @@ export class RalphDebugSession {
         const base = { id: i + 1, methodIndex: view.methodIndex, pc: view.pc };
         const instruction = view.nextInstr?.name;
         const withInstr = instruction === undefined ? base : { ...base, instruction };
-        if (view.contractId === undefined)
-          return {
-            ...withInstr,
-            name: `TxScript (calls ${this.launch.artifact.name}.${this.launch.method})`,
-          };
+        if (view.contractId === undefined) return { ...withInstr, name: this.target.scriptName };
         const address = addressFromContractId(view.contractId);
-        if (!this.isLaunched(view))
-          return { ...withInstr, name: `${address} method ${view.methodIndex}`, address };
-        const fn = this.launch.artifact.functions[view.methodIndex];
-        const line = this.placement ? lineOf(this.placement, view) : undefined;
+        const contract = this.contractOf(view);
+        if (!contract) return { ...withInstr, name: `${address} method ${view.methodIndex}`, address };
+        const fn = contract.artifact.functions[view.methodIndex];
+        const line = contract.placement ? lineOf(contract.placement, view) : undefined;
         const named = {
           ...withInstr,
-          name: `${this.launch.artifact.name}.${fn?.name ?? view.methodIndex}`,
+          name: `${contract.artifact.name}.${fn?.name ?? view.methodIndex}`,
           address,
+          ...(contract.sourcePath ? { sourcePath: contract.sourcePath } : {}),
         };
         return line === undefined ? named : { ...named, line };
       })
@@ -362,7 +336,7 @@ export class RalphDebugSession {
   scopes(frameId: number): Scope[] {
     const view = this.vm.frameViews()[frameId - 1];
     if (view === undefined) return [];
-    const fn = this.isLaunched(view) ? this.launch.artifact.functions[view.methodIndex] : undefined;
+    const fn = this.contractOf(view)?.artifact.functions[view.methodIndex];
     const params = fn?.paramNames ?? [];
     const args = view.locals.slice(0, params.length).map((v, i) => variable(params[i] ?? `arg #${i}`, v));
     const locals = view.locals.slice(params.length).map((v, i) => variable(`local #${params.length + i}`, v));
@@ -387,7 +361,7 @@ export class RalphDebugSession {
   }
 
   private fields(view: FrameView): Variable[] {
-    const sig = this.isLaunched(view) ? this.launch.artifact.fieldsSig : undefined;
+    const sig = this.contractOf(view)?.artifact.fieldsSig;
     const names = (mutable: boolean) =>
       sig ? sig.names.filter((_, i) => (sig.isMutable[i] ?? false) === mutable) : [];
     const imm = names(false);
@@ -401,19 +375,18 @@ export class RalphDebugSession {
   /** The instructions of a frame's method, with the pc, gas tier and source line where known. */
   disassemble(frameId: number): Array<{ pc: number; instruction: string; line?: number; current: boolean }> {
     const view = this.vm.frameViews()[frameId - 1];
-    if (view === undefined || !this.isLaunched(view)) return [];
-    const method = this.methods[view.methodIndex];
+    const contract = view === undefined ? undefined : this.contractOf(view);
+    if (view === undefined || !contract) return [];
+    const method = contract.methods[view.methodIndex];
     return (method?.instrs ?? []).map((instr, pc) => {
-      const placed = this.placement
-        ? this.placement.sites.find((p) => p.methodIndex === view.methodIndex && p.pc === pc)
-        : undefined;
+      const placed = contract.placement?.sites.find((p) => p.methodIndex === view.methodIndex && p.pc === pc);
       const entry = { pc, instruction: instrText(instr), current: pc === view.pc };
       return placed ? { ...entry, line: placed.line } : entry;
     });
   }
 }
 
-const key = (p: CodePlace): string => `${p.methodIndex}:${p.pc}`;
+const key = (contractId: string, p: CodePlace): string => `${contractId}:${p.methodIndex}:${p.pc}`;
 
 function valText(v: Val): string {
   const node = valToNode(v);
