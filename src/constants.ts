@@ -44,6 +44,7 @@ export const CommandIds = {
   executeContractMethod: 'alephium.executeContractMethod',
   deployContract: 'alephium.deployContract',
   debugContractMethod: 'alephium.debugContractMethod',
+  debugTransaction: 'alephium.debugTransaction',
   gasReport: 'alephium.gasReport',
   explainTransaction: 'alephium.explainTransaction',
   eventWhatChanged: 'alephium.eventWhatChanged',

@@ -15,6 +15,7 @@ import type {
   PreparedMethodCall,
 } from '../core/contracts/actions';
 import { actionsEngine } from '../platform/lazyEngine';
+import { launchFilesOf } from '../debugging';
 import type {
   DeployView,
   EventView,
@@ -180,32 +181,27 @@ async function debugMethod(deps: ContractActionsDeps, args?: unknown): Promise<D
     registry,
     ...(signerAddress ? { signerAddress } : {}),
   });
-  const artifactUri = deps.artifacts.uriOf(artifact.file);
-  if (!artifactUri || artifactUri.scheme !== 'file')
-    throw new Error(`The debugger needs ${artifact.name}'s artifact as a file of the workspace`);
+  const files = await launchFilesOf(deps, artifact);
+  if (!files) throw new Error(`The debugger needs ${artifact.name}'s artifact as a file of the workspace`);
   const client = deps.connection.requireClient();
   const state = await withRequestProgress(
     client,
     `Reading ${artifact.name}'s state for the debugger (1 request)…`,
     () => client.getContractState(request.address),
   );
-  const sources = await deps.failures.sources.mapFor([artifact.name]).catch(() => undefined);
-  const sourceKey = sources?.contract(artifact.name)?.path;
-  const sourceUri = sourceKey === undefined ? undefined : vscode.Uri.parse(sourceKey);
   const configuration = deployedLaunchConfiguration({
     contractName: artifact.name,
     address: request.address,
     method: prepared.fn.name,
     args: request.args ?? [],
-    artifactPath: artifactUri.fsPath,
-    ...(sourceUri?.scheme === 'file' ? { sourcePath: sourceUri.fsPath } : {}),
+    ...files,
     state,
     codeHashes: prepared.codeHashes,
     ...(signerAddress ? { signerAddress } : {}),
     approvedAttoAlph: prepared.approvedAttoAlph,
     profile: deps.connection.profile?.name ?? 'the active profile',
   });
-  const folder = vscode.workspace.getWorkspaceFolder(artifactUri);
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(files.artifactPath));
   deps.log.info(`Debug ${artifact.name}.${prepared.fn.name}: ${String(configuration.stateFrom)}`);
   const started = await vscode.debug.startDebugging(folder, configuration);
   return { started, configuration };

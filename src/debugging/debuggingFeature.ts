@@ -36,7 +36,7 @@ import { FailureDiagnostics } from './failureDiagnostics';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
 import { WorkspaceRalphSources } from './ralphSources';
 import { gasReport } from './gasReport';
-import { explainTransactionCommand, TxExplanations } from './explainCommand';
+import { debugTransactionCommand, explainTransactionCommand, TxExplanations } from './explainCommand';
 import { eventWhatChanged } from './eventWhatChanged';
 import type { Services } from '../services';
 import type { WorkspaceProjects } from '../platform/workspaceProjects';
@@ -429,6 +429,7 @@ const DEBUGGING_COMMANDS: CommandTable<DebuggingEditorDeps> = [
   [CommandIds.goToDeclaration, goToDeclaration],
   [CommandIds.gasReport, gasReport],
   [CommandIds.explainTransaction, explainTransactionCommand],
+  [CommandIds.debugTransaction, debugTransactionCommand],
   [CommandIds.eventWhatChanged, eventWhatChanged],
 ];
 

@@ -65,3 +65,10 @@ export async function explainTransactionCommand(
 ): Promise<ExplainCommandResult> {
   return (await explainRun()).explainTransactionCommand(deps, args);
 }
+
+const debugTransactionRun = lazyModule(() => import('./debugTransactionRun'));
+
+/** Debug Transaction's entry; its body (and the replay planner) load on first use. */
+export async function debugTransactionCommand(deps: DebuggingEditorDeps, args: unknown): Promise<unknown> {
+  return (await debugTransactionRun()).debugTransactionCommand(deps, args);
+}

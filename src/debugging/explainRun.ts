@@ -8,13 +8,12 @@ import * as vscode from 'vscode';
 import { withProgress } from '../platform/progress';
 import type { TransactionExplanation } from '../core/debugging/transactionExplanation';
 import { costNotice } from '../core/usage/costs';
-import { checkTxId, parseTxId } from '../core/transactions/transferInput';
 import { inert } from '../core/text/inert';
-import { inertCheck } from '../core/text/inertInput';
 import { CommandIds } from '../constants';
 import { showInfo } from '../platform/notify';
 import { workspacePlaceName } from '../platform/places';
-import { argString, askText } from '../platform/prompts';
+import { argString } from '../platform/prompts';
+import { askTxId } from './txIdPrompt';
 import type { DebuggingEditorDeps } from './debuggingFeature';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
 
@@ -27,18 +26,6 @@ export interface ExplainCommandResult {
   readonly problem?: { readonly message: string; readonly path: string; readonly line: number };
 }
 
-async function askTxId(args: unknown, costText: string): Promise<string> {
-  const given = argString(args, 'txId');
-  if (given !== undefined) return parseTxId(given);
-  const typed = await askText({
-    title: inert`Explain Transaction`,
-    prompt: inert`The transaction id (64 hex digits). ${costText}`,
-    placeHolder: inert`e.g. 3f2a…`,
-    validate: inertCheck(checkTxId),
-  });
-  return parseTxId(typed);
-}
-
 export async function explainTransactionCommand(
   deps: DebuggingEditorDeps,
   args: unknown,
@@ -46,7 +33,7 @@ export async function explainTransactionCommand(
   const engine = await loadEngine();
   const notice = costNotice('Explain Transaction', engine.EXPLAIN_COST);
   // A bad id is refused here, before the client is even asked for.
-  const txId = await askTxId(args, notice.text);
+  const txId = await askTxId(args, 'Explain Transaction', notice.text);
   const client = deps.connection.requireClient();
   deps.log.info(`Explain Transaction ${txId}: ${notice.text}`);
   const explanation = await withProgress(

@@ -7,6 +7,7 @@
 import { cleanText } from '../text/inert';
 import { comparisonLines, nodeAnswerOf, type NodeAnswer } from './nodeComparison';
 import { RalphDebugSession, type DebugLaunch, type RunState } from './session';
+import { isReplay } from './target';
 
 /** The longest line the Debug Console gets from one output event (a debug message can be long). */
 const MAX_CONSOLE_CHARS = 4000;
@@ -270,6 +271,11 @@ export class RalphDebugAdapter {
         : `The run failed: ${r.error} (gas ${r.gasUsed}, the project's VM)\n`,
     );
     if (r.ok) for (const f of r.fieldsAfter) this.output(`Fields after: ${f.contract}: ${f.fields}\n`);
+    const launch = this.session?.launch;
+    if (launch && isReplay(launch))
+      this.output(
+        `The chain keeps no gas figure for a script: the transaction paid for gasAmount ${launch.gasAmount} (the script's run above, its inputs, outputs and signatures) at ${launch.gasPrice} atto ALPH each\n`,
+      );
     this.event('terminated');
   }
 

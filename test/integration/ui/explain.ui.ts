@@ -6,10 +6,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ArtifactRegistry } from '../../../src/core/artifacts';
-import { buildMethodCallScript } from '../../../src/core/bytecode/callScript';
-import { groupOfAddress, shortTxId } from '../../../src/core/protocol';
-import { signTxId } from '../../../src/core/protocol/keys';
+import { shortTxId } from '../../../src/core/protocol';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
 import {
@@ -19,46 +16,13 @@ import {
   trackFromPalette,
   watchUntil,
 } from './journeyHelpers';
-import { COUNTER_RAL, sandboxApi, sandboxControl, sandboxProfile, writeCounterProject } from './sandbox';
+import { COUNTER_RAL, sandboxControl, sandboxProfile, sendCounterCall, writeCounterProject } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, textOfAllFrames } from './workbench';
 
 const source = fs.readFileSync(COUNTER_RAL, 'utf8');
 /** 1-based line of the first line containing `needle` at or after line `from` (1-based). */
 const lineNo = (needle: string, from = 1): number =>
   source.split('\n').findIndex((l, i) => i >= from - 1 && l.includes(needle)) + 1;
-
-/** A signed Counter.incrementBy(step) on `instance`, built by the gateway and submitted, as any wallet could. */
-async function sendIncrementBy(
-  sandbox: Sandbox,
-  instance: { address: string; contractId: string },
-  step: bigint,
-): Promise<string> {
-  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
-  const artifact = ArtifactRegistry.fromFiles([
-    { path: 'artifacts/Counter.ral.json', text: fs.readFileSync(counter.artifact, 'utf8') },
-  ]).byName('Counter')!;
-  const index = artifact.functions.findIndex((f) => f.name === 'incrementBy');
-  const bytecode = buildMethodCallScript({
-    contractId: instance.contractId,
-    methodIndex: index,
-    paramTypes: artifact.functions[index]!.paramTypes,
-    args: [step],
-    returnTypes: [],
-  });
-  const from = sandbox.accounts[groupOfAddress(instance.address)]!;
-  const api = (route: string, body: unknown) => sandboxApi(sandbox, route, body);
-  const built = await api('/contracts/unsigned-tx/execute-script', {
-    fromPublicKey: from.publicKey,
-    bytecode,
-  });
-  const txId = built.txId as string;
-  await api('/transactions/submit', {
-    unsignedTx: built.unsignedTx,
-    signature: signTxId(txId, from.privateKey),
-  });
-  sandbox.mine();
-  return txId;
-}
 
 /** The requests an explanation of `txId` sent: everything about the tx, its block, and the dry runs. */
 function explainRequests(sandbox: Sandbox, sinceSeq: number, txId: string): string[] {
@@ -92,7 +56,7 @@ describe('UI: Explain Transaction', () => {
     const page = ui.page;
     // The race: the owner pauses the Counter in a block before the script's, which then fails in its block.
     await sandboxControl('/scripts/fail-in-block', { count: 1 });
-    const txId = await sendIncrementBy(sandbox, instance, 3n);
+    const txId = await sendCounterCall(sandbox, instance, 'incrementBy', [3n]);
     await trackFromPalette(page, txId);
     await runCommandRetried(page, 'View: Show Alephium');
     const sidebar = page.locator('.part.sidebar');
@@ -153,7 +117,7 @@ describe('UI: Explain Transaction', () => {
   it('explains a succeeded script from the palette (a bad id refused first): the count before and after', async function () {
     this.timeout(180_000);
     const page = ui.page;
-    const txId = await sendIncrementBy(sandbox, instance, 4n);
+    const txId = await sendCounterCall(sandbox, instance, 'incrementBy', [4n]);
     sandbox.mine();
     const since = lastSeq(sandbox);
     await runCommandByTitle(page, 'Alephium: Explain Transaction');

@@ -14,16 +14,26 @@ import {
   panelFrame,
   runCommandRetried as run,
   runFromContextMenu,
+  trackFromPalette,
   unwatchFromPalette,
   watchUntil,
 } from './journeyHelpers';
-import { COUNTER_RAL, removeProject, watchOwnCounter } from './sandbox';
+import type { Sandbox } from '../../../sandbox';
+import { shortTxId } from '../../../src/core/protocol';
+import {
+  COUNTER_RAL,
+  removeProject,
+  sendCounterCall,
+  watchOwnCounter,
+  type DeployedInstance,
+} from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle } from './workbench';
 
 const DEPLOYMENT = 'Counter:debugger';
 const source = fs.readFileSync(COUNTER_RAL, 'utf8');
-/** 1-based line of the first line containing `needle`, as the editor and the Call Stack number it. */
-const lineNo = (needle: string): number => source.split('\n').findIndex((l) => l.includes(needle)) + 1;
+/** 1-based line of the first line containing `needle` at or after line `from`, as the editor numbers it. */
+const lineNo = (needle: string, from = 1): number =>
+  source.split('\n').findIndex((l, i) => i >= from - 1 && l.includes(needle)) + 1;
 const ASSERT_LINE = lineNo('assert!(step <= MaxStep, ErrorCodes.StepTooLarge)');
 
 const sidebarText = (page: Page) => () => page.locator('.part.sidebar').innerText({ timeout: 2_000 });
@@ -41,10 +51,12 @@ const toolbar = (page: Page) => page.locator('.debug-toolbar');
 
 describe('UI: Ralph debugger (Contract Panel → breakpoint → failure)', () => {
   let restore: (() => void) | undefined;
+  let sandbox: Sandbox;
+  let counter: DeployedInstance;
 
   before(async function () {
     this.timeout(180_000);
-    ({ restore } = await watchOwnCounter(ui.page, DEPLOYMENT));
+    ({ restore, sandbox, counter } = await watchOwnCounter(ui.page, DEPLOYMENT));
     // The source the artifact was compiled from, where the breakpoint goes.
     fs.mkdirSync(path.join(ui.workspace, 'contracts'), { recursive: true });
     fs.copyFileSync(COUNTER_RAL, path.join(ui.workspace, 'contracts', 'counter.ral'));
@@ -161,5 +173,102 @@ describe('UI: Ralph debugger (Contract Panel → breakpoint → failure)', () =>
     await page.locator('.tabs-container .tab', { hasText: 'counter.ral' }).first().click();
     await breakpointDot(page).click();
     await breakpointDot(page).waitFor({ state: 'detached', timeout: 20_000 });
+  });
+
+  it('Debug Transaction on a confirmed increment(): into Counter.increment, count changes at its write, the Debug message and Incremented appear, the node agrees', async function () {
+    this.timeout(300_000);
+    const page = ui.page;
+    const fnLine = lineNo('pub fn increment()');
+    const countOnChain = () => String(sandbox.chain.findContract(counter.address)?.fields.count?.value);
+    const before = countOnChain();
+    const txId = await sendCounterCall(sandbox, counter, 'increment', []);
+    const after = countOnChain();
+    assert.equal(BigInt(after), BigInt(before) + 1n);
+
+    // The tx in the Transactions view, Confirmed, then its row's Debug Transaction.
+    await trackFromPalette(page, txId);
+    await run(page, 'View: Show Alephium');
+    const row = page.locator('.part.sidebar .monaco-list-row', { hasText: shortTxId(txId) }).first();
+    await watchUntil(
+      page,
+      'the Transactions row to say Confirmed',
+      () => row.innerText({ timeout: 2_000 }),
+      (t) => /Confirmed/.test(t),
+      90_000,
+      () => sandbox.mine(),
+      { intervalMs: 1_000 },
+    );
+    await runFromContextMenu(page, row, 'Debug Transaction (replay on the local VM)');
+    // A stop at the entry leaves the Alephium view in front: open Run and Debug, as a person does.
+    await toolbar(page).waitFor({ state: 'visible', timeout: 60_000 });
+    await run(page, 'View: Show Run and Debug');
+
+    // Stopped at the entry of Counter.increment, with the count as it was before the block.
+    const fieldsRow = page.locator('.part.sidebar .monaco-list-row', { hasText: /^Fields$/ }).first();
+    const countShown = (t: string) => new RegExp(`count\\s*=?\\s*${after}\\b`).test(t);
+    const entry = await watchUntil(
+      page,
+      'the replay stopped at Counter.increment',
+      sidebarText(page),
+      (t) => t.includes('Counter.increment') && t.includes(`counter.ral\n${fnLine}:`),
+      90_000,
+    );
+    assert.match(entry, new RegExp(`TxScript of ${txId.slice(0, 8)}`));
+    if ((await fieldsRow.getAttribute('aria-expanded')) !== 'true') await fieldsRow.click();
+    const atEntry = await watchUntil(
+      page,
+      'the Fields scope at the entry',
+      sidebarText(page),
+      (t) => new RegExp(`count\\s*=?\\s*${before}\\b`).test(t),
+      20_000,
+    );
+    assert.ok(!countShown(atEntry), atEntry);
+
+    // Step over the assert and the write: the count is one more, the Debug message printed once past it.
+    const stepTo = async (line: number) => {
+      await runCommandByTitle(page, 'Debug: Step Over');
+      return watchUntil(
+        page,
+        `the stop at line ${line}`,
+        sidebarText(page),
+        (t) => t.includes(`counter.ral\n${line}:`),
+        20_000,
+      );
+    };
+    await stepTo(lineNo('assert!(!paused, ErrorCodes.Paused)', fnLine));
+    const afterWrite = await stepTo(lineNo('emit Debug(', fnLine));
+    if (!countShown(afterWrite) && (await fieldsRow.getAttribute('aria-expanded')) !== 'true')
+      await fieldsRow.click();
+    await watchUntil(page, 'count after its write', sidebarText(page), countShown, 20_000);
+    await stepTo(lineNo('emit Incremented(callerAddress!(), count)', fnLine));
+    await runCommandByTitle(page, 'Debug Console: Focus on Debug Console View');
+    const repl = () => page.locator('.repl').innerText({ timeout: 2_000 });
+    await watchUntil(page, 'the Debug message', repl, (t) => t.includes(`count is now ${after}`), 20_000);
+
+    // Continue to the end: the event, then the node's verdict first and the fields after.
+    await runCommandByTitle(page, 'Debug: Continue');
+    await toolbar(page).waitFor({ state: 'hidden', timeout: 30_000 });
+    const text = await watchUntil(
+      page,
+      "the node's verdict and the fields after",
+      repl,
+      (t) => t.includes('Fields after: Counter @'),
+      20_000,
+    );
+    assert.match(text, /event Incremented @ \w+: \w+, 1?\d*/);
+    assert.match(
+      text,
+      /The node's dry run of the same script at the same state agrees: it completed, gas \d+/,
+    );
+    const gas = /agrees: it completed, gas (\d+)/.exec(text)?.[1];
+    assert.match(text, new RegExp(`The run completed, gas ${gas} \\(the project's VM\\)`));
+    // The fields at the end are the chain's after the block.
+    assert.match(
+      text,
+      new RegExp(
+        `Fields after: Counter @ ${counter.address}: owner = \\w+, count = ${after}, paused = false`,
+      ),
+    );
+    await page.screenshot({ path: path.join(OUTPUT_DIR, 'ralph-debugger-replay.png') });
   });
 });

@@ -4,6 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { ArtifactRegistry } from '../../../src/core/artifacts';
+import { buildMethodCallScript } from '../../../src/core/bytecode/callScript';
+import { groupOfAddress } from '../../../src/core/protocol';
+import { signTxId } from '../../../src/core/protocol/keys';
 import { startSandbox, type Sandbox } from '../../../sandbox';
 import {
   artifactFiles,
@@ -230,7 +234,7 @@ export function writeSandboxProject(workspace: string, sandbox: Sandbox): () => 
 export async function watchOwnCounter(
   page: Page,
   name: string,
-): Promise<{ sandbox: Sandbox; group: number; restore: () => void }> {
+): Promise<{ sandbox: Sandbox; group: number; counter: DeployedInstance; restore: () => void }> {
   const sandbox = await sandboxProfile(page);
   const group = sandbox.contracts.find((c) => c.name === 'Counter')!.groupIndex;
   const counter = (await sandboxControl('/contracts/deploy', { name: 'Counter', group })) as DeployedInstance;
@@ -240,5 +244,38 @@ export async function watchOwnCounter(
   await importSigner(page, sandbox.accounts[group]!, runCommandRetried);
   // The deployments file reaches the extension a moment after it is written: offered again (bounded).
   await watchDeployment(page, name, runCommandRetried);
-  return { sandbox, group, restore };
+  return { sandbox, group, counter, restore };
+}
+
+/** A signed Counter method call on `instance`, built by the gateway and submitted, as any wallet could; mined. */
+export async function sendCounterCall(
+  sandbox: Sandbox,
+  instance: { address: string; contractId: string },
+  method: string,
+  args: readonly unknown[],
+): Promise<string> {
+  const counter = sandbox.contracts.find((c) => c.name === 'Counter')!;
+  const artifact = ArtifactRegistry.fromFiles([
+    { path: 'artifacts/Counter.ral.json', text: fs.readFileSync(counter.artifact, 'utf8') },
+  ]).byName('Counter')!;
+  const index = artifact.functions.findIndex((f) => f.name === method);
+  const bytecode = buildMethodCallScript({
+    contractId: instance.contractId,
+    methodIndex: index,
+    paramTypes: artifact.functions[index]!.paramTypes,
+    args: [...args],
+    returnTypes: [],
+  });
+  const from = sandbox.accounts[groupOfAddress(instance.address)]!;
+  const built = await sandboxApi(sandbox, '/contracts/unsigned-tx/execute-script', {
+    fromPublicKey: from.publicKey,
+    bytecode,
+  });
+  const txId = built.txId as string;
+  await sandboxApi(sandbox, '/transactions/submit', {
+    unsignedTx: built.unsignedTx,
+    signature: signTxId(txId, from.privateKey),
+  });
+  sandbox.mine();
+  return txId;
 }
