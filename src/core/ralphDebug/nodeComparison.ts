@@ -77,6 +77,6 @@ export function comparisonLines(local: RunEnd, node: NodeAnswer): string[] {
   const gas = node.gasUsed === undefined ? '' : `, gas ${node.gasUsed}`;
   const what = local.ok
     ? `completed${gas}, with the same fields after and ${local.events} event(s)`
-    : `failed${gas}`;
+    : `failed${gas}${node.error ? ` (the node: ${node.error.slice(0, 300)})` : ''}`;
   return [`The node's dry run of the same script at the same state agrees: it ${what}.`];
 }

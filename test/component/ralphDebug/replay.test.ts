@@ -48,14 +48,15 @@ describe('Debug Transaction: a mined increment() replayed on the VM (sandbox gat
     await stop();
   });
 
-  async function sendIncrement(): Promise<string> {
+  async function sendIncrement(method = 'increment', args: bigint[] = []): Promise<string> {
     const c = sb.contracts.find((x) => x.name === 'Counter')!;
     const account = sb.accounts[c.groupIndex]!;
+    const index = artifact.functions.findIndex((f) => f.name === method);
     const bytecode = buildMethodCallScript({
       contractId: c.contractId,
-      methodIndex: artifact.functions.findIndex((f) => f.name === 'increment'),
-      paramTypes: [],
-      args: [],
+      methodIndex: index,
+      paramTypes: artifact.functions[index]!.paramTypes,
+      args,
       returnTypes: [],
     });
     const built = await client.buildExecuteScript({ fromPublicKey: account.publicKey, bytecode });
@@ -151,6 +152,41 @@ describe('Debug Transaction: a mined increment() replayed on the VM (sandbox gat
         profile: 'sandbox',
       }),
       /is not in a block \(TxNotFound\)/,
+    );
+  });
+
+  it('a script that failed in its block stops at its assert with the constant, and the node agrees it failed', async () => {
+    const counter = sb.contracts.find((x) => x.name === 'Counter')!;
+    // The sandbox's race: the owner pauses the Counter in an earlier block, so the script fails in its own.
+    sb.chain.scriptsToFailInBlock = 1;
+    const txId = await sendIncrement('incrementBy', [3n]);
+    const config = await replayConfiguration({
+      txId,
+      fetchers: explainFetchersFrom(client),
+      fileOf: (a) =>
+        Promise.resolve(
+          a === counter.address ? { artifact, artifactPath: ARTIFACT, sourcePath: SOURCE } : undefined,
+        ),
+      profile: 'sandbox',
+    });
+    assert.equal(config.scriptExecutionOk, false);
+    const session = new RalphDebugSession(await debugLaunchOf(config, files), { output: () => undefined });
+    const failure = session.start(false);
+    assert.equal(failure.kind === 'stopped' && failure.reason, 'exception');
+    assert.match(
+      failure.kind === 'stopped' ? failure.description : '',
+      /^AssertionFailedWithErrorCode \(ErrorCodes\.Paused\)/,
+    );
+    const incrementBy = lineOf('pub fn incrementBy');
+    assert.equal(session.stackFrames()[0]?.line, lineOf('assert!(!paused', incrementBy));
+    const end = session.continue();
+    assert.equal(end.kind === 'ended' && end.result.ok, false);
+    if (end.kind !== 'ended') return;
+    const lines = comparisonLines(end.result, nodeAnswerOf(config.node)!);
+    assert.equal(lines.length, 1);
+    assert.match(
+      lines[0] ?? '',
+      /^The node's dry run of the same script at the same state agrees: it failed \(the node: .*Error Code: 2/,
     );
   });
 });
