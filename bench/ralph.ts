@@ -1,6 +1,6 @@
 /**
  * Debugging in the editor on a large source: scanning a 2,010-line `.ral` file and computing every
- * CodeLens of it (one per event with 1,000 seen events, Simulate and Execute per public function) from
+ * CodeLens of it (one per event with 1,000 seen events, Simulate, Execute and Debug per public function) from
  * data already held. No request is involved; this is the time the editor waits for lenses.
  */
 import { ArtifactRegistry } from '../src/core/artifacts';

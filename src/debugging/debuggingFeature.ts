@@ -252,9 +252,10 @@ function toCodeLens(l: Lens): vscode.CodeLens {
       return new vscode.CodeLens(range, cmd(CommandIds.showLatestEvents, { address: c.address, n: 20 }));
     case 'simulate':
     case 'execute':
+    case 'debug':
       return new vscode.CodeLens(
         range,
-        cmd(c.kind === 'simulate' ? CommandIds.callContractMethod : CommandIds.executeContractMethod, {
+        cmd(LENS_METHOD_COMMANDS[c.kind], {
           ...(c.address ? { address: c.address } : {}),
           ...(c.candidates ? { candidates: c.candidates } : {}),
           method: c.method,
@@ -265,6 +266,13 @@ function toCodeLens(l: Lens): vscode.CodeLens {
       return new vscode.CodeLens(range, cmd(''));
   }
 }
+
+/** The command each method lens runs. */
+const LENS_METHOD_COMMANDS = {
+  simulate: CommandIds.callContractMethod,
+  execute: CommandIds.executeContractMethod,
+  debug: CommandIds.debugContractMethod,
+} as const;
 
 /** The word at a position if it is a base58 address. */
 const ADDRESS_RE = /[1-9A-HJ-NP-Za-km-z]{40,}/;

@@ -81,7 +81,7 @@ export type LensCommand =
    * this artifact, so a method is never looked up by name in another contract.
    */
   | {
-      readonly kind: 'simulate' | 'execute';
+      readonly kind: 'simulate' | 'execute' | 'debug';
       readonly address?: string;
       readonly candidates?: readonly string[];
       readonly method: string;
@@ -139,7 +139,7 @@ export function tallyEvents(
   return { count: seen.size, last };
 }
 
-/** The lenses of one scanned file. `executeAvailable`: the Execute command exists in this build. */
+/** The lenses of one scanned file. `executeAvailable`: the contract actions (Execute, Debug) exist in this build. */
 export function lensesFor(
   scan: RalphScan,
   data: LensData,
@@ -235,6 +235,12 @@ export function lensesFor(
           title: 'Execute',
           tooltip: `Sign and send ${d.container}.${d.name}`,
           command: { kind: 'execute', ...target, method: d.name },
+        });
+        lenses.push({
+          ...at(d),
+          title: 'Debug',
+          tooltip: `Run ${d.container}.${d.name} in VS Code's debugger on the project's VM, from the contract's state (1 request; nothing is signed)`,
+          command: { kind: 'debug', ...target, method: d.name },
         });
       }
     }

@@ -142,8 +142,10 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     );
     const lines = rows.split('\n');
     // Six public functions (get, increment, incrementBy, reset, pause, unpause), each with Simulate (and
-    // Execute when that command exists).
+    // Execute and Debug when those commands exist).
     assert.equal(lines.filter((l) => /(^|\| )Simulate( \||$)/.test(l)).length, 6, rows);
+    // …and Debug beside them, which runs the method in VS Code's debugger.
+    assert.equal(lines.filter((l) => /\| Debug$/.test(l)).length, 6, rows);
     assert.ok(
       lines.some((l) => /Reset seen/.test(l)),
       rows,

@@ -63,15 +63,15 @@ describe('CodeLenses of a .ral file', () => {
     assert.deepEqual(at('Contract Counter'), ['22fnZL…hvVM · devnet · group 0 · code matches']);
     assert.deepEqual(at('event Incremented'), ['2 Incremented seen · last just now']);
     assert.deepEqual(at('event Reset'), ['no Reset seen yet']);
-    assert.deepEqual(at('pub fn incrementBy'), ['Simulate', 'Execute']);
-    assert.deepEqual(at('pub fn get()'), ['Simulate', 'Execute']);
+    assert.deepEqual(at('pub fn incrementBy'), ['Simulate', 'Execute', 'Debug']);
+    assert.deepEqual(at('pub fn get()'), ['Simulate', 'Execute', 'Debug']);
     const sim = lenses.find(
       (l) => l.line === lineOf(counterRal, 'pub fn incrementBy') && l.title === 'Simulate',
     )!;
     assert.deepEqual(sim.command, { kind: 'simulate', address: COUNTER, method: 'incrementBy' });
   });
 
-  it('with two instances, Simulate and Execute name both as the only candidates, and with none, no contract', () => {
+  it('with two instances, Simulate, Execute and Debug name both as the only candidates, and with none, no contract', () => {
     const other = '2AFfyBwzbnQEC7iZGY5XvTKeFvc1cb5ypwzjKs5W7SaUP';
     const fn = lineOf(counterRal, 'pub fn incrementBy');
     const commands = (instances: Instance[]) =>
@@ -85,10 +85,12 @@ describe('CodeLenses of a .ral file', () => {
     assert.deepEqual(two, [
       { kind: 'simulate', candidates: [COUNTER, other], method: 'incrementBy' },
       { kind: 'execute', candidates: [COUNTER, other], method: 'incrementBy' },
+      { kind: 'debug', candidates: [COUNTER, other], method: 'incrementBy' },
     ]);
     assert.deepEqual(commands([]), [
       { kind: 'simulate', candidates: [], method: 'incrementBy' },
       { kind: 'execute', candidates: [], method: 'incrementBy' },
+      { kind: 'debug', candidates: [], method: 'incrementBy' },
     ]);
   });
 
@@ -184,8 +186,8 @@ describe('CodeLenses on a 2,000-line file', () => {
       },
       { now: now0, executeAvailable: true },
     );
-    // One contract lens, one per event, Simulate and Execute per public function.
-    assert.equal(lenses.length, 1 + n + 2 * n);
+    // One contract lens, one per event, Simulate, Execute and Debug per public function.
+    assert.equal(lenses.length, 1 + n + 3 * n);
     assert.equal(lenses.filter((l) => /^5 E7 seen/.test(l.title)).length, 1);
   });
 });
