@@ -3,6 +3,7 @@ import type { DebugHint, FailureExplanation } from '../core/debugging/failureExp
 import { CommandIds } from '../constants';
 import { joinMarkdown, safeMarkdown, markdownCode, plainText } from '../core/text/inert';
 import { markdownString } from '../platform/markdown';
+import { fromOwnUi } from '../platform/commands';
 import { DisposableBase } from '../platform/lifecycle';
 
 /** The diagnostics' source, which the Problems view shows and the UI test reads. */
@@ -116,22 +117,35 @@ export class FailureDiagnostics extends DisposableBase implements vscode.CodeAct
   }
 
   provideCodeActions(
-    document: vscode.TextDocument,
+    _document: vscode.TextDocument,
     _range: vscode.Range,
     context: vscode.CodeActionContext,
   ): vscode.CodeAction[] {
-    const txId = this.last?.context.txId;
-    if (!txId || !TX_ID.test(txId)) return [];
     const mine = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
-    if (mine.length === 0) return [];
-    const action = new vscode.CodeAction('Open transaction details', vscode.CodeActionKind.QuickFix);
-    action.diagnostics = mine;
-    action.command = {
-      title: 'Open transaction details',
-      command: CommandIds.showTransaction,
-      arguments: [{ txId }],
+    const failed = this.last?.context;
+    if (mine.length === 0 || !failed) return [];
+    const action = (title: string, command: string, args: object): vscode.CodeAction => {
+      const a = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+      a.diagnostics = mine;
+      // The explanation is the extension's own: its call is handed back as the user's own UI choice.
+      a.command = { title, command, arguments: [fromOwnUi({ ...args })] };
+      return a;
     };
-    void document;
-    return [action];
+    const txId = failed.txId;
+    if (txId && TX_ID.test(txId))
+      return [
+        action('Open transaction details', CommandIds.showTransaction, { txId }),
+        action('Debug this transaction (replay on the local VM)', CommandIds.debugTransaction, { txId }),
+      ];
+    const args = failed.args;
+    if (failed.address && failed.method && args?.every((a) => typeof a === 'string'))
+      return [
+        action('Debug this failure (Ralph debugger, local VM)', CommandIds.debugContractMethod, {
+          address: failed.address,
+          method: failed.method,
+          args,
+        }),
+      ];
+    return [];
   }
 }

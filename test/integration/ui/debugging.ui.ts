@@ -268,7 +268,7 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     );
   });
 
-  it('Counter.incrementBy(101) shows a Problem at the asserting line naming ErrorCodes.StepTooLarge', async function () {
+  it('Counter.incrementBy(101) shows a Problem at the asserting line naming ErrorCodes.StepTooLarge; its quick fix debugs the call to that assert', async function () {
     this.timeout(120_000);
     const page = ui.page;
     await openFile(page, 'counter.ral');
@@ -300,5 +300,33 @@ describe('UI: debugging in the editor (counter.ral)', () => {
     );
     assert.match(problems, new RegExp(`\\[Ln ${lineNo('assert!(step <= MaxStep')}, Col \\d+\\]`));
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'debugging.png') });
+
+    // The Problem's quick fix runs the same call in the debugger, which stops at the same assert.
+    // A Problem's row takes the cursor to its line, where Quick Fix offers what can be done about it.
+    await page
+      .locator('.markers-panel .monaco-list-row', { hasText: 'ErrorCodes.StepTooLarge' })
+      .first()
+      .dblclick();
+    await runCommandByTitle(page, 'Quick Fix...');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Debug this failure' });
+    await fix
+      .first()
+      .waitFor({ state: 'visible', timeout: 20_000 })
+      .catch(async (error: unknown) => {
+        await page.screenshot({ path: path.join(OUTPUT_DIR, 'debugging-quick-fix-failure.png') });
+        throw error;
+      });
+    // The widget takes the keyboard (a pointer block covers it): its one action is chosen with Enter.
+    await page.keyboard.press('Enter');
+    const failure = await watchUntil(
+      page,
+      'the debugger stopped on StepTooLarge',
+      () => page.locator('.exception-widget').first().innerText({ timeout: 2_000 }),
+      (t) => t.includes('StepTooLarge'),
+      60_000,
+    );
+    assert.match(failure, /AssertionFailedWithErrorCode \(ErrorCodes\.StepTooLarge\)/);
+    await runCommandByTitle(page, 'Debug: Stop');
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
   });
 });
