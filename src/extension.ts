@@ -147,7 +147,7 @@ export function activate(context: vscode.ExtensionContext): AlephiumGatewayApi {
   // Simulate, Execute and Deploy: verified before signing, tracked in Transactions, deployments written.
   context.subscriptions.push(...registerContractActions(services));
   // The Ralph debugger: VS Code's debugger on the project's VM (its code loads when a session starts).
-  context.subscriptions.push(...registerRalphDebugger(log));
+  context.subscriptions.push(...registerRalphDebugger(log, contracts));
   // The contract panel drives the Simulate and Execute commands and follows the tx in Transactions.
   const contractPanel = registerContractPanel({
     ...services,

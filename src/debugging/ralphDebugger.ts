@@ -6,8 +6,15 @@
  */
 import * as vscode from 'vscode';
 import { CommandIds } from '../constants';
-import { RALPH_DEBUG_TYPE } from '../core/ralphDebug/deployedLaunch';
+import {
+  RALPH_DEBUG_TYPE,
+  debugContractMethodOf,
+  debuggableContract,
+  methodDebugConfigurations,
+  type DebuggableContract,
+} from '../core/ralphDebug/deployedLaunch';
 import type { Logger } from '../core/util/log';
+import type { Services } from '../services';
 import { lazyModule } from '../platform/lifecycle';
 
 /** A launch file larger than this is refused (an artifact is a few hundred KB at most). */
@@ -68,9 +75,18 @@ class InlineRalphAdapter implements vscode.DebugAdapter {
   }
 }
 
+/** The watched contracts Run and Debug lists, each with its artifact's public methods (no request). */
+function debuggableContracts(contracts: Services['contracts']): DebuggableContract[] {
+  return contracts.watched.flatMap((w) => {
+    const artifact = contracts.resolvedNow(w.address).artifact;
+    return artifact ? [debuggableContract(w.address, w.name ?? artifact.name, artifact)] : [];
+  });
+}
+
 /**
- * F5 on a `.ral` file with no launch.json: the method is asked for (Debug Contract Method's prompts)
- * rather than a configuration VS Code cannot run; a configuration of launch.json runs as written.
+ * F5 on a `.ral` file with no launch.json, and an entry of Run and Debug's "Ralph (Alephium VM)…" list:
+ * the method is asked for (Debug Contract Method's prompts) rather than a configuration VS Code cannot
+ * run; a configuration of launch.json runs as written.
  */
 class RalphConfigurations implements vscode.DebugConfigurationProvider {
   resolveDebugConfiguration(
@@ -81,16 +97,29 @@ class RalphConfigurations implements vscode.DebugConfigurationProvider {
       void vscode.commands.executeCommand(CommandIds.debugContractMethod);
       return undefined;
     }
+    // A listed method: its arguments are asked for, as in the palette (an entry of a workspace's
+    // launch.json may name one too; it only reads, so it needs no confirmation of its own).
+    const listed = debugContractMethodOf(config);
+    if (listed) {
+      void vscode.commands.executeCommand(CommandIds.debugContractMethod, listed);
+      return undefined;
+    }
     return config;
   }
 }
 
-export function registerRalphDebugger(log: Logger): vscode.Disposable[] {
+export function registerRalphDebugger(log: Logger, contracts: Services['contracts']): vscode.Disposable[] {
   return [
     vscode.debug.registerDebugAdapterDescriptorFactory(RALPH_DEBUG_TYPE, {
       createDebugAdapterDescriptor: (session) =>
         new vscode.DebugAdapterInlineImplementation(new InlineRalphAdapter(session, log)),
     }),
     vscode.debug.registerDebugConfigurationProvider(RALPH_DEBUG_TYPE, new RalphConfigurations()),
+    // Run and Debug's list of the type's configurations: the watch list's methods (no request).
+    vscode.debug.registerDebugConfigurationProvider(
+      RALPH_DEBUG_TYPE,
+      { provideDebugConfigurations: () => methodDebugConfigurations(debuggableContracts(contracts)) },
+      vscode.DebugConfigurationProviderTriggerKind.Dynamic,
+    ),
   ];
 }

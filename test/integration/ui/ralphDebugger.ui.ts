@@ -49,7 +49,7 @@ const breakpointDot = (page: Page) =>
 /** The debug toolbar is shown while a session runs. */
 const toolbar = (page: Page) => page.locator('.debug-toolbar');
 
-describe('UI: Ralph debugger (Contract Panel → breakpoint → failure)', () => {
+describe('UI: Ralph debugger (Contract Panel, Debug Transaction, Run and Debug)', () => {
   let restore: (() => void) | undefined;
   let sandbox: Sandbox;
   let counter: DeployedInstance;
@@ -270,5 +270,36 @@ describe('UI: Ralph debugger (Contract Panel → breakpoint → failure)', () =>
       ),
     );
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'ralph-debugger-replay.png') });
+  });
+
+  it("Run and Debug's Ralph list offers the watched Counter's methods; incrementBy(5) runs to its end", async function () {
+    this.timeout(120_000);
+    const page = ui.page;
+    await runCommandByTitle(page, 'Debug: Select and Start Debugging');
+    const widget = page.locator('.quick-input-widget');
+    const providerRow = widget.locator('.monaco-list-row', { hasText: 'Ralph (Alephium VM)' }).first();
+    await providerRow.waitFor({ state: 'visible', timeout: 20_000 });
+    await providerRow.click();
+    const entry = widget
+      .locator('.monaco-list-row', { hasText: `Debug ${DEPLOYMENT}.incrementBy (` })
+      .first();
+    await entry.waitFor({ state: 'visible', timeout: 20_000 });
+    const listed = await widget.locator('.quick-input-list').innerText();
+    for (const m of ['get', 'increment', 'reset', 'pause', 'unpause'])
+      assert.ok(listed.includes(`Debug ${DEPLOYMENT}.${m} (`), listed);
+    await entry.click();
+    // Chosen, it asks for the argument as Debug Contract Method does, then runs (no breakpoint is set).
+    await widget.locator('.quick-input-title', { hasText: 'incrementBy' }).waitFor({ timeout: 30_000 });
+    await widget.locator('input').first().fill('5');
+    await widget.locator('input').first().press('Enter');
+    await runCommandByTitle(page, 'Debug Console: Focus on Debug Console View');
+    const text = await watchUntil(
+      page,
+      'the run of incrementBy(5) to its end',
+      () => page.locator('.repl').innerText({ timeout: 2_000 }),
+      (t) => t.includes('Running Counter.incrementBy') && /The run completed, gas \d+/.test(t),
+      60_000,
+    );
+    assert.match(text, /Fields after: Counter: owner = \w+, count = \d+, paused = false/);
   });
 });

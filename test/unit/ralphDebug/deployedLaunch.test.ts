@@ -13,8 +13,12 @@ import {
   isValidAddress,
   lockupScriptFromAddress,
 } from '../../../src/core/protocol';
+import { parseContractArtifact } from '../../../src/core/artifacts';
 import {
+  debugContractMethodOf,
+  debuggableContract,
   deployedLaunchConfiguration,
+  methodDebugConfigurations,
   placeholderCaller,
   RALPH_DEBUG_TYPE,
   type DeployedLaunchInput,
@@ -151,5 +155,31 @@ describe('launchStateOf: a launch state is checked before anything runs', () => 
       /^Error: state\.mutFields\[1\]: /,
     );
     assert.throws(() => launchStateOf({ ...good, immFields: 'owner' }), /state\.immFields must be a list/);
+  });
+});
+
+describe("Run and Debug's list: one entry per public method of each watched contract", () => {
+  const counter = parseContractArtifact(artifactJson, ARTIFACT_PATH);
+  const address = addressFromContractId(contractIdFromTx('00'.repeat(32), 0, 0));
+
+  it("lists Counter's six public methods by the watched name, each naming its method only", () => {
+    const configs = methodDebugConfigurations([debuggableContract(address, 'Counter:main', counter)]);
+    assert.deepEqual(
+      configs.map((c) => c.name),
+      ['get', 'increment', 'incrementBy', 'reset', 'pause', 'unpause'].map(
+        (m) => `Debug Counter:main.${m} (${address.slice(0, 6)}…${address.slice(-4)})`,
+      ),
+    );
+    assert.deepEqual(debugContractMethodOf(configs[2]!), { address, method: 'incrementBy' });
+    assert.equal(debugContractMethodOf({ type: 'ralph', debugContractMethod: { address: 1 } }), undefined);
+  });
+
+  it('lists nothing for code that does not decode, and caps a long list', () => {
+    const hidden = debuggableContract(address, 'X', { ...counter, bytecode: '00' });
+    assert.deepEqual(hidden.methods, []);
+    const many = methodDebugConfigurations(
+      Array.from({ length: 20 }, () => debuggableContract(address, 'C', counter)),
+    );
+    assert.equal(many.length, 50, 'capped so a long watch list does not bury the list');
   });
 });
