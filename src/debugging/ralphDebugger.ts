@@ -6,13 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { CommandIds } from '../constants';
-import {
-  RALPH_DEBUG_TYPE,
-  debugContractMethodOf,
-  debuggableContract,
-  methodDebugConfigurations,
-  type DebuggableContract,
-} from '../core/ralphDebug/deployedLaunch';
+import { RALPH_DEBUG_TYPE, debugContractMethodOf } from '../core/ralphDebug/deployedLaunch';
 import type { Logger } from '../core/util/log';
 import type { Services } from '../services';
 import { lazyModule } from '../platform/lifecycle';
@@ -75,12 +69,17 @@ class InlineRalphAdapter implements vscode.DebugAdapter {
   }
 }
 
-/** The watched contracts Run and Debug lists, each with its artifact's public methods (no request). */
-function debuggableContracts(contracts: Services['contracts']): DebuggableContract[] {
-  return contracts.watched.flatMap((w) => {
-    const artifact = contracts.resolvedNow(w.address).artifact;
-    return artifact ? [debuggableContract(w.address, w.name ?? artifact.name, artifact)] : [];
-  });
+const dynamicConfigs = lazyModule(() => import('../core/ralphDebug/dynamicConfigs'));
+
+/** Run and Debug's list: the watched contracts, each with its artifact's public methods (no request). */
+async function listedConfigurations(contracts: Services['contracts']): Promise<vscode.DebugConfiguration[]> {
+  const { debuggableContract, methodDebugConfigurations } = await dynamicConfigs();
+  return methodDebugConfigurations(
+    contracts.watched.flatMap((w) => {
+      const artifact = contracts.resolvedNow(w.address).artifact;
+      return artifact ? [debuggableContract(w.address, w.name ?? artifact.name, artifact)] : [];
+    }),
+  );
 }
 
 /**
@@ -118,7 +117,7 @@ export function registerRalphDebugger(log: Logger, contracts: Services['contract
     // Run and Debug's list of the type's configurations: the watch list's methods (no request).
     vscode.debug.registerDebugConfigurationProvider(
       RALPH_DEBUG_TYPE,
-      { provideDebugConfigurations: () => methodDebugConfigurations(debuggableContracts(contracts)) },
+      { provideDebugConfigurations: () => listedConfigurations(contracts) },
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
   ];

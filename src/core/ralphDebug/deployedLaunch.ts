@@ -5,8 +5,6 @@
  * arguments stay as the user typed them, for the launch to type them by the artifact as every prompt does.
  * No VM here: this module is loaded with the commands, the VM only when a session starts.
  */
-import type { ContractArtifact } from '../artifacts';
-import { contractMethodHeaders } from '../bytecode/contractMethods';
 import { addressFromLockupScript, groupOfAddress } from '../protocol';
 import type { NodeVal } from '../vm/nodeJson';
 
@@ -106,37 +104,6 @@ export function deployedLaunchConfiguration(input: DeployedLaunchInput): RalphLa
   };
 }
 
-/** A watched contract as the Run and Debug view lists it: its address, the name shown and its artifact's methods. */
-export interface DebuggableContract {
-  readonly address: string;
-  readonly label: string;
-  /** The public methods, by name (a private one cannot be called from a script). */
-  readonly methods: readonly string[];
-}
-
-/** At most this many entries in Run and Debug's list (a long watch list would bury it). */
-const MAX_DYNAMIC_CONFIGURATIONS = 50;
-
-/**
- * Run and Debug's "Ralph (Alephium VM)…" list: one entry per public method of each watched contract. An
- * entry names the method only; choosing it runs Debug Contract Method, which asks for the arguments and
- * reads the state (1 request) as the Contract Panel's Debug does.
- */
-export function methodDebugConfigurations(
-  contracts: readonly DebuggableContract[],
-): RalphLaunchConfiguration[] {
-  return contracts
-    .flatMap((c) =>
-      c.methods.map((method): RalphLaunchConfiguration => ({
-        type: RALPH_DEBUG_TYPE,
-        request: 'launch',
-        name: `Debug ${c.label}.${method} (${c.address.slice(0, 6)}…${c.address.slice(-4)})`,
-        debugContractMethod: { address: c.address, method },
-      })),
-    )
-    .slice(0, MAX_DYNAMIC_CONFIGURATIONS);
-}
-
 /** The method a configuration of {@link methodDebugConfigurations} names, or undefined for any other. */
 export function debugContractMethodOf(config: {
   readonly [key: string]: unknown;
@@ -145,20 +112,4 @@ export function debugContractMethodOf(config: {
   return typeof v === 'object' && v !== null && typeof v.address === 'string' && typeof v.method === 'string'
     ? { address: v.address, method: v.method }
     : undefined;
-}
-
-/** A watched contract's entry for {@link methodDebugConfigurations}: the public methods its code declares. */
-export function debuggableContract(
-  address: string,
-  label: string,
-  artifact: ContractArtifact,
-): DebuggableContract {
-  let headers: ReturnType<typeof contractMethodHeaders> = [];
-  try {
-    headers = contractMethodHeaders(artifact.bytecode);
-  } catch {
-    // An artifact whose code does not decode lists no method rather than a guess.
-  }
-  const methods = artifact.functions.filter((_, i) => headers[i]?.isPublic === true).map((f) => f.name);
-  return { address, label, methods };
 }

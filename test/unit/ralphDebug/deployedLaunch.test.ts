@@ -14,11 +14,10 @@ import {
   lockupScriptFromAddress,
 } from '../../../src/core/protocol';
 import { parseContractArtifact } from '../../../src/core/artifacts';
+import { debuggableContract, methodDebugConfigurations } from '../../../src/core/ralphDebug/dynamicConfigs';
 import {
   debugContractMethodOf,
-  debuggableContract,
   deployedLaunchConfiguration,
-  methodDebugConfigurations,
   placeholderCaller,
   RALPH_DEBUG_TYPE,
   type DeployedLaunchInput,
