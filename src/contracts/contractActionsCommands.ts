@@ -132,9 +132,12 @@ async function saySimulated(view: SimulationView): Promise<void> {
   if (said !== undefined) void showInfo(inert`${said}`);
 }
 
-async function simulateAsked(deps: ContractActionsDeps, asked: AskedMethodCall): Promise<SimulationView> {
+/**
+ * The call prepared with the signer as its caller when it could be the real one (same group); else the
+ * dry run (or the debugger's run) goes callerless.
+ */
+async function preparedWithSigner(deps: ContractActionsDeps, asked: AskedMethodCall) {
   const { request, artifact, registry } = asked;
-  // The signer is the dry run's caller when it could be the real one (same group); else it runs callerless.
   const signer = await signerAddressIfAny(deps.secrets);
   const signerAddress =
     signer !== undefined && groupOfAddress(signer) === groupOfAddress(request.address) ? signer : undefined;
@@ -143,6 +146,12 @@ async function simulateAsked(deps: ContractActionsDeps, asked: AskedMethodCall):
     registry,
     ...(signerAddress ? { signerAddress } : {}),
   });
+  return { signerAddress, prepared };
+}
+
+async function simulateAsked(deps: ContractActionsDeps, asked: AskedMethodCall): Promise<SimulationView> {
+  const { request, artifact, registry } = asked;
+  const { prepared } = await preparedWithSigner(deps, asked);
   const client = deps.connection.requireClient();
   const lookup = await deps.contracts.artifactLookup([request.address]);
   const engine = await actionsEngine();
@@ -172,15 +181,9 @@ export interface DebugLaunchView {
  * Nothing is signed or sent beyond that read.
  */
 async function debugMethod(deps: ContractActionsDeps, args?: unknown): Promise<DebugLaunchView> {
-  const { request, artifact, registry } = await methodRequest(deps, args, 'Debug Contract Method');
-  const signer = await signerAddressIfAny(deps.secrets);
-  const signerAddress =
-    signer !== undefined && groupOfAddress(signer) === groupOfAddress(request.address) ? signer : undefined;
-  const prepared = (await actionsEngine()).prepareMethodCall(request, {
-    artifact,
-    registry,
-    ...(signerAddress ? { signerAddress } : {}),
-  });
+  const asked = await methodRequest(deps, args, 'Debug Contract Method');
+  const { request, artifact } = asked;
+  const { signerAddress, prepared } = await preparedWithSigner(deps, asked);
   const files = await launchFilesOf(deps, artifact);
   if (!files) throw new Error(`The debugger needs ${artifact.name}'s artifact as a file of the workspace`);
   const client = deps.connection.requireClient();

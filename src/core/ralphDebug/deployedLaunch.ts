@@ -10,16 +10,24 @@ import type { NodeVal } from '../vm/nodeJson';
 
 export const RALPH_DEBUG_TYPE = 'ralph';
 
-/** A contract's state as a gateway returns it (the fields a launch needs). */
-export interface DeployedState {
+/**
+ * A contract's state as the node's `test-contract` takes it (and `/contracts/{address}/state` returns it):
+ * the code that runs, both field lists flattened in the node's value shape, and the contract's assets.
+ * Given in a launch configuration as `state`, it replaces the artifact's code and the `fields` by name.
+ */
+export interface LaunchState {
   readonly bytecode: string;
-  readonly codeHash: string;
   readonly immFields: readonly NodeVal[];
   readonly mutFields: readonly NodeVal[];
   readonly asset: {
     readonly attoAlphAmount: string;
     readonly tokens?: ReadonlyArray<{ id: string; amount: string }>;
   };
+}
+
+/** A contract's state as a gateway returns it: a launch state and the hash of its code. */
+export interface DeployedState extends LaunchState {
+  readonly codeHash: string;
 }
 
 export interface DeployedLaunchInput {

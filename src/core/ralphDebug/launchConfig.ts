@@ -7,22 +7,10 @@ import { encodeArgs, parseContractArtifact, type ContractArtifact } from '../art
 import { scanRalph } from '../ralph/scanner';
 import { valFromNode, type NodeVal } from '../vm';
 import { isValidAddress } from '../protocol';
+import type { LaunchState } from './deployedLaunch';
 import type { DebugLaunch, MethodLaunch, ReplayLaunch } from './session';
 
-/**
- * A contract's state as the node's `test-contract` takes it (and `/contracts/{address}/state` returns it):
- * the code that runs, both field lists flattened in the node's value shape, and the contract's assets.
- * Given in a launch configuration, it replaces the artifact's code and the `fields` by name.
- */
-export interface LaunchState {
-  readonly bytecode: string;
-  readonly immFields: readonly NodeVal[];
-  readonly mutFields: readonly NodeVal[];
-  readonly asset: {
-    readonly attoAlphAmount: string;
-    readonly tokens?: ReadonlyArray<{ id: string; amount: string }>;
-  };
-}
+export type { LaunchState } from './deployedLaunch';
 
 export interface LaunchFiles {
   readText(path: string): Promise<string>;

@@ -48,6 +48,20 @@ describe('Debug Transaction: a mined increment() replayed on the VM (sandbox gat
     await stop();
   });
 
+  /** Debug Transaction's configuration of `txId`, with the project's Counter artifact and source. */
+  const replayOf = (txId: string) => {
+    const counter = sb.contracts.find((x) => x.name === 'Counter')!;
+    return replayConfiguration({
+      txId,
+      fetchers: explainFetchersFrom(client),
+      fileOf: (a) =>
+        Promise.resolve(
+          a === counter.address ? { artifact, artifactPath: ARTIFACT, sourcePath: SOURCE } : undefined,
+        ),
+      profile: 'sandbox',
+    });
+  };
+
   async function sendIncrement(method = 'increment', args: bigint[] = []): Promise<string> {
     const c = sb.contracts.find((x) => x.name === 'Counter')!;
     const account = sb.accounts[c.groupIndex]!;
@@ -78,15 +92,7 @@ describe('Debug Transaction: a mined increment() replayed on the VM (sandbox gat
     assert.equal(after, String(before + 1n));
 
     const sent = sb.requests.length;
-    const config = await replayConfiguration({
-      txId,
-      fetchers: explainFetchersFrom(client),
-      fileOf: (a) =>
-        Promise.resolve(
-          a === counter.address ? { artifact, artifactPath: ARTIFACT, sourcePath: SOURCE } : undefined,
-        ),
-      profile: 'sandbox',
-    });
+    const config = await replayOf(txId);
     const requests = sb.requests.slice(sent).filter((r) => !r.path.includes('__sandbox')).length;
     assert.ok(requests >= REPLAY_COST.min && requests <= REPLAY_COST.max, `${requests} requests`);
 
@@ -156,19 +162,10 @@ describe('Debug Transaction: a mined increment() replayed on the VM (sandbox gat
   });
 
   it('a script that failed in its block stops at its assert with the constant, and the node agrees it failed', async () => {
-    const counter = sb.contracts.find((x) => x.name === 'Counter')!;
     // The sandbox's race: the owner pauses the Counter in an earlier block, so the script fails in its own.
     sb.chain.scriptsToFailInBlock = 1;
     const txId = await sendIncrement('incrementBy', [3n]);
-    const config = await replayConfiguration({
-      txId,
-      fetchers: explainFetchersFrom(client),
-      fileOf: (a) =>
-        Promise.resolve(
-          a === counter.address ? { artifact, artifactPath: ARTIFACT, sourcePath: SOURCE } : undefined,
-        ),
-      profile: 'sandbox',
-    });
+    const config = await replayOf(txId);
     assert.equal(config.scriptExecutionOk, false);
     const session = new RalphDebugSession(await debugLaunchOf(config, files), { output: () => undefined });
     const failure = session.start(false);

@@ -6,14 +6,8 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { Sandbox } from '../../../sandbox';
 import { ui } from './hooks';
-import {
-  fillField,
-  panelFrame,
-  runCommandRetried as run,
-  unwatchFromPalette,
-  watchUntil,
-} from './journeyHelpers';
-import { removeProject, watchOwnCounter } from './sandbox';
+import { fillField, panelFrame, runCommandRetried as run, watchUntil } from './journeyHelpers';
+import { leaveOwnCounter, watchOwnCounter } from './sandbox';
 import { OUTPUT_DIR, runCommandByTitle, hidePanel } from './workbench';
 
 /** Polls the text of a method's section until `done` holds (bounded); `tick` runs between reads. */
@@ -51,16 +45,8 @@ describe('UI: contract panel', () => {
 
   after(async function () {
     this.timeout(60_000);
-    const page = ui.page;
     // Leave the workbench as found for the next specs: no panel, Counter not watched, no project files.
-    await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
-    // Unwatch through the palette, as a person would, and check the tree let go of the row (bounded): a
-    // contract left watched would stand first in the tree of the specs that follow.
-    await run(page, 'View: Show Alephium');
-    await unwatchFromPalette(page, DEPLOYMENT, { run, strict: true, treeRowGone: true });
-    await runCommandByTitle(page, 'View: Show Explorer').catch(() => undefined);
-    restore?.();
-    removeProject();
+    await leaveOwnCounter(ui.page, DEPLOYMENT, restore);
   });
 
   it('opens from the Watched Contracts tree, simulates incrementBy and executes it to Confirmed', async function () {

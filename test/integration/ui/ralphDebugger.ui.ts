@@ -15,14 +15,13 @@ import {
   runCommandRetried as run,
   runFromContextMenu,
   trackFromPalette,
-  unwatchFromPalette,
   watchUntil,
 } from './journeyHelpers';
 import type { Sandbox } from '../../../sandbox';
 import { shortTxId } from '../../../src/core/protocol';
 import {
   COUNTER_RAL,
-  removeProject,
+  leaveOwnCounter,
   sendCounterCall,
   watchOwnCounter,
   type DeployedInstance,
@@ -78,12 +77,7 @@ describe('UI: Ralph debugger (Contract Panel, Debug Transaction, Run and Debug)'
         .catch(() => false)
     )
       await runCommandByTitle(page, 'Debug: Remove All Breakpoints').catch(() => undefined);
-    await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
-    await run(page, 'View: Show Alephium');
-    await unwatchFromPalette(page, DEPLOYMENT, { run, strict: true, treeRowGone: true });
-    await runCommandByTitle(page, 'View: Show Explorer').catch(() => undefined);
-    restore?.();
-    removeProject();
+    await leaveOwnCounter(page, DEPLOYMENT, restore);
     fs.rmSync(path.join(ui.workspace, 'contracts'), { recursive: true, force: true });
   });
 

@@ -16,7 +16,7 @@ import {
   type DeployedInstance,
 } from '../../../sandbox/testing/project';
 import { ui } from './hooks';
-import { importSigner, runCommandRetried, watchDeployment } from './journeyHelpers';
+import { importSigner, runCommandRetried, unwatchFromPalette, watchDeployment } from './journeyHelpers';
 import { runCommandByTitle } from './workbench';
 
 let started: Promise<Sandbox> | undefined;
@@ -245,6 +245,24 @@ export async function watchOwnCounter(
   // The deployments file reaches the extension a moment after it is written: offered again (bounded).
   await watchDeployment(page, name, runCommandRetried);
   return { sandbox, group, counter, restore };
+}
+
+/**
+ * Undoes {@link watchOwnCounter} for the next specs: no editor open, the deployment unwatched through the
+ * palette (the tree must let go of its row: a contract left watched would stand first in the specs that
+ * follow), the settings restored and the project files removed.
+ */
+export async function leaveOwnCounter(
+  page: Page,
+  name: string,
+  restore: (() => void) | undefined,
+): Promise<void> {
+  await runCommandByTitle(page, 'View: Close All Editors').catch(() => undefined);
+  await runCommandRetried(page, 'View: Show Alephium');
+  await unwatchFromPalette(page, name, { run: runCommandRetried, strict: true, treeRowGone: true });
+  await runCommandByTitle(page, 'View: Show Explorer').catch(() => undefined);
+  restore?.();
+  removeProject();
 }
 
 /** A signed Counter method call on `instance`, built by the gateway and submitted, as any wallet could; mined. */
