@@ -15,7 +15,7 @@ import type {
   PreparedMethodCall,
 } from '../core/contracts/actions';
 import { actionsEngine } from '../platform/lazyEngine';
-import { launchFilesOf } from '../debugging';
+import { launchFilesOf, startOwnDebugging } from '../debugging';
 import type {
   DeployView,
   EventView,
@@ -206,7 +206,7 @@ async function debugMethod(deps: ContractActionsDeps, args?: unknown): Promise<D
   });
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(files.artifactPath));
   deps.log.info(`Debug ${artifact.name}.${prepared.fn.name}: ${String(configuration.stateFrom)}`);
-  const started = await vscode.debug.startDebugging(folder, configuration);
+  const started = await startOwnDebugging(folder, configuration);
   return { started, configuration };
 }
 

@@ -10,6 +10,7 @@ import { costNotice } from '../core/usage/costs';
 import { withProgress } from '../platform/progress';
 import type { DebuggingEditorDeps } from './debuggingFeature';
 import { launchFilesOf } from './launchFiles';
+import { startOwnDebugging } from './ralphDebugger';
 import { askTxId } from './txIdPrompt';
 
 export interface DebugTransactionResult {
@@ -46,6 +47,6 @@ export async function debugTransactionCommand(
       }),
   );
   const launch = { ...configuration, stopOnEntry: true };
-  const started = await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], launch);
+  const started = await startOwnDebugging(vscode.workspace.workspaceFolders?.[0], launch);
   return { started, configuration: launch };
 }

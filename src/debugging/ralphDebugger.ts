@@ -6,7 +6,12 @@
  */
 import * as vscode from 'vscode';
 import { CommandIds } from '../constants';
-import { RALPH_DEBUG_TYPE, debugContractMethodOf } from '../core/ralphDebug/deployedLaunch';
+import {
+  OWN_FACTS_KEY,
+  RALPH_DEBUG_TYPE,
+  debugContractMethodOf,
+  withOwnFacts,
+} from '../core/ralphDebug/deployedLaunch';
 import type { Logger } from '../core/util/log';
 import type { Services } from '../services';
 import { lazyModule } from '../platform/lifecycle';
@@ -30,6 +35,28 @@ async function readLaunchFile(path: string, folder: vscode.WorkspaceFolder | und
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > MAX_LAUNCH_FILE_BYTES) throw new Error(`${path} is larger than 8 MB`);
   return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}
+
+/** The facts of sessions the extension's own commands are starting, by one-use key (withOwnFacts). */
+const ownFacts = new Map<string, { readonly stateFrom?: unknown; readonly node?: unknown }>();
+
+/**
+ * Starts a configuration built by one of the extension's commands: its `stateFrom` and `node` are kept
+ * here, not in the configuration, so that the session shows them and a workspace's launch.json cannot.
+ */
+export async function startOwnDebugging(
+  folder: vscode.WorkspaceFolder | undefined,
+  configuration: vscode.DebugConfiguration,
+): Promise<boolean> {
+  const key = globalThis.crypto.randomUUID();
+  const { stateFrom, node, ...rest } = configuration;
+  ownFacts.set(key, { stateFrom, node });
+  try {
+    return await vscode.debug.startDebugging(folder, { ...rest, [OWN_FACTS_KEY]: key });
+  } finally {
+    // Taken by the launch when it ran; a session that never launched leaves nothing behind.
+    ownFacts.delete(key);
+  }
 }
 
 /** The adapter in the extension host: messages in through handleMessage, out through the event. */
@@ -56,6 +83,13 @@ class InlineRalphAdapter implements vscode.DebugAdapter {
   }
 
   handleMessage(message: vscode.DebugProtocolMessage): void {
+    const m = message as { command?: unknown; arguments?: Record<string, unknown> };
+    if (m.command === 'launch' && m.arguments) {
+      const key = m.arguments[OWN_FACTS_KEY];
+      const facts = typeof key === 'string' ? ownFacts.get(key) : undefined;
+      if (typeof key === 'string') ownFacts.delete(key);
+      message = { ...m, arguments: withOwnFacts(m.arguments, facts) };
+    }
     // One request at a time, in order: a step must not start before the launch before it has loaded.
     this.queue = this.queue
       .then(async () => (await this.adapter).handle(message))

@@ -121,3 +121,24 @@ export function debugContractMethodOf(config: {
     ? { address: v.address, method: v.method }
     : undefined;
 }
+
+/** The key a configuration started by the extension's own commands carries to its facts. */
+export const OWN_FACTS_KEY = 'alephiumOwnFacts';
+
+/**
+ * What only the extension's own commands may say about a run: where its state came from (`stateFrom`)
+ * and the node's answer to the same question (`node`). A `launch.json` of the workspace could claim
+ * either ("read from mainnet", "the node agrees"), so a launch's own values are dropped and only the facts
+ * the command kept beside the session (looked up by its one-use key) are put back.
+ */
+export function withOwnFacts(
+  args: Readonly<Record<string, unknown>>,
+  facts: { readonly stateFrom?: unknown; readonly node?: unknown } | undefined,
+): Record<string, unknown> {
+  const { stateFrom: _claimed, node: _claimedNode, [OWN_FACTS_KEY]: _key, ...rest } = args;
+  return {
+    ...rest,
+    ...(facts?.stateFrom !== undefined ? { stateFrom: facts.stateFrom } : {}),
+    ...(facts?.node !== undefined ? { node: facts.node } : {}),
+  };
+}

@@ -16,9 +16,11 @@ import {
 import { parseContractArtifact } from '../../../src/core/artifacts';
 import { debuggableContract, methodDebugConfigurations } from '../../../src/core/ralphDebug/dynamicConfigs';
 import {
+  OWN_FACTS_KEY,
   debugContractMethodOf,
   deployedLaunchConfiguration,
   placeholderCaller,
+  withOwnFacts,
   RALPH_DEBUG_TYPE,
   type DeployedLaunchInput,
 } from '../../../src/core/ralphDebug/deployedLaunch';
@@ -180,5 +182,27 @@ describe("Run and Debug's list: one entry per public method of each watched cont
       Array.from({ length: 20 }, () => debuggableContract(address, 'C', counter)),
     );
     assert.equal(many.length, 50, 'capped so a long watch list does not bury the list');
+  });
+});
+
+describe("withOwnFacts: only the extension's own commands say where a run's state came from", () => {
+  it("drops a launch.json's claims (stateFrom, node) and puts back the command's facts", () => {
+    const claimed = {
+      type: 'ralph',
+      method: 'get',
+      stateFrom: 'the state read from profile "mainnet"',
+      node: { ok: true, gasUsed: 1 },
+      [OWN_FACTS_KEY]: 'guessed',
+    };
+    assert.deepEqual(withOwnFacts(claimed, undefined), { type: 'ralph', method: 'get' });
+    assert.deepEqual(
+      withOwnFacts(claimed, { stateFrom: 'read from profile "sandbox"', node: { ok: false } }),
+      {
+        type: 'ralph',
+        method: 'get',
+        stateFrom: 'read from profile "sandbox"',
+        node: { ok: false },
+      },
+    );
   });
 });
