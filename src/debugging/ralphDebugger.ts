@@ -11,7 +11,7 @@ import {
   RALPH_DEBUG_TYPE,
   debugContractMethodOf,
   withOwnFacts,
-} from '../core/ralphDebug/deployedLaunch';
+} from '../core/ralphDebug/configKeys';
 import type { Logger } from '../core/util/log';
 import type { Services } from '../services';
 import { lazyModule } from '../platform/lifecycle';

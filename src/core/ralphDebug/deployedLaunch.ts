@@ -6,24 +6,9 @@
  * No VM here: this module is loaded with the commands, the VM only when a session starts.
  */
 import { addressFromLockupScript, groupOfAddress } from '../protocol';
-import type { NodeVal } from '../vm/nodeJson';
+import { RALPH_DEBUG_TYPE, type LaunchState, type RalphLaunchConfiguration } from './configKeys';
 
-export const RALPH_DEBUG_TYPE = 'ralph';
-
-/**
- * A contract's state as the node's `test-contract` takes it (and `/contracts/{address}/state` returns it):
- * the code that runs, both field lists flattened in the node's value shape, and the contract's assets.
- * Given in a launch configuration as `state`, it replaces the artifact's code and the `fields` by name.
- */
-export interface LaunchState {
-  readonly bytecode: string;
-  readonly immFields: readonly NodeVal[];
-  readonly mutFields: readonly NodeVal[];
-  readonly asset: {
-    readonly attoAlphAmount: string;
-    readonly tokens?: ReadonlyArray<{ id: string; amount: string }>;
-  };
-}
+export { RALPH_DEBUG_TYPE, type LaunchState, type RalphLaunchConfiguration } from './configKeys';
 
 /** A contract's state as a gateway returns it: a launch state and the hash of its code. */
 export interface DeployedState extends LaunchState {
@@ -48,13 +33,6 @@ export interface DeployedLaunchInput {
   readonly approvedAttoAlph: bigint;
   /** Where the state was read, for the Debug Console's first line. */
   readonly profile: string;
-}
-
-export interface RalphLaunchConfiguration {
-  readonly type: typeof RALPH_DEBUG_TYPE;
-  readonly request: 'launch';
-  readonly name: string;
-  readonly [key: string]: unknown;
 }
 
 /** The ALPH a caller brings when the call approves none: enough for gas and dust, as the node's default. */
@@ -109,36 +87,5 @@ export function deployedLaunchConfiguration(input: DeployedLaunchInput): RalphLa
       },
     },
     stateFrom: `the state of ${input.address} read from profile "${input.profile}" (1 request)${input.signerAddress ? '' : '; caller: a placeholder address, as no signer key is set'}`,
-  };
-}
-
-/** The method a configuration of {@link methodDebugConfigurations} names, or undefined for any other. */
-export function debugContractMethodOf(config: {
-  readonly [key: string]: unknown;
-}): { address: string; method: string } | undefined {
-  const v = config.debugContractMethod as { address?: unknown; method?: unknown } | undefined;
-  return typeof v === 'object' && v !== null && typeof v.address === 'string' && typeof v.method === 'string'
-    ? { address: v.address, method: v.method }
-    : undefined;
-}
-
-/** The key a configuration started by the extension's own commands carries to its facts. */
-export const OWN_FACTS_KEY = 'alephiumOwnFacts';
-
-/**
- * What only the extension's own commands may say about a run: where its state came from (`stateFrom`)
- * and the node's answer to the same question (`node`). A `launch.json` of the workspace could claim
- * either ("read from mainnet", "the node agrees"), so a launch's own values are dropped and only the facts
- * the command kept beside the session (looked up by its one-use key) are put back.
- */
-export function withOwnFacts(
-  args: Readonly<Record<string, unknown>>,
-  facts: { readonly stateFrom?: unknown; readonly node?: unknown } | undefined,
-): Record<string, unknown> {
-  const { stateFrom: _claimed, node: _claimedNode, [OWN_FACTS_KEY]: _key, ...rest } = args;
-  return {
-    ...rest,
-    ...(facts?.stateFrom !== undefined ? { stateFrom: facts.stateFrom } : {}),
-    ...(facts?.node !== undefined ? { node: facts.node } : {}),
   };
 }

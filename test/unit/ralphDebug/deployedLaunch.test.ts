@@ -15,12 +15,10 @@ import {
 } from '../../../src/core/protocol';
 import { parseContractArtifact } from '../../../src/core/artifacts';
 import { debuggableContract, methodDebugConfigurations } from '../../../src/core/ralphDebug/dynamicConfigs';
+import { OWN_FACTS_KEY, debugContractMethodOf, withOwnFacts } from '../../../src/core/ralphDebug/configKeys';
 import {
-  OWN_FACTS_KEY,
-  debugContractMethodOf,
   deployedLaunchConfiguration,
   placeholderCaller,
-  withOwnFacts,
   RALPH_DEBUG_TYPE,
   type DeployedLaunchInput,
 } from '../../../src/core/ralphDebug/deployedLaunch';
