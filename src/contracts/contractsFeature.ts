@@ -17,7 +17,7 @@ import { decodeListing, eventsMarkdown } from '../core/contracts/watching/events
 import { LATEST_EVENTS_CAVEAT, costNotice, latestEventsCost, olderEventsCost } from '../core/usage/costs';
 import { inert, inertLines } from '../core/text/inert';
 import { callerAsked } from '../core/signing/confirmPolicy';
-import { UserCancelledError } from '../core/util/errors';
+import { FailureWithFollowUp, UserCancelledError } from '../core/util/errors';
 import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, askModalCancelFirst, showInfo } from '../platform/notify';
 import { inertCheck, type InertPickItem } from '../core/text/inertInput';
@@ -384,6 +384,13 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
       { address: w.address, method: fn.name, args: inputs, origin: 'simulate' },
       known,
     );
+    // The toast offers the same call in the Ralph debugger, which stops where it fails.
+    if (inputs.every((a) => typeof a === 'string'))
+      throw new FailureWithFollowUp(explained.message, {
+        title: 'Debug this failure',
+        command: CommandIds.debugContractMethod,
+        args: { address: w.address, method: fn.name, args: inputs },
+      });
     throw new Error(explained.message);
   }
   if (result.type !== 'CallContractSucceeded')

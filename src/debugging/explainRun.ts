@@ -10,12 +10,15 @@ import type { TransactionExplanation } from '../core/debugging/transactionExplan
 import { costNotice } from '../core/usage/costs';
 import { inert } from '../core/text/inert';
 import { CommandIds } from '../constants';
+import { fromOwnUi } from '../platform/commands';
 import { showInfo } from '../platform/notify';
 import { workspacePlaceName } from '../platform/places';
 import { argString } from '../platform/prompts';
 import { askTxId } from './txIdPrompt';
 import type { DebuggingEditorDeps } from './debuggingFeature';
 import { loadEngine, type DebuggingEngine } from './loadEngine';
+
+const DEBUG_TRANSACTION = 'Debug Transaction';
 
 /** What the command returns (tests read it; the person reads the panel and the Problem). */
 export interface ExplainCommandResult {
@@ -60,7 +63,13 @@ export async function explainTransactionCommand(
   reporter.explanations.set(txId, view, site);
   if (argString(args, 'show') !== 'none') {
     await vscode.commands.executeCommand(CommandIds.showTransaction, { txId });
-    if (!failure) void showInfo(inert`${view.outcome}`);
+    // The next step from an explanation: the same transaction, stepped through in the debugger.
+    const ran = explanation.outcome.kind !== 'no-script' && explanation.outcome.kind !== 'not-mined';
+    if (!failure)
+      void showInfo(inert`${view.outcome}`, ...(ran ? [DEBUG_TRANSACTION] : [])).then((choice) => {
+        if (choice === DEBUG_TRANSACTION)
+          void vscode.commands.executeCommand(CommandIds.debugTransaction, fromOwnUi({ txId }));
+      });
   }
   return {
     txId,

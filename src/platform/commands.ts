@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { errorMessage, isUserCancelled } from '../core/util/errors';
+import { FailureWithFollowUp, errorMessage, isUserCancelled } from '../core/util/errors';
 import type { Services } from '../services';
 import { inert } from '../core/text/inert';
 import { CommandIds, type CommandId } from '../constants';
@@ -86,8 +86,13 @@ export async function runCommand(
     const message = ctx.redactor.redact(errorMessage(error));
     ctx.log.error(`${id}: ${message}`);
     // The message holds outside text (a gateway's detail, a name from the workspace): shown inert.
-    void showError(inert`${message}`, 'Show Logs').then((choice) => {
-      if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
+    const followUp = error instanceof FailureWithFollowUp ? error.followUp : undefined;
+    const buttons = followUp ? [followUp.title, 'Show Logs'] : ['Show Logs'];
+    void showError(inert`${message}`, ...buttons).then((choice) => {
+      // The button is the extension's own, pressed by the user: its arguments are the user's choice.
+      if (followUp && choice === followUp.title)
+        void vscode.commands.executeCommand(followUp.command, fromOwnUi({ ...followUp.args }));
+      else if (choice) void vscode.commands.executeCommand(CommandIds.showLogs);
     });
     // Callers that pass arguments (automation, keybindings with args, tests) get the failure too. From
     // the palette (no arguments) or a view's menu (a tree element) it is not rethrown: the toast says

@@ -21,3 +21,21 @@ export function errorMessage(error: unknown): string {
     return String(error);
   }
 }
+
+/** A command the failure's toast offers, run as the user's own choice when they press its button. */
+export interface FollowUp {
+  readonly title: string;
+  readonly command: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** A failure whose toast offers a next step (a failed simulation: "Debug this failure"). */
+export class FailureWithFollowUp extends Error {
+  constructor(
+    message: string,
+    readonly followUp: FollowUp,
+  ) {
+    super(message);
+    this.name = 'FailureWithFollowUp';
+  }
+}

@@ -284,6 +284,15 @@ describe('UI: debugging in the editor (counter.ral)', () => {
       .locator('.editor-instance .monaco-editor .squiggly-error')
       .first()
       .waitFor({ timeout: 30_000 });
+    // The error toast offers the next step: the same call in the debugger.
+    const toast = page.locator('.notification-toast', { hasText: 'ErrorCodes.StepTooLarge' }).first();
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(
+      await toast.locator('.monaco-button', { hasText: 'Debug this failure' }).count(),
+      1,
+      await toast.innerText(),
+    );
+    await runCommandByTitle(page, 'Notifications: Clear All Notifications').catch(() => undefined);
     // The Problems view lists it with the constant's name, the call and the line.
     await runCommandByTitle(page, 'View: Focus Problems (Errors, Warnings, Infos)');
     const problems = await watchUntil(

@@ -147,6 +147,10 @@ describe('UI: Explain Transaction', () => {
     const [, before, after] = /count: U256 = (\d+) → (\d+)/.exec(text)!;
     assert.equal(BigInt(after!) - BigInt(before!), 4n);
     assert.ok(text.includes('The script succeeded.'));
+    // The toast offers the next step: the same transaction in the debugger.
+    const toast = page.locator('.notification-toast', { hasText: 'succeeded' }).first();
+    await toast.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await toast.locator('.monaco-button', { hasText: 'Debug Transaction' }).count(), 1);
     const requests = explainRequests(sandbox, since, txId);
     console.log(`      [explain] succeeded script, as the workbench sent them: ${requests.length} requests`);
     console.log(

@@ -428,20 +428,37 @@ export async function runTask(page: Page, label: string): Promise<void> {
   await task.click();
 }
 
+/** A file name matched whole (Counter.ral.json must not stand in for counter.ral). */
+function exactName(name: string): RegExp {
+  return new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+
+/** The editor tab of the file named exactly `name`. */
+export function editorTab(page: Page, name: string): Locator {
+  return page
+    .locator('.tabs-container .tab')
+    .filter({ has: page.locator('.label-name', { hasText: exactName(name) }) })
+    .first();
+}
+
 /**
  * Opens a workspace file in the editor as a person would (its tab when open, otherwise Go to File) and
  * waits until the editor shows `shownText` (bounded, three tries, a screenshot on the last).
  */
 export async function openFile(page: Page, name: string, shownText = 'Contract Counter'): Promise<void> {
   const shown = page.locator('.editor-instance .monaco-editor .view-lines', { hasText: shownText }).first();
+  const exact = exactName(name);
   for (let attempt = 1; ; attempt++) {
-    const tab = page.locator('.tabs-container .tab', { hasText: name }).first();
+    const tab = editorTab(page, name);
     if (await tab.isVisible().catch(() => false)) await tab.click();
     else {
       await runCommandByTitle(page, 'Go to File...');
       const input = page.locator('.quick-input-widget input');
       await input.fill(name);
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      const row = page
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: exact }) })
+        .first();
       await row.waitFor({ state: 'visible', timeout: 30_000 });
       await row.click();
     }

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ui } from './hooks';
 import {
+  editorTab,
   fillField,
   openFile,
   panelFrame,
@@ -166,7 +167,7 @@ describe('UI: Ralph debugger (Contract Panel, Debug Transaction, Run and Debug)'
     assert.match(note, /Debugging incrementBy in VS Code's debugger/);
 
     // The breakpoint off again, as a person takes it off: a click on its dot in the gutter.
-    await page.locator('.tabs-container .tab', { hasText: 'counter.ral' }).first().click();
+    await editorTab(page, 'counter.ral').click();
     await breakpointDot(page).click();
     await breakpointDot(page).waitFor({ state: 'detached', timeout: 20_000 });
   });
