@@ -5,15 +5,13 @@
  * Nothing here decides anything: `src/core/ralphDebug` answers every request.
  */
 import { readFile } from 'node:fs/promises';
+import { checkLaunchFileSize } from './core/ralphDebug/configKeys';
 import { DapReader, RalphDebugAdapter, frameMessage } from './core/ralphDebug/dap';
 import { debugLaunchOf } from './core/ralphDebug/launchConfig';
 
-/** A launch file larger than this is refused (an artifact is a few hundred KB at most). */
-const MAX_LAUNCH_FILE_BYTES = 8 * 1024 * 1024;
-
 async function readText(path: string): Promise<string> {
   const bytes = await readFile(path);
-  if (bytes.length > MAX_LAUNCH_FILE_BYTES) throw new Error(`${path} is larger than 8 MB`);
+  checkLaunchFileSize(path, bytes.length);
   return bytes.toString('utf8');
 }
 

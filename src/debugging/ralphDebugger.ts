@@ -9,15 +9,13 @@ import { CommandIds } from '../constants';
 import {
   OWN_FACTS_KEY,
   RALPH_DEBUG_TYPE,
+  checkLaunchFileSize,
   debugContractMethodOf,
   withOwnFacts,
 } from '../core/ralphDebug/configKeys';
 import type { Logger } from '../core/util/log';
 import type { Services } from '../services';
 import { lazyModule } from '../platform/lifecycle';
-
-/** A launch file larger than this is refused (an artifact is a few hundred KB at most). */
-const MAX_LAUNCH_FILE_BYTES = 8 * 1024 * 1024;
 
 const adapterCode = lazyModule(async () => {
   const [dap, launch] = await Promise.all([
@@ -33,7 +31,7 @@ async function readLaunchFile(path: string, folder: vscode.WorkspaceFolder | und
   const uri =
     absolute || !folder ? vscode.Uri.file(path) : vscode.Uri.joinPath(folder.uri, ...path.split(/[\\/]/));
   const stat = await vscode.workspace.fs.stat(uri);
-  if (stat.size > MAX_LAUNCH_FILE_BYTES) throw new Error(`${path} is larger than 8 MB`);
+  checkLaunchFileSize(path, stat.size);
   return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
 }
 

@@ -59,3 +59,11 @@ export function withOwnFacts(
     ...(facts?.node !== undefined ? { node: facts.node } : {}),
   };
 }
+
+/** A launch file (artifact, source) larger than this is refused: an artifact is a few hundred KB at most. */
+const MAX_LAUNCH_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Refuses a launch file over {@link MAX_LAUNCH_FILE_BYTES}, before it is read. */
+export function checkLaunchFileSize(path: string, bytes: number): void {
+  if (bytes > MAX_LAUNCH_FILE_BYTES) throw new Error(`${path} is larger than 8 MB`);
+}

@@ -8,12 +8,22 @@ import { scanRalph } from '../ralph/scanner';
 import { valFromNode, type NodeVal } from '../vm';
 import { isValidAddress } from '../protocol';
 import type { LaunchState } from './deployedLaunch';
-import type { DebugLaunch, MethodLaunch, ReplayLaunch } from './session';
+import type { DebugLaunch, LaunchSource, MethodLaunch, ReplayLaunch } from './target';
 
 export type { LaunchState } from './deployedLaunch';
 
 export interface LaunchFiles {
   readText(path: string): Promise<string>;
+}
+
+/** The artifact a launch names, read and checked (the error names the file). */
+async function readArtifact(files: LaunchFiles, path: string): Promise<ContractArtifact> {
+  return parseContractArtifact(JSON.parse(await files.readText(path)), path);
+}
+
+/** The `.ral` source a launch names, scanned for the source map. */
+async function readSource(files: LaunchFiles, path: string): Promise<LaunchSource> {
+  return { path, scan: scanRalph(await files.readText(path)) };
 }
 
 /**
@@ -103,10 +113,7 @@ export async function methodLaunchOf(
   files: LaunchFiles,
 ): Promise<MethodLaunch> {
   const artifactPath = text(args, 'artifact', true);
-  const artifact: ContractArtifact = parseContractArtifact(
-    JSON.parse(await files.readText(artifactPath)),
-    artifactPath,
-  );
+  const artifact = await readArtifact(files, artifactPath);
   const method = text(args, 'method', true);
   const fn = artifact.functions.find((f) => f.name === method);
   if (!fn) throw new Error(`${artifact.name} has no method ${method}`);
@@ -148,9 +155,7 @@ export async function methodLaunchOf(
         }
       : {}),
     caller,
-    ...(sourcePath
-      ? { source: { path: sourcePath, scan: scanRalph(await files.readText(sourcePath)) } }
-      : {}),
+    ...(sourcePath ? { source: await readSource(files, sourcePath) } : {}),
   };
   const optional = (key: 'bytecode' | 'attoAlphAmount' | 'callerAttoAlph' | 'address') => {
     const v = text(args, key);
@@ -203,13 +208,8 @@ async function replayLaunchOf(value: unknown, files: LaunchFiles): Promise<Repla
       const state = launchStateOf(o.state);
       const artifactPath = typeof o.artifact === 'string' && o.artifact ? o.artifact : undefined;
       const sourcePath = typeof o.source === 'string' && o.source ? o.source : undefined;
-      const artifact = artifactPath
-        ? parseContractArtifact(JSON.parse(await files.readText(artifactPath)), artifactPath)
-        : undefined;
-      const source =
-        artifact && sourcePath
-          ? { path: sourcePath, scan: scanRalph(await files.readText(sourcePath)) }
-          : undefined;
+      const artifact = artifactPath ? await readArtifact(files, artifactPath) : undefined;
+      const source = artifact && sourcePath ? await readSource(files, sourcePath) : undefined;
       return {
         address: o.address,
         state,

@@ -11,9 +11,17 @@
 import { addressFromContractId, bytesToHex } from '../protocol';
 import { errorCodeNames } from '../debugging/failureExplanation';
 import type { VmFailure } from '../vm';
-import { valToNode, type FrameView, type Instr, type Val, type VirtualMachine } from '../vm';
+import {
+  DEBUG_EVENT_INDEX,
+  valToNode,
+  type FrameView,
+  type Instr,
+  type Val,
+  type VirtualMachine,
+} from '../vm';
 import { lineOf, unplacedReason, type CodePlace } from './placement';
 import {
+  fieldNamesOf,
   isReplay,
   methodTarget,
   replayTarget,
@@ -66,11 +74,12 @@ type StepMode =
   | { readonly kind: 'instruction'; readonly depth: number; readonly into: boolean }
   | { readonly kind: 'out'; readonly depth: number };
 
-const DEBUG_EVENT_INDEX = -3n;
-
 export class RalphDebugSession {
   private readonly target: DebugTarget;
-  private breakpoints = new Set<string>();
+  /** The places each source file's breakpoints were set at (VS Code sends a file's whole list each time). */
+  private readonly breakpointsByPath = new Map<string, ReadonlySet<string>>();
+  /** Every file's places in one set: read before each instruction, so a lookup, not a scan. */
+  private breakpoints: ReadonlySet<string> = new Set<string>();
   private breakOnFailure = true;
   private breakOnEvent = false;
   private mode: StepMode = { kind: 'continue' };
@@ -100,9 +109,9 @@ export class RalphDebugSession {
     path: string,
     lines: readonly number[],
   ): Array<{ line: number; verified: boolean; message?: string }> {
-    for (const k of [...this.breakpoints]) if (k.startsWith(`${path}\n`)) this.breakpoints.delete(k);
+    const set = new Set<string>();
     const withSource = [...this.target.contracts].filter(([, c]) => c.placement && c.sourcePath === path);
-    return lines.map((line) => {
+    const answers = lines.map((line) => {
       if (withSource.length === 0)
         return {
           line,
@@ -118,9 +127,12 @@ export class RalphDebugSession {
         const reason = placement ? unplacedReason(placement, line) : undefined;
         return { line, verified: false, message: reason ?? 'Not placed' };
       }
-      for (const { id, place } of placed) this.breakpoints.add(`${path}\n${key(id, place)}`);
+      for (const { id, place } of placed) set.add(key(id, place));
       return { line, verified: true };
     });
+    this.breakpointsByPath.set(path, set);
+    this.breakpoints = new Set([...this.breakpointsByPath.values()].flatMap((places) => [...places]));
+    return answers;
   }
 
   private namesText(): string {
@@ -130,9 +142,7 @@ export class RalphDebugSession {
 
   /** Whether a breakpoint is set at this place of this contract. */
   private hasBreakpoint(contractId: string, place: CodePlace): boolean {
-    const k = `\n${key(contractId, place)}`;
-    for (const b of this.breakpoints) if (b.endsWith(k)) return true;
-    return false;
+    return this.breakpoints.has(key(contractId, place));
   }
 
   /** `failure`: stop at a VM failure (on by default); `event`: stop after each event emitted. */
@@ -362,10 +372,8 @@ export class RalphDebugSession {
 
   private fields(view: FrameView): Variable[] {
     const sig = this.contractOf(view)?.artifact.fieldsSig;
-    const names = (mutable: boolean) =>
-      sig ? sig.names.filter((_, i) => (sig.isMutable[i] ?? false) === mutable) : [];
-    const imm = names(false);
-    const mut = names(true);
+    const imm = sig ? fieldNamesOf(sig, false) : [];
+    const mut = sig ? fieldNamesOf(sig, true) : [];
     return [
       ...(view.immFields ?? []).map((v, i) => variable(imm[i] ?? `imm #${i}`, v)),
       ...(view.mutFields ?? []).map((v, i) => variable(mut[i] ?? `mut #${i}`, v)),

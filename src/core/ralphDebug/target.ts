@@ -9,6 +9,7 @@ import { lockupScriptFromAddress } from '../protocol';
 import type { ContractArtifact } from '../artifacts';
 import type { RalphScan } from '../ralph/scanner';
 import {
+  DEBUG_EVENT_INDEX,
   MemoryWorldState,
   decodeContract,
   forkActivationsOf,
@@ -96,13 +97,11 @@ export interface ContractFields {
   readonly mutFields: readonly NodeVal[];
 }
 
-/** The index of `emit Debug`'s log, which the node lists as a debug message, not an event. */
-const DEBUG_LOG_INDEX = -3n;
-
 function eventCount(
   logs: ReadonlyArray<{ readonly fields: readonly { type: string; value: unknown }[] }>,
 ): number {
-  return logs.filter((l) => !(l.fields[0]?.type === 'I256' && l.fields[0].value === DEBUG_LOG_INDEX)).length;
+  return logs.filter((l) => !(l.fields[0]?.type === 'I256' && l.fields[0].value === DEBUG_EVENT_INDEX))
+    .length;
 }
 
 /** How a run ended, for the Debug Console's last lines. */
@@ -145,11 +144,15 @@ function debugContract(
   };
 }
 
+/** The names of an artifact's immutable or mutable fields, in the order the state lists their values. */
+export function fieldNamesOf(sig: ContractArtifact['fieldsSig'], mutable: boolean): string[] {
+  return sig.names.filter((_, i) => (sig.isMutable[i] ?? false) === mutable);
+}
+
 /** `name = value` for each field of a contract state, named by its artifact. */
 function fieldsText(artifact: ContractArtifact, imm: readonly NodeVal[], mut: readonly NodeVal[]): string {
-  const sig = artifact.fieldsSig;
-  const names = (mutable: boolean) => sig.names.filter((_, i) => (sig.isMutable[i] ?? false) === mutable);
-  const [immNames, mutNames] = [names(false), names(true)];
+  const immNames = fieldNamesOf(artifact.fieldsSig, false);
+  const mutNames = fieldNamesOf(artifact.fieldsSig, true);
   return [
     ...imm.map((v, i) => `${immNames[i] ?? `imm #${i}`} = ${String(v.value)}`),
     ...mut.map((v, i) => `${mutNames[i] ?? `mut #${i}`} = ${String(v.value)}`),

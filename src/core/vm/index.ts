@@ -77,6 +77,7 @@ export { FRAME_STACK_MAX_SIZE, OP_STACK_MAX_SIZE } from './stack';
 export * from './values';
 export { I256_MAX, I256_MIN, U256_MAX } from './numeric';
 export { emulateTxScript } from './txScript';
+export { DEBUG_EVENT_INDEX } from './instructions/environment';
 export { startTestContract, testContract, testCodeOf } from './testContract';
 export type { StartedTestContract } from './testContract';
 export { runTxScript, startTxScript } from './txRun';

@@ -15,6 +15,7 @@ import {
   equalBytes,
   hexToBytes,
 } from '../protocol';
+import { DEBUG_EVENT_INDEX } from './instructions/environment';
 import type { Outcome } from './machine';
 import { valToNode, type NodeContractState, type NodeVal } from './nodeJson';
 import type { StatefulContext } from './statefulContext';
@@ -51,7 +52,6 @@ export interface TestMeta {
   readonly existing: readonly NodeContractState[];
 }
 
-const DEBUG_INDEX = -3n;
 const ZERO_ID = '00'.repeat(32);
 
 function stateOf(world: MemoryWorldState, contractId: string): NodeContractState | undefined {
@@ -133,7 +133,7 @@ export function testResultOf(
       debugMessages,
     };
   }
-  const events = all.filter((e) => BigInt(e.eventIndex) !== DEBUG_INDEX);
+  const events = all.filter((e) => BigInt(e.eventIndex) !== DEBUG_EVENT_INDEX);
   const contracts = contractsAfter(world, meta, events);
   const self = contracts.find((c) => c.address === addressFromContractId(meta.contractId));
   return {

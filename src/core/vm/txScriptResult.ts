@@ -16,6 +16,7 @@ import {
   type DecodedUnsignedTx,
 } from '../protocol';
 import type { LogEntry } from './context';
+import { DEBUG_EVENT_INDEX } from './instructions/environment';
 import type { Outcome } from './machine';
 import { valToNode, type NodeVal } from './nodeJson';
 import type { StatefulContext } from './statefulContext';
@@ -45,7 +46,6 @@ export interface EmulateTxScriptResult {
   generatedOutputs: Array<{ address: string; attoAlphAmount: string; tokens: Token[] }>;
 }
 
-const DEBUG_EVENT_INDEX = -3n;
 const ZERO_ID = '00'.repeat(32);
 
 /** The lockup of each input: the given address, else the first input's P2PKH signer. */

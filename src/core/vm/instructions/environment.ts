@@ -13,7 +13,7 @@ import { toDebugString, vAddress, vByteVec, vI256, vU256, valEquals, valToString
 import type { Handler, HandlerTable } from './handler';
 
 /** `debugEventIndex` (-3) and the zero contract id the node logs a script's debug message under. */
-const DEBUG_EVENT_INDEX = -3n;
+export const DEBUG_EVENT_INDEX = -3n;
 const ZERO_CONTRACT_ID = '00'.repeat(32);
 const LONG_MAX = (1n << 63n) - 1n;
 const P2PKH_PREFIX = 0;
