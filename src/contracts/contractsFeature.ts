@@ -17,6 +17,7 @@ import { decodeListing, eventsMarkdown } from '../core/contracts/watching/events
 import { LATEST_EVENTS_CAVEAT, costNotice, latestEventsCost, olderEventsCost } from '../core/usage/costs';
 import { inert, inertLines } from '../core/text/inert';
 import { callerAsked } from '../core/signing/confirmPolicy';
+import { debuggableCall } from '../core/debugging/debuggableCall';
 import { FailureWithFollowUp, UserCancelledError } from '../core/util/errors';
 import { argumentsMayActForUser } from '../platform/automation';
 import { askModal, askModalCancelFirst, showInfo } from '../platform/notify';
@@ -379,17 +380,15 @@ async function callContractMethod(deps: ContractCommandDeps, args: unknown): Pro
   // The called contract's artifact was matched by its on-chain code hash: the explainer reuses it.
   const known = new Map([[w.address, artifact]]);
   if (result.type === 'CallContractFailed') {
-    const explained = await deps.failures.explain(
-      result.error,
-      { address: w.address, method: fn.name, args: inputs, origin: 'simulate' },
-      known,
-    );
+    const failed = { address: w.address, method: fn.name, args: inputs, origin: 'simulate' };
+    const explained = await deps.failures.explain(result.error, failed, known);
     // The toast offers the same call in the Ralph debugger, which stops where it fails.
-    if (inputs.every((a) => typeof a === 'string'))
+    const call = debuggableCall(failed);
+    if (call)
       throw new FailureWithFollowUp(explained.message, {
         title: 'Debug this failure',
         command: CommandIds.debugContractMethod,
-        args: { address: w.address, method: fn.name, args: inputs },
+        args: call,
       });
     throw new Error(explained.message);
   }

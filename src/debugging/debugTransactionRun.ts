@@ -4,7 +4,7 @@
  * VS Code's debugger started on it, stopped at the script's entry. Nothing is signed or sent but reads.
  */
 import * as vscode from 'vscode';
-import { explainFetchersFrom } from '../core/debugging/transactionExplanation';
+import { explainFetchersFrom, explainLookup } from '../core/debugging/transactionExplanation';
 import { REPLAY_COST, replayConfiguration, type ReplayFile } from '../core/ralphDebug/replayPlan';
 import { costNotice } from '../core/usage/costs';
 import { withProgress } from '../platform/progress';
@@ -25,10 +25,14 @@ export async function debugTransactionCommand(
   const notice = costNotice('Debug Transaction', REPLAY_COST);
   const txId = await askTxId(args, 'Debug Transaction', notice.text);
   const client = deps.connection.requireClient();
-  const registry = await deps.artifacts.reload();
+  // A contract's artifact as Explain Transaction finds it (the views' rule, then the deployments file).
+  const lookup = explainLookup(
+    await deps.artifacts.reload(),
+    async (address) => (await deps.contracts.resolve(address)).artifact,
+    (names) => deps.failures.sources.mapFor([...names]),
+  );
   const fileOf = async (address: string): Promise<ReplayFile | undefined> => {
-    const artifact =
-      (await deps.contracts.resolve(address)).artifact ?? registry.matchAddress(address)?.artifact;
+    const artifact = await lookup.artifactOf(address);
     const files = artifact ? await launchFilesOf(deps, artifact) : undefined;
     return artifact && files ? { artifact, ...files } : undefined;
   };

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { debuggableCall } from '../core/debugging/debuggableCall';
 import type { DebugHint, FailureExplanation } from '../core/debugging/failureExplanation';
 import { CommandIds } from '../constants';
 import { joinMarkdown, safeMarkdown, markdownCode, plainText } from '../core/text/inert';
@@ -137,15 +138,9 @@ export class FailureDiagnostics extends DisposableBase implements vscode.CodeAct
         action('Open transaction details', CommandIds.showTransaction, { txId }),
         action('Debug this transaction (replay on the local VM)', CommandIds.debugTransaction, { txId }),
       ];
-    const args = failed.args;
-    if (failed.address && failed.method && args?.every((a) => typeof a === 'string'))
-      return [
-        action('Debug this failure (Ralph debugger, local VM)', CommandIds.debugContractMethod, {
-          address: failed.address,
-          method: failed.method,
-          args,
-        }),
-      ];
-    return [];
+    const call = debuggableCall(failed);
+    return call
+      ? [action('Debug this failure (Ralph debugger, local VM)', CommandIds.debugContractMethod, call)]
+      : [];
   }
 }
