@@ -8,7 +8,6 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactRegistry } from '../../../src/core/artifacts';
-import { buildMethodCallScript } from '../../../src/core/bytecode/callScript';
 import {
   EXPLAIN_COST,
   explainFetchersFrom,
@@ -17,10 +16,9 @@ import {
 } from '../../../src/core/debugging/transactionExplanation';
 import type { GatewayClient } from '../../../src/core/gateway/client';
 import { forgetHistorySupport } from '../../../src/core/gateway/history';
-import { signTxId } from '../../../src/core/protocol/keys';
 import { RalphSourceMap } from '../../../src/core/ralph/sourceMap';
 import type { Sandbox } from '../../../sandbox';
-import { connectedSandbox } from '../fixtures/connectedSandbox';
+import { connectedSandbox, sendCounterCall } from '../fixtures/connectedSandbox';
 
 const PROJECT = join(import.meta.dirname, '../../../sandbox/project');
 const counterRal = readFileSync(join(PROJECT, 'contracts/counter.ral'), 'utf8');
@@ -56,26 +54,6 @@ describe('Explain Transaction against the sandbox gateway', function () {
     await stop();
   });
 
-  /** A signed incrementBy(step) from the Counter's group's test account, submitted and mined. */
-  const sendIncrementBy = async (step: bigint): Promise<string> => {
-    const c = sb.contracts.find((x) => x.name === 'Counter')!;
-    const account = sb.accounts[c.groupIndex]!;
-    const index = artifact.functions.findIndex((f) => f.name === 'incrementBy');
-    const bytecode = buildMethodCallScript({
-      contractId: counter.contractId,
-      methodIndex: index,
-      paramTypes: artifact.functions[index]!.paramTypes,
-      args: [step],
-      returnTypes: [],
-    });
-    const built = await client.buildExecuteScript({ fromPublicKey: account.publicKey, bytecode });
-    await client.submitTransaction({
-      unsignedTx: built.unsignedTx,
-      signature: signTxId(built.txId, account.privateKey),
-    });
-    sb.mine();
-    return built.txId;
-  };
   const apiRequests = () => sb.requests.filter((r) => !r.path.includes('__sandbox')).map((r) => r.path);
   const explainCounting = async (txId: string) => {
     const before = apiRequests().length;
@@ -85,7 +63,7 @@ describe('Explain Transaction against the sandbox gateway', function () {
 
   it('reproduces a script that failed in its block at the paused assert, against the state before its block', async () => {
     sb.chain.scriptsToFailInBlock = 1;
-    const txId = await sendIncrementBy(3n);
+    const txId = await sendCounterCall({ sb, client }, artifact, 'incrementBy', [3n]);
     const { x, requests } = await explainCounting(txId);
     assert.equal(x.scriptExecutionOk, false);
     assert.equal(x.outcome.kind, 'failed-reproduced', x.notes.join('; '));
@@ -145,7 +123,7 @@ describe('Explain Transaction against the sandbox gateway', function () {
   });
 
   it('shows the count before and after the block of a script that succeeded', async () => {
-    const txId = await sendIncrementBy(4n);
+    const txId = await sendCounterCall({ sb, client }, artifact, 'incrementBy', [4n]);
     const { x, requests } = await explainCounting(txId);
     assert.equal(x.outcome.kind, 'succeeded', x.notes.join('; '));
     if (x.outcome.kind !== 'succeeded') return;

@@ -10,17 +10,15 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ArtifactRegistry } from '../../../src/core/artifacts';
-import { buildMethodCallScript } from '../../../src/core/bytecode/callScript';
 import { explainFetchersFrom } from '../../../src/core/debugging/transactionExplanation';
 import type { GatewayClient } from '../../../src/core/gateway/client';
 import { forgetHistorySupport } from '../../../src/core/gateway/history';
-import { signTxId } from '../../../src/core/protocol/keys';
 import { debugLaunchOf } from '../../../src/core/ralphDebug/launchConfig';
 import { comparisonLines, nodeAnswerOf } from '../../../src/core/ralphDebug/nodeComparison';
 import { REPLAY_COST, replayConfiguration } from '../../../src/core/ralphDebug/replayPlan';
 import { RalphDebugSession } from '../../../src/core/ralphDebug/session';
 import type { Sandbox } from '../../../sandbox';
-import { connectedSandbox } from '../fixtures/connectedSandbox';
+import { connectedSandbox, sendCounterCall } from '../fixtures/connectedSandbox';
 
 const PROJECT = join(import.meta.dirname, '../../../sandbox/project');
 const ARTIFACT = join(PROJECT, 'artifacts/Counter.ral.json');
@@ -62,25 +60,8 @@ describe('Debug Transaction: a mined increment() replayed on the VM (sandbox gat
     });
   };
 
-  async function sendIncrement(method = 'increment', args: bigint[] = []): Promise<string> {
-    const c = sb.contracts.find((x) => x.name === 'Counter')!;
-    const account = sb.accounts[c.groupIndex]!;
-    const index = artifact.functions.findIndex((f) => f.name === method);
-    const bytecode = buildMethodCallScript({
-      contractId: c.contractId,
-      methodIndex: index,
-      paramTypes: artifact.functions[index]!.paramTypes,
-      args,
-      returnTypes: [],
-    });
-    const built = await client.buildExecuteScript({ fromPublicKey: account.publicKey, bytecode });
-    await client.submitTransaction({
-      unsignedTx: built.unsignedTx,
-      signature: signTxId(built.txId, account.privateKey),
-    });
-    sb.mine();
-    return built.txId;
-  }
+  const sendIncrement = (method = 'increment', args: bigint[] = []) =>
+    sendCounterCall({ sb, client }, artifact, method, args);
 
   it('steps through Counter.increment: count changes at its write, the Debug message and Incremented appear, the end matches the chain and the node', async () => {
     const counter = sb.contracts.find((x) => x.name === 'Counter')!;
